@@ -1,0 +1,12 @@
+/**
+ * What the engine needs from its host and what it gives back (spec "States and transitions": error
+ * propagation; "Errors"). The service, the one-shot `run` command and tests all run executions through
+ * `runExecution(definition, argument, deps, signal)` in src/engine/run.ts.
+ */
+import type { CallContext } from '../stdlib/types.ts';
+
+/**
+ * The injected world of one execution: clock, fetch, environment (CLOUD_* and GOOGLE_CLOUD_* values), log
+ * sink and callback hub. The cancellation signal is passed separately to `runExecution`.
+ */
+export type ExecutionDeps = Omit<CallContext, 'signal'>;

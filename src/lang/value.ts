@@ -1,0 +1,520 @@
+/**
+ * Values of the workflow language and the operations every layer shares on them.
+ *
+ * Each language type has its own JS type (spec "Data types"), so `type()` and `10 / 2 == 2.0` fall out:
+ *
+ * | language | JS                      |
+ * |----------|-------------------------|
+ * | int      | `bigint`, always within the signed 64-bit range (wrapped with {@link wrapInt}) |
+ * | double   | `number`                |
+ * | string   | `string`                |
+ * | bool     | `boolean`               |
+ * | null     | `null`                  |
+ * | list     | `Value[]`               |
+ * | map      | `Map<string, Value>` (so `__proto__` and `constructor` are ordinary keys; insertion order kept) |
+ * | bytes    | `Uint8Array`            |
+ *
+ * Values are immutable once built: every operation that "changes" a list or map returns a new one. This gives
+ * value semantics (an assignment copies) without copying on read, and keeps parallel branches from seeing
+ * each other's writes.
+ */
+
+/** A workflow value. See the module header for the mapping of language types to JS types. */
+export type Value = null | boolean | bigint | number | string | Uint8Array | Value[] | WMap;
+
+/** A workflow map: string keys, insertion order, no prototype. */
+export type WMap = Map<string, Value>;
+
+/** The names `type()` returns for each kind (spec "Data types"). */
+export type TypeName = 'int' | 'double' | 'string' | 'bool' | 'null' | 'list' | 'map' | 'bytes';
+
+/** Largest int (2^63 - 1). */
+export const INT_MAX = 9223372036854775807n;
+/** Smallest int (-2^63). */
+export const INT_MIN = -9223372036854775808n;
+
+/**
+ * Wraps an arbitrary bigint into the signed 64-bit range, as int overflow does (spec "Data types": "overflow
+ * wraps"). Cheap when no wrap is needed.
+ */
+export function wrapInt(n: bigint): bigint {
+  return n > INT_MAX || n < INT_MIN ? BigInt.asIntN(64, n) : n;
+}
+
+/** The language type name of a value: `int`, `double`, `string`, `bool`, `null`, `list`, `map` or `bytes`. */
+export function typeName(v: Value): TypeName {
+  switch (typeof v) {
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      if (v === null) return 'null';
+      if (Array.isArray(v)) return 'list';
+      if (v instanceof Map) return 'map';
+      return 'bytes';
+  }
+}
+
+/** True for a workflow map. */
+export function isMap(v: Value | undefined): v is WMap {
+  return v instanceof Map;
+}
+
+/** True for a workflow list. */
+export function isList(v: Value | undefined): v is Value[] {
+  return Array.isArray(v);
+}
+
+/** True for bytes. */
+export function isBytes(v: Value | undefined): v is Uint8Array {
+  return v instanceof Uint8Array;
+}
+
+/** True for int or double. */
+export function isNumber(v: Value | undefined): v is bigint | number {
+  return typeof v === 'bigint' || typeof v === 'number';
+}
+
+/** Builds a map from entries or a plain object (own enumerable keys only; `__proto__` stays a key). */
+export function mapOf(entries: Iterable<readonly [string, Value]> | Record<string, Value>): WMap {
+  if (Symbol.iterator in entries) return new Map(entries as Iterable<readonly [string, Value]>);
+  const m: WMap = new Map();
+  for (const k of Object.keys(entries)) m.set(k, (entries as Record<string, Value>)[k]!);
+  return m;
+}
+
+/**
+ * Deep equality as `==` defines it (spec "Expressions"): lists and maps compare element by element (map key
+ * order does not matter), int and double compare by numeric value (`1 == 1.0`), bytes by content, and values
+ * of incompatible types are simply unequal.
+ */
+export function deepEqual(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  const ta = typeof a;
+  const tb = typeof b;
+  if (ta === 'bigint' || ta === 'number') {
+    if (tb !== 'bigint' && tb !== 'number') return false;
+    return compareNumbers(a as bigint | number, b as bigint | number) === 0;
+  }
+  if (a === null || b === null || ta !== 'object' || tb !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) {
+      const w = b.get(k);
+      if (w === undefined || !deepEqual(v, w)) return false;
+    }
+    return true;
+  }
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Compares two numbers of either kind exactly (no precision loss for ints beyond 2^53).
+ * Returns -1, 0 or 1; NaN compares as unordered and yields NaN.
+ */
+export function compareNumbers(a: bigint | number, b: bigint | number): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+  // Mixed: compare exactly. A double that is not finite or not integral compares by value against the int.
+  const d = (typeof a === 'number' ? a : b) as number;
+  const i = (typeof a === 'bigint' ? a : b) as bigint;
+  let r: number;
+  if (Number.isNaN(d)) return NaN;
+  if (d === Infinity) r = 1;
+  else if (d === -Infinity) r = -1;
+  else {
+    const fl = Math.floor(d);
+    const bi = BigInt(fl);
+    if (bi !== i) r = bi > i ? 1 : -1;
+    else r = d > fl ? 1 : 0;
+  }
+  // r is the sign of (d - i); flip when a is the int.
+  return typeof a === 'number' ? r : -r;
+}
+
+/**
+ * Formats a double the way the emulator prints it in `string()` and JSON: the shortest text that reads back
+ * to the same double, with `.0` added to integral values so the value stays a double on a round trip
+ * (`5.0`, `0.1`, `1e+21`). NaN and infinities print as `NaN`, `Infinity`, `-Infinity` (they cannot occur in
+ * JSON output; see {@link toJson}).
+ */
+export function formatDouble(d: number): string {
+  if (!Number.isFinite(d)) return String(d);
+  const s = String(d);
+  if (Number.isInteger(d) && !s.includes('e')) return s + '.0';
+  return s;
+}
+
+/** The size estimate of a value in bytes, used for the 512 KB variable-memory limit (spec "Limits"). */
+export function sizeOf(v: Value): number {
+  switch (typeof v) {
+    case 'bigint':
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 1;
+    case 'string':
+      return v.length;
+    default: {
+      if (v === null) return 1;
+      if (v instanceof Uint8Array) return v.length;
+      let cached = sizeCache.get(v);
+      if (cached !== undefined) return cached;
+      cached = 8;
+      if (Array.isArray(v)) for (const e of v) cached += sizeOf(e);
+      else for (const [k, e] of v) cached += k.length + sizeOf(e);
+      sizeCache.set(v, cached);
+      return cached;
+    }
+  }
+}
+// Values are immutable, so a container's size never changes once computed.
+const sizeCache = new WeakMap<object, number>();
+
+// ---------------------------------------------------------------------------------------------------------
+// JSON: exact ints in and out.
+
+/** Why JSON text could not be decoded: a message naming the offset, to be wrapped by the caller. */
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    /** Offset in characters where the problem was found. */
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+/**
+ * Decodes JSON text into a value, keeping numbers exact: an integer literal that fits in 64 bits becomes an
+ * int (`2`), anything with a fraction or exponent becomes a double (`2.0`, `2e3`), and an integer beyond
+ * 64 bits becomes a double. Objects become maps (`__proto__` is an ordinary key; a repeated key keeps the
+ * last value).
+ *
+ * @throws JsonSyntaxError when the text is not one JSON value (leading and trailing whitespace allowed).
+ */
+export function parseJson(text: string): Value {
+  const p = new JsonParser(text);
+  p.ws();
+  const v = p.value(0);
+  p.ws();
+  if (p.i < text.length) p.fail('unexpected data after the JSON value');
+  return v;
+}
+
+const MAX_JSON_DEPTH = 1000;
+
+class JsonParser {
+  i = 0;
+  constructor(readonly s: string) {}
+
+  fail(msg: string): never {
+    throw new JsonSyntaxError(`${msg} at position ${this.i}`, this.i);
+  }
+
+  ws(): void {
+    const s = this.s;
+    let i = this.i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else break;
+    }
+    this.i = i;
+  }
+
+  value(depth: number): Value {
+    if (depth > MAX_JSON_DEPTH) this.fail('JSON nested too deeply');
+    const s = this.s;
+    const c = s[this.i];
+    switch (c) {
+      case '{': {
+        this.i++;
+        const m: WMap = new Map();
+        this.ws();
+        if (s[this.i] === '}') {
+          this.i++;
+          return m;
+        }
+        for (;;) {
+          this.ws();
+          if (s[this.i] !== '"') this.fail('expected a string key');
+          const k = this.string();
+          this.ws();
+          if (s[this.i] !== ':') this.fail("expected ':'");
+          this.i++;
+          this.ws();
+          m.set(k, this.value(depth + 1));
+          this.ws();
+          const d = s[this.i++];
+          if (d === '}') return m;
+          if (d !== ',') {
+            this.i--;
+            this.fail("expected ',' or '}'");
+          }
+        }
+      }
+      case '[': {
+        this.i++;
+        const a: Value[] = [];
+        this.ws();
+        if (s[this.i] === ']') {
+          this.i++;
+          return a;
+        }
+        for (;;) {
+          this.ws();
+          a.push(this.value(depth + 1));
+          this.ws();
+          const d = s[this.i++];
+          if (d === ']') return a;
+          if (d !== ',') {
+            this.i--;
+            this.fail("expected ',' or ']'");
+          }
+        }
+      }
+      case '"':
+        return this.string();
+      case 't':
+        return this.word('true', true);
+      case 'f':
+        return this.word('false', false);
+      case 'n':
+        return this.word('null', null);
+      default:
+        if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+        if (c === undefined) this.fail('unexpected end of JSON input');
+        this.fail(`unexpected character ${JSON.stringify(c)}`);
+    }
+  }
+
+  word<T extends Value>(w: string, v: T): T {
+    if (this.s.startsWith(w, this.i)) {
+      this.i += w.length;
+      return v;
+    }
+    this.fail('invalid literal');
+  }
+
+  number(): bigint | number {
+    const s = this.s;
+    const start = this.i;
+    let i = start;
+    if (s[i] === '-') i++;
+    if (s[i] === '0') i++;
+    else if (s[i]! >= '1' && s[i]! <= '9') while (s[i]! >= '0' && s[i]! <= '9') i++;
+    else {
+      this.i = i;
+      this.fail('invalid number');
+    }
+    let isInt = true;
+    if (s[i] === '.') {
+      isInt = false;
+      i++;
+      if (!(s[i]! >= '0' && s[i]! <= '9')) {
+        this.i = i;
+        this.fail('invalid number');
+      }
+      while (s[i]! >= '0' && s[i]! <= '9') i++;
+    }
+    if (s[i] === 'e' || s[i] === 'E') {
+      isInt = false;
+      i++;
+      if (s[i] === '+' || s[i] === '-') i++;
+      if (!(s[i]! >= '0' && s[i]! <= '9')) {
+        this.i = i;
+        this.fail('invalid number');
+      }
+      while (s[i]! >= '0' && s[i]! <= '9') i++;
+    }
+    this.i = i;
+    const text = s.slice(start, i);
+    if (isInt) {
+      if (text.length < 16) return BigInt(text);
+      const b = BigInt(text);
+      if (b <= INT_MAX && b >= INT_MIN) return b;
+    }
+    return Number(text);
+  }
+
+  string(): string {
+    const s = this.s;
+    let i = ++this.i;
+    let out = '';
+    let runStart = i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 34 /* " */) {
+        out += s.slice(runStart, i);
+        this.i = i + 1;
+        return out;
+      }
+      if (c === 92 /* \ */) {
+        out += s.slice(runStart, i);
+        const e = s[i + 1];
+        i += 2;
+        switch (e) {
+          case '"':
+            out += '"';
+            break;
+          case '\\':
+            out += '\\';
+            break;
+          case '/':
+            out += '/';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case 'n':
+            out += '\n';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'u': {
+            const h = s.slice(i, i + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(h)) {
+              this.i = i;
+              this.fail('invalid unicode escape');
+            }
+            out += String.fromCharCode(parseInt(h, 16));
+            i += 4;
+            break;
+          }
+          default:
+            this.i = i - 1;
+            this.fail('invalid escape');
+        }
+        runStart = i;
+        continue;
+      }
+      if (Number.isNaN(c)) {
+        this.i = i;
+        this.fail('unterminated string');
+      }
+      if (c < 32) {
+        this.i = i;
+        this.fail('control character in string');
+      }
+      i++;
+    }
+  }
+}
+
+/** Why a value cannot be written as JSON (bytes, NaN or infinities). The caller maps it to TypeError/ValueError. */
+export class JsonEncodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsonEncodeError';
+  }
+}
+
+/**
+ * Encodes a value as compact JSON text with exact ints and doubles that keep their type (`5.0`; see
+ * {@link formatDouble}). Map keys keep insertion order.
+ *
+ * @param indent spaces per level for pretty output (0: compact).
+ * @throws JsonEncodeError for bytes (the real service cannot JSON-encode bytes: "Bytes can't be returned by a
+ *   workflow") and for NaN or infinite doubles.
+ */
+export function toJson(v: Value, indent = 0): string {
+  return encode(v, indent, '');
+}
+
+function encode(v: Value, indent: number, pad: string): string {
+  switch (typeof v) {
+    case 'bigint':
+      return v.toString();
+    case 'number':
+      if (!Number.isFinite(v)) throw new JsonEncodeError(`cannot encode ${v} as JSON`);
+      return formatDouble(v);
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default: {
+      if (v === null) return 'null';
+      if (v instanceof Uint8Array) throw new JsonEncodeError('bytes cannot be encoded as JSON');
+      const inner = indent ? pad + ' '.repeat(indent) : '';
+      const nl = indent ? '\n' : '';
+      const sep = indent ? ': ' : ':';
+      if (Array.isArray(v)) {
+        if (v.length === 0) return '[]';
+        const parts = v.map((e) => inner + encode(e, indent, inner));
+        return '[' + nl + parts.join(',' + nl) + nl + pad + ']';
+      }
+      if (v.size === 0) return '{}';
+      const parts: string[] = [];
+      for (const [k, e] of v) parts.push(inner + JSON.stringify(k) + sep + encode(e, indent, inner));
+      return '{' + nl + parts.join(',' + nl) + nl + pad + '}';
+    }
+  }
+}
+
+/**
+ * Converts a plain JS value (from `JSON.parse`, YAML, or test code) into a workflow value: integral JS
+ * numbers become ints only when `intsFromNumbers` says so (default: integral numbers become ints), objects
+ * become maps, `undefined` becomes null.
+ */
+export function fromJs(x: unknown): Value {
+  if (x === null || x === undefined) return null;
+  switch (typeof x) {
+    case 'bigint':
+      return wrapInt(x);
+    case 'number':
+      return Number.isInteger(x) && Number.isSafeInteger(x) ? BigInt(x) : x;
+    case 'string':
+    case 'boolean':
+      return x;
+    case 'object':
+      if (x instanceof Uint8Array) return x;
+      if (x instanceof Map) {
+        const m: WMap = new Map();
+        for (const [k, e] of x) m.set(String(k), fromJs(e));
+        return m;
+      }
+      if (Array.isArray(x)) return x.map(fromJs);
+      return mapOf(Object.keys(x).map((k) => [k, fromJs((x as Record<string, unknown>)[k])] as const));
+    default:
+      return String(x);
+  }
+}
+
+/**
+ * Converts a workflow value into plain JS for display and tests: ints become numbers when safe and bigints
+ * otherwise, maps become null-prototype objects, bytes stay Uint8Array.
+ */
+export function toJs(v: Value): unknown {
+  if (typeof v === 'bigint') return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+  if (Array.isArray(v)) return v.map(toJs);
+  if (v instanceof Map) {
+    const o: Record<string, unknown> = Object.create(null);
+    for (const [k, e] of v) o[k] = toJs(e);
+    return o;
+  }
+  return v;
+}

@@ -1,0 +1,48 @@
+/**
+ * Errors of the management API (REST and gRPC): Google's canonical codes, each with its HTTP status, as in
+ * Google's API design guide (https://cloud.google.com/apis/design/errors). REST renders them as
+ * `{"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}`; gRPC as a ConnectError with the
+ * matching code. They never mix with the language's WorkflowError.
+ */
+
+/** Google's canonical error codes used by this API, with their HTTP status and gRPC code number. */
+export const API_CODES = {
+  INVALID_ARGUMENT: { http: 400, grpc: 3 },
+  FAILED_PRECONDITION: { http: 400, grpc: 9 },
+  NOT_FOUND: { http: 404, grpc: 5 },
+  ALREADY_EXISTS: { http: 409, grpc: 6 },
+  UNIMPLEMENTED: { http: 501, grpc: 12 },
+  INTERNAL: { http: 500, grpc: 13 },
+} as const;
+
+/** One of the canonical codes above. */
+export type ApiCode = keyof typeof API_CODES;
+
+/** An error of the management API: a canonical code and a message saying what is wrong. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The HTTP status REST answers with. */
+  get httpStatus(): number {
+    return API_CODES[this.code].http;
+  }
+
+  /** Google's JSON error body: `{"error": {"code", "message", "status"}}`. */
+  toJSON(): { error: { code: number; message: string; status: ApiCode } } {
+    return { error: { code: this.httpStatus, message: this.message, status: this.code } };
+  }
+
+  static notFound(message: string): ApiError {
+    return new ApiError('NOT_FOUND', message);
+  }
+
+  static invalidArgument(message: string): ApiError {
+    return new ApiError('INVALID_ARGUMENT', message);
+  }
+}

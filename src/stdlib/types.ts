@@ -1,0 +1,112 @@
+/**
+ * The shape of the standard library (spec "Standard library"): one table row per function, gathered by
+ * name in `src/stdlib/index.ts`. A row gives the function's parameter names (so the `call:` form with named
+ * `args` and the expression form with positional arguments bind the same way), its defaults, whether it may
+ * wait, and its implementation.
+ */
+import type { Value } from '../lang/value.ts';
+
+/** One parameter of a stdlib function. */
+export interface ParamSpec {
+  /** The name used in a `call` step's `args` (Google's documented name). */
+  readonly name: string;
+  /** Other names the real service or the spec accepts for it (e.g. `text` for `sys.log`'s `data`). */
+  readonly aliases?: readonly string[];
+  /** True when the argument may be left out; the implementation then receives `default` (or undefined). */
+  readonly optional?: boolean;
+  readonly default?: Value;
+}
+
+/**
+ * What a stdlib function may use besides its arguments. Pure functions ignore it; sys.*, http.* and events.*
+ * use the injected clock, fetch, environment, log and callbacks, so tests control time and the network.
+ */
+export interface CallContext {
+  /** Current time, sleeps and timers. */
+  readonly clock: Clock;
+  /** Outbound HTTP for http.* (the platform fetch in production). */
+  readonly fetch: typeof fetch;
+  /**
+   * Environment variables readable by sys.get_env: the built-in CLOUD_* and GOOGLE_CLOUD_* values of this
+   * execution (spec "sys").
+   */
+  readonly env: ReadonlyMap<string, string>;
+  /** Aborted when the execution is cancelled; every wait must stop promptly when it fires. */
+  readonly signal: AbortSignal;
+  /** Records a sys.log entry for this execution (the engine prints it and keeps it). */
+  log(entry: LogEntry): void;
+  /** The callback endpoints of this execution (events.*). */
+  readonly callbacks: CallbackHub;
+}
+
+/** A stdlib function: one row of the table. */
+export interface StdlibFunction {
+  /** The dotted name as workflows write it: `len`, `text.split`, `http.get`. */
+  readonly name: string;
+  readonly params: readonly ParamSpec[];
+  /**
+   * True when the function may wait (http.*, sys.sleep, events.await_callback): its implementation may return
+   * a promise, and expressions calling it are compiled as async.
+   */
+  readonly blocking?: boolean;
+  /**
+   * The implementation. `args` is positional, one entry per param (undefined for an omitted optional one
+   * without a default).
+   * @throws WorkflowError with the spec's tags: TypeError for a wrong argument type or count, ValueError for a
+   *   bad value, others as documented per function.
+   */
+  readonly impl: (args: (Value | undefined)[], ctx: CallContext) => Value | Promise<Value>;
+}
+
+/** Time, injected so that sleeps, backoff and timeouts are testable without waiting. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch, with sub-millisecond precision where the platform has it. */
+  now(): number;
+  /**
+   * Resolves after `ms` milliseconds; rejects with the signal's reason as soon as the signal aborts (at once
+   * if it already has).
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** One sys.log entry. */
+export interface LogEntry {
+  /** Time of the call, ISO 8601 UTC. */
+  readonly time: string;
+  /** DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT or EMERGENCY. */
+  readonly severity: string;
+  /** The logged value (`data`/`text` as given, or the `json` map). */
+  readonly payload: Value;
+  /** True when logged with `json` (structured logging). */
+  readonly structured: boolean;
+}
+
+/**
+ * Callback endpoints of one execution (spec "Events"). The service implements it with real URLs; engine
+ * tests and one-shot runs use an in-memory one.
+ */
+export interface CallbackHub {
+  /**
+   * Creates a callback endpoint that accepts `method` (GET, HEAD, POST, PUT, DELETE, OPTIONS or PATCH).
+   * Returns the map events.create_callback_endpoint returns: at least `url`.
+   */
+  create(method: string): Value;
+  /**
+   * Waits for a request to the callback whose map `create` returned, for at most `timeoutMs`.
+   * Resolves to `{http_request: {body, headers, method, query}, received_time, type: "HTTP"}`.
+   * A request that arrived before the wait is delivered at once.
+   * @throws WorkflowError tagged TimeoutError when the time runs out; rejects with the signal's reason when
+   *   the execution is cancelled.
+   */
+  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value>;
+}
+
+/** A retry policy the stdlib provides by name (`retry: ${http.default_retry}`). */
+export interface RetryPolicy {
+  /** The stdlib predicate function deciding whether an error map is retried. */
+  readonly predicate: string;
+  readonly maxRetries: number;
+  readonly initialDelaySec: number;
+  readonly maxDelaySec: number;
+  readonly multiplier: number;
+}
