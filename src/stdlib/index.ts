@@ -1,0 +1,88 @@
+/**
+ * The standard library registry (spec "Standard library"): every function by its dotted name, gathered from
+ * one module per namespace, plus the named retry policies. The definition compiler uses it to validate call
+ * names and to decide which expressions may wait; the engine uses it to call functions.
+ */
+import { typeError } from '../lang/errors.ts';
+import type { Value, WMap } from '../lang/value.ts';
+import type { RetryPolicy, StdlibFunction } from './types.ts';
+import { functions as base64 } from './base64.ts';
+import { functions as builtins } from './builtins.ts';
+import { functions as events } from './events.ts';
+import { functions as hash } from './hash.ts';
+import { functions as http } from './http.ts';
+import { functions as json } from './json.ts';
+import { functions as list } from './list.ts';
+import { functions as map } from './map.ts';
+import { functions as math } from './math.ts';
+import { functions as retry, RETRY_POLICIES as retryPolicies } from './retry.ts';
+import { functions as sys } from './sys.ts';
+import { functions as text } from './text.ts';
+import { functions as time } from './time.ts';
+import { functions as uuid } from './uuid.ts';
+
+/** Every stdlib function by dotted name (`len`, `text.split`, `http.get`, ...). */
+export const STDLIB: ReadonlyMap<string, StdlibFunction> = new Map(
+  [base64, builtins, events, hash, http, json, list, map, math, retry, sys, text, time, uuid]
+    .flat()
+    .map((f) => [f.name, f] as const),
+);
+
+/** The named retry policies (`retry: ${http.default_retry}`), by dotted name. */
+export const RETRY_POLICIES: ReadonlyMap<string, RetryPolicy> = retryPolicies;
+
+/** True when `name` is a stdlib function that may wait (http.*, sys.sleep, events.await_callback, ...). */
+export function isBlocking(name: string): boolean {
+  return STDLIB.get(name)?.blocking === true;
+}
+
+/**
+ * Binds a `call` step's named `args` to a function's positional parameters, accepting each parameter's
+ * aliases. Omitted optional parameters get their default (or undefined).
+ *
+ * @throws WorkflowError tagged TypeError for an unknown argument name, a parameter given twice (by name and
+ *   alias), or a missing required argument; the message names the function and the argument.
+ */
+export function bindNamedArgs(fn: StdlibFunction, args: WMap | undefined): (Value | undefined)[] {
+  const out: (Value | undefined)[] = new Array(fn.params.length);
+  const seen = new Set<string>();
+  if (args) {
+    for (const [k, v] of args) {
+      const i = fn.params.findIndex((p) => p.name === k || (p.aliases?.includes(k) ?? false));
+      if (i < 0) throw typeError(`${fn.name}: unexpected argument '${k}'`);
+      const p = fn.params[i]!;
+      if (seen.has(p.name)) throw typeError(`${fn.name}: argument '${p.name}' given more than once`);
+      seen.add(p.name);
+      out[i] = v;
+    }
+  }
+  return fillDefaults(fn, out, seen);
+}
+
+/**
+ * Binds positional arguments from an expression call (`text.split(s, ",")`).
+ *
+ * @throws WorkflowError tagged TypeError for too many arguments or a missing required one.
+ */
+export function bindPositionalArgs(fn: StdlibFunction, args: readonly Value[]): (Value | undefined)[] {
+  if (args.length > fn.params.length) {
+    throw typeError(`${fn.name}: expected at most ${fn.params.length} arguments, got ${args.length}`);
+  }
+  const out: (Value | undefined)[] = new Array(fn.params.length);
+  const seen = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    out[i] = args[i];
+    seen.add(fn.params[i]!.name);
+  }
+  return fillDefaults(fn, out, seen);
+}
+
+function fillDefaults(fn: StdlibFunction, out: (Value | undefined)[], seen: Set<string>): (Value | undefined)[] {
+  for (let i = 0; i < fn.params.length; i++) {
+    const p = fn.params[i]!;
+    if (seen.has(p.name)) continue;
+    if (!p.optional) throw typeError(`${fn.name}: missing required argument '${p.name}'`);
+    out[i] = p.default;
+  }
+  return out;
+}
