@@ -1,16 +1,110 @@
-/** Placeholder until the gRPC API lands (issue 5); its owner replaces the whole file. */
+/**
+ * The gRPC API (SPEC.md "gRPC API"): one Connect router serving google.cloud.workflows.v1.Workflows,
+ * google.cloud.workflows.executions.v1.Executions and google.longrunning.Operations (GetOperation) from the
+ * published protobuf definitions (proto/, gen/), over HTTP/2 cleartext (h2c, no TLS) on GRPC_PORT. The router
+ * speaks gRPC, gRPC-Web and the Connect protocol on the same port, so Google's client libraries (with an
+ * insecure channel), grpcurl-style tools and Connect clients all work. The RPCs themselves live in
+ * grpc-services.ts over the same service core REST uses; this module only routes, maps errors and listens.
+ */
+import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { ServiceCore } from '../service/model.ts';
+import { API_CODES, ApiError, type ApiCode } from '../service/errors.ts';
+import { allRpcs } from './grpc-services.ts';
 
 /** A running gRPC listener. */
 export interface GrpcServer {
   /** The port it listens on (the real one when 0 was asked for). */
   readonly port: number;
+  /** Stops listening and closes open connections; resolves once the listener is closed. */
   close(): Promise<void>;
 }
 
 /**
- * Serves the Workflows and Executions gRPC services for `service` over h2c on host:port (0: a free port).
+ * The ConnectError a gRPC client receives for `error`: an {@link ApiError} keeps its message and maps to the
+ * gRPC code of the same name (NOT_FOUND 5, ALREADY_EXISTS 6, INVALID_ARGUMENT 3, FAILED_PRECONDITION 9,
+ * UNIMPLEMENTED 12, INTERNAL 13; src/service/errors.ts `API_CODES`); a ConnectError passes through; anything
+ * else becomes INTERNAL with its message.
  */
-export async function startGrpcServer(_service: ServiceCore, _opts: { host: string; port: number }): Promise<GrpcServer | undefined> {
-  return undefined;
+export function toConnectError(error: unknown): ConnectError {
+  if (error instanceof ConnectError) return error;
+  if (error instanceof ApiError) return new ConnectError(error.message, API_CODES[error.code].grpc as Code, undefined, undefined, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ConnectError(message, Code.Internal, undefined, undefined, error);
+}
+
+/** The ApiError code for a Connect code (the reverse of {@link toConnectError}); INTERNAL when unmapped. */
+export function apiCodeOf(code: Code): ApiCode {
+  const found = (Object.keys(API_CODES) as ApiCode[]).find((k) => API_CODES[k].grpc === code);
+  return found ?? 'INTERNAL';
+}
+
+const errorMapping: Interceptor = (next) => async (request) => {
+  try {
+    return await next(request);
+  } catch (error) {
+    throw toConnectError(error);
+  }
+};
+
+/**
+ * The routes of the gRPC API over `service`, for `connectNodeAdapter` or `createConnectRouter`. Every RPC
+ * answers as grpc-services.ts describes; unimplemented google.longrunning.Operations methods answer
+ * UNIMPLEMENTED.
+ */
+export function grpcRoutes(service: ServiceCore): (router: ConnectRouter) => void {
+  return (router) => {
+    for (const { service: desc, rpcs } of allRpcs(service)) router.service(desc, rpcs as never);
+  };
+}
+
+/**
+ * The Node request handler (for `node:http2` servers, h2c) serving the gRPC API over `service` with the gRPC,
+ * gRPC-Web and Connect protocols; ApiErrors become ConnectErrors ({@link toConnectError}).
+ */
+export function grpcHandler(service: ServiceCore): ReturnType<typeof connectNodeAdapter> {
+  return connectNodeAdapter({ routes: grpcRoutes(service), interceptors: [errorMapping] });
+}
+
+/**
+ * Serves the Workflows, Executions and Operations gRPC services for `service` over h2c on host:port (port 0: a
+ * free port). Resolves once listening; rejects with the listen error (e.g. EADDRINUSE). Resolves to undefined
+ * when the runtime has no HTTP/2 server (the REST API still works then; a warning says so). Prints nothing:
+ * the caller prints the address (src/server.ts).
+ */
+export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer | undefined> {
+  let server: Http2Server;
+  try {
+    server = createServer(grpcHandler(service));
+  } catch (error) {
+    process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
+    return undefined;
+  }
+  const sessions = new Set<ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.close();
+        // Sessions that do not close in time (a client holding a stream open) are cut.
+        setTimeout(() => {
+          for (const session of sessions) session.destroy();
+        }, 500).unref();
+      }),
+  };
 }

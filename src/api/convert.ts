@@ -1,0 +1,153 @@
+/**
+ * Conversion between the service core's resources (src/service/model.ts) and the published protobuf messages
+ * of google.cloud.workflows.v1 and google.cloud.workflows.executions.v1 (gen/), for the gRPC API and Google's
+ * REST transport (SPEC.md "gRPC API", "Resources and their fields"). Also parses resource names from
+ * requests. Field meanings follow Google's API reference
+ * (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows,
+ * https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions).
+ * Pure functions; every miss throws {@link ApiError}.
+ */
+import { create } from '@bufbuild/protobuf';
+import type { Timestamp, Duration } from '@bufbuild/protobuf/wkt';
+import { TimestampSchema, DurationSchema } from '@bufbuild/protobuf/wkt';
+import {
+  WorkflowSchema,
+  Workflow_State,
+  type Workflow as WorkflowMessage,
+} from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import {
+  ExecutionSchema,
+  Execution_ErrorSchema,
+  Execution_State,
+  ExecutionView,
+  type Execution as ExecutionMessage,
+} from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
+import type { Execution, ExecutionState, ServiceCore, Workflow } from '../service/model.ts';
+import { ApiError } from '../service/errors.ts';
+
+const EXECUTION_STATES: Readonly<Record<ExecutionState, Execution_State>> = {
+  ACTIVE: Execution_State.ACTIVE,
+  SUCCEEDED: Execution_State.SUCCEEDED,
+  FAILED: Execution_State.FAILED,
+  CANCELLED: Execution_State.CANCELLED,
+};
+
+/**
+ * An RFC 3339 timestamp (`2026-11-21T07:10:44.123456Z`, any offset, up to nanosecond fractions) as a
+ * google.protobuf.Timestamp, keeping every fractional digit. Throws INVALID_ARGUMENT on text that is not a
+ * timestamp (the core never produces one).
+ */
+export function timestampFromRfc3339(text: string): Timestamp {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i.exec(text);
+  const wholeMs = m ? Date.parse(`${m[1]}${m[3]}`) : NaN;
+  if (!m || Number.isNaN(wholeMs)) throw ApiError.invalidArgument(`invalid timestamp: ${text}`);
+  const nanos = m[2] ? Number(m[2].padEnd(9, '0')) : 0;
+  return create(TimestampSchema, { seconds: BigInt(Math.floor(wholeMs / 1000)), nanos });
+}
+
+/** The protobuf Timestamp for `date` (millisecond precision). */
+export function timestampFromDate(date: Date): Timestamp {
+  const ms = date.getTime();
+  return create(TimestampSchema, { seconds: BigInt(Math.floor(ms / 1000)), nanos: (((ms % 1000) + 1000) % 1000) * 1e6 });
+}
+
+/** `end - start` as a google.protobuf.Duration (normalized: seconds and nanos share a sign). */
+function durationBetween(start: Timestamp, end: Timestamp): Duration {
+  const total = (end.seconds - start.seconds) * 1_000_000_000n + BigInt(end.nanos - start.nanos);
+  return create(DurationSchema, { seconds: total / 1_000_000_000n, nanos: Number(total % 1_000_000_000n) });
+}
+
+/**
+ * A workflow resource as a google.cloud.workflows.v1.Workflow message: name, description, state (ACTIVE),
+ * revision_id, create_time, update_time, source_contents. Fields the emulator does not keep (labels,
+ * service account, KMS keys, call log level, user env vars, revision_create_time) stay unset.
+ */
+export function workflowToMessage(workflow: Workflow): WorkflowMessage {
+  return create(WorkflowSchema, {
+    name: workflow.name,
+    description: workflow.description,
+    state: Workflow_State.ACTIVE,
+    revisionId: workflow.revisionId,
+    createTime: timestampFromRfc3339(workflow.createTime),
+    updateTime: timestampFromRfc3339(workflow.updateTime),
+    sourceCode: { case: 'sourceContents', value: workflow.sourceContents },
+  });
+}
+
+/**
+ * An execution resource as a google.cloud.workflows.executions.v1.Execution message. `view` BASIC keeps only
+ * name, start/end time, duration, state and workflow_revision_id (as Google's ExecutionView says); FULL and
+ * UNSPECIFIED add argument, result and error (payload, context). `duration` is set once the execution ended.
+ */
+export function executionToMessage(execution: Execution, view: ExecutionView = ExecutionView.FULL): ExecutionMessage {
+  const startTime = timestampFromRfc3339(execution.startTime);
+  const endTime = execution.endTime === undefined ? undefined : timestampFromRfc3339(execution.endTime);
+  const message = create(ExecutionSchema, {
+    name: execution.name,
+    state: EXECUTION_STATES[execution.state],
+    startTime,
+    endTime,
+    duration: endTime && durationBetween(startTime, endTime),
+    workflowRevisionId: execution.workflowRevisionId,
+  });
+  if (view === ExecutionView.BASIC) return message;
+  message.argument = execution.argument ?? '';
+  message.result = execution.result ?? '';
+  if (execution.error) {
+    message.error = create(Execution_ErrorSchema, { payload: execution.error.payload, context: execution.error.context });
+  }
+  return message;
+}
+
+/** `projects/{project}/locations/{location}` of the service. */
+export function locationName(service: Pick<ServiceCore, 'project' | 'location'>): string {
+  return `projects/${service.project}/locations/${service.location}`;
+}
+
+/**
+ * Splits a resource name of the form `projects/{project}/locations/{location}/<collection>/{id}/...` into the
+ * IDs after the location, checking the collection words. `kinds` lists the collections in order, e.g.
+ * `['workflows', 'executions']`. Throws INVALID_ARGUMENT when the name has another shape, NOT_FOUND when it
+ * names another project or location than the emulator's (Google answers for resources it does not hold the
+ * same way).
+ */
+export function parseName(
+  service: Pick<ServiceCore, 'project' | 'location'>,
+  name: string,
+  kinds: readonly string[],
+  field = 'name',
+): string[] {
+  const parts = name.split('/');
+  const ok =
+    parts.length === 4 + 2 * kinds.length &&
+    parts[0] === 'projects' &&
+    parts[2] === 'locations' &&
+    kinds.every((k, i) => parts[4 + 2 * i] === k) &&
+    parts.every((p) => p !== '');
+  if (!ok) {
+    const shape = ['projects/{project}/locations/{location}', ...kinds.map((k) => `${k}/{${k.replace(/s$/, '')}}`)].join('/');
+    throw ApiError.invalidArgument(`${field} must be of the form ${shape}, got '${name}'`);
+  }
+  if (parts[1] !== service.project || parts[3] !== service.location) {
+    throw ApiError.notFound(`Resource '${name}' was not found (the emulator serves ${locationName(service)})`);
+  }
+  return kinds.map((_, i) => parts[5 + 2 * i]!);
+}
+
+/**
+ * The resource's field names (`sourceContents`, `description`) for an update mask of proto field paths
+ * (`source_contents`, `description`; camelCase accepted too). Fields the emulator does not keep (`labels`,
+ * `service_account`, `call_log_level`, ...) are accepted and dropped. Throws INVALID_ARGUMENT for a path that
+ * names no Workflow field.
+ */
+export function workflowUpdateMask(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    const field = WorkflowSchema.fields.find((f) => f.name === path || f.jsonName === path || f.localName === path);
+    if (!field) throw ApiError.invalidArgument(`update_mask: unknown field '${path}' of Workflow`);
+    if ((field.localName === 'sourceContents' || field.localName === 'description') && !out.includes(field.localName)) {
+      out.push(field.localName);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * The RPCs of google.cloud.workflows.v1.Workflows, google.cloud.workflows.executions.v1.Executions and
+ * google.longrunning.Operations (GetOperation) over one service core (SPEC.md "gRPC API"): plain functions
+ * from request message to response message, with no transport in them. The Connect router (grpc.ts) and
+ * Google's REST transport (rest-google.ts) both call these, so the two answer alike. Errors are thrown as
+ * {@link ApiError} (same codes and messages as REST); each transport renders them its own way.
+ */
+import { create, type DescMessage, type DescMethod, type DescService, type MessageShape } from '@bufbuild/protobuf';
+import {
+  Workflows,
+  WorkflowSchema,
+  ListWorkflowsResponseSchema,
+} from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import { Executions, ListExecutionsResponseSchema } from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
+import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
+import type { ServiceCore } from '../service/model.ts';
+import { ApiError } from '../service/errors.ts';
+import { executionToMessage, locationName, parseName, workflowToMessage, workflowUpdateMask } from './convert.ts';
+import { operationStoreFor } from './grpc-operations.ts';
+
+type MethodFn<M> = M extends DescMethod & { input: infer I extends DescMessage; output: infer O extends DescMessage }
+  ? (request: MessageShape<I>) => Promise<MessageShape<O>>
+  : never;
+
+/**
+ * The implementation of some methods of a service, by local name (`listWorkflows`): each takes the request
+ * message and resolves to the response message, or rejects with an ApiError. Assignable to Connect's
+ * ServiceImpl.
+ */
+export type Rpcs<S extends DescService> = { [K in keyof S['method']]?: MethodFn<S['method'][K]> };
+
+/** One implemented service: its descriptor and its methods. */
+export interface ServiceRpcs<S extends DescService = DescService> {
+  readonly service: S;
+  readonly rpcs: Rpcs<S>;
+}
+
+/** google.cloud.workflows.v1.Workflows over `core` (every RPC; ListWorkflowRevisions is UNIMPLEMENTED). */
+export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
+  const operations = operationStoreFor(core);
+  const workflowId = (name: string, field?: string) => parseName(core, name, ['workflows'], field)[0]!;
+  const checkParent = (parent: string) => parseName(core, parent, [], 'parent');
+  return {
+    service: Workflows,
+    rpcs: {
+      // Pagination, filter and order_by are not implemented: one page with every workflow (spec "Endpoints").
+      async listWorkflows(request) {
+        checkParent(request.parent);
+        return create(ListWorkflowsResponseSchema, { workflows: core.listWorkflows().map(workflowToMessage) });
+      },
+      async getWorkflow(request) {
+        const id = workflowId(request.name);
+        const workflow = core.getWorkflow(id);
+        if (request.revisionId !== '' && request.revisionId !== workflow.revisionId) {
+          throw ApiError.notFound(`Revision '${request.revisionId}' of workflow '${workflow.name}' was not found (revision history is not kept)`);
+        }
+        return workflowToMessage(workflow);
+      },
+      async createWorkflow(request) {
+        checkParent(request.parent);
+        const input = request.workflow;
+        const workflow = core.createWorkflow(request.workflowId, {
+          sourceContents: input?.sourceCode.case === 'sourceContents' ? input.sourceCode.value : '',
+          description: input?.description ?? '',
+        });
+        return operations.record('create', workflow.name, WorkflowSchema, workflowToMessage(workflow));
+      },
+      async updateWorkflow(request) {
+        const input = request.workflow;
+        if (!input) throw ApiError.invalidArgument('workflow is required');
+        const id = workflowId(input.name, 'workflow.name');
+        const fields: { sourceContents?: string; description?: string } = { description: input.description };
+        if (input.sourceCode.case === 'sourceContents') fields.sourceContents = input.sourceCode.value;
+        // Without a mask every updatable field is replaced (Google's UpdateWorkflowRequest.update_mask).
+        const mask = request.updateMask ? workflowUpdateMask(request.updateMask.paths) : undefined;
+        const workflow = core.updateWorkflow(id, fields, mask);
+        return operations.record('update', workflow.name, WorkflowSchema, workflowToMessage(workflow));
+      },
+      async deleteWorkflow(request) {
+        const id = workflowId(request.name);
+        core.deleteWorkflow(id);
+        return operations.recordDelete(`${locationName(core)}/workflows/${id}`);
+      },
+      async listWorkflowRevisions(request) {
+        workflowId(request.name);
+        throw new ApiError('UNIMPLEMENTED', 'ListWorkflowRevisions is not supported: revision history is not kept');
+      },
+    },
+  };
+}
+
+/** google.cloud.workflows.executions.v1.Executions over `core` (every RPC). */
+export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
+  const workflowId = (parent: string) => parseName(core, parent, ['workflows'], 'parent')[0]!;
+  const executionIds = (name: string) => parseName(core, name, ['workflows', 'executions']) as [string, string];
+  return {
+    service: Executions,
+    rpcs: {
+      // Pagination, filter and order_by are not implemented; the default view is FULL, as on REST.
+      async listExecutions(request) {
+        const id = workflowId(request.parent);
+        core.getWorkflow(id);
+        const executions = core.listExecutions(id).map((e) => executionToMessage(e, request.view));
+        return create(ListExecutionsResponseSchema, { executions });
+      },
+      async createExecution(request) {
+        const id = workflowId(request.parent);
+        const argument = request.execution?.argument;
+        return executionToMessage(core.createExecution(id, argument ? { argument } : {}));
+      },
+      async getExecution(request) {
+        const [id, executionId] = executionIds(request.name);
+        return executionToMessage(core.getExecution(id, executionId), request.view);
+      },
+      async cancelExecution(request) {
+        const [id, executionId] = executionIds(request.name);
+        return executionToMessage(core.cancelExecution(id, executionId));
+      },
+    },
+  };
+}
+
+/**
+ * google.longrunning.Operations over the operations the Workflows RPCs returned: GetOperation (and
+ * WaitOperation, which answers at once since every operation is done). The others are UNIMPLEMENTED.
+ */
+export function operationsRpcs(core: ServiceCore): ServiceRpcs<typeof Operations> {
+  const operations = operationStoreFor(core);
+  return {
+    service: Operations,
+    rpcs: {
+      async getOperation(request) {
+        parseName(core, request.name, ['operations']);
+        return operations.get(request.name);
+      },
+      async waitOperation(request) {
+        parseName(core, request.name, ['operations']);
+        return operations.get(request.name);
+      },
+    },
+  };
+}
+
+/** Every service the gRPC API serves over `core`, in the order they are routed. */
+export function allRpcs(core: ServiceCore): ServiceRpcs[] {
+  return [workflowsRpcs(core), executionsRpcs(core), operationsRpcs(core)] as ServiceRpcs[];
+}

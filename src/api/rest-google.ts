@@ -1,0 +1,194 @@
+/**
+ * Google's REST transport for the gRPC API's RPCs: what Google's client libraries send when told to use
+ * HTTP/JSON instead of gRPC (Node `fallback: 'rest'`, Python `transport="rest"`, Go `NewRESTClient`). Those
+ * clients use the same REST paths as plain REST but add the system parameter `$alt=json;enum-encoding=int`
+ * and expect proto3 JSON back: create, update and delete answer with a done google.longrunning.Operation
+ * (where plain REST's create answers with the workflow itself, SPEC.md "Endpoints"), enums as integers.
+ * This module transcodes such requests per the methods' `google.api.http` annotations
+ * (https://cloud.google.com/endpoints/docs/grpc-service-config/reference/rpc/google.api#httprule) onto the
+ * very RPC functions the gRPC router serves (grpc-services.ts), so the two transports cannot drift. The REST
+ * router hands a request here when {@link isGoogleRestRequest} says so.
+ */
+import {
+  fromJson,
+  getOption,
+  createRegistry,
+  toJson,
+  type DescMessage,
+  type DescMethod,
+  type JsonObject,
+  type JsonValue,
+  type Registry,
+} from '@bufbuild/protobuf';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import { http as httpOption } from '../../gen/google/api/annotations_pb.ts';
+import { WorkflowSchema, OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import type { ServiceCore } from '../service/model.ts';
+import { ApiError } from '../service/errors.ts';
+import { allRpcs } from './grpc-services.ts';
+
+/**
+ * Whether `url` carries Google's REST-transport system parameter `$alt=json…` (e.g.
+ * `$alt=json;enum-encoding=int`), i.e. comes from one of Google's client libraries.
+ */
+export function isGoogleRestRequest(url: URL): boolean {
+  return url.searchParams.get('$alt')?.startsWith('json') ?? false;
+}
+
+/** A compiled HTTP binding of one RPC. */
+interface Route {
+  readonly httpMethod: string;
+  readonly regex: RegExp;
+  /** Request field paths bound to the regex's capture groups, in order (e.g. `workflow.name`). */
+  readonly pathFields: readonly string[];
+  /** `*`, a request field name, or '' (no body). */
+  readonly body: string;
+  readonly method: DescMethod;
+  readonly call: (request: never) => Promise<unknown>;
+}
+
+/**
+ * google.longrunning.Operations' own annotation is `/v1/{name=operations/**}`; Workflows serves operations
+ * under locations, as its client libraries are configured to call.
+ */
+const OPERATION_PATHS: Readonly<Record<string, string>> = {
+  GetOperation: '/v1/{name=projects/*/locations/*/operations/*}',
+  WaitOperation: '/v1/{name=projects/*/locations/*/operations/*}:wait',
+};
+
+/** Types a packed Any may hold in a response: the operations' results and metadata. */
+const registry: Registry = createRegistry(WorkflowSchema, OperationMetadataSchema, EmptySchema);
+
+/**
+ * A path template (`/v1/{parent=projects/*\/locations/*}/workflows`, with `*` one segment, `**` any, and
+ * `{field}` alone one segment) as an anchored regex with one capture group per variable.
+ */
+function compileTemplate(template: string): { regex: RegExp; fields: string[] } {
+  const fields: string[] = [];
+  const escape = (s: string) => s.replace(/[.+?^$()|[\]\\]/g, '\\$&');
+  const glob = (s: string) => escape(s).replace(/\*\*|\*/g, (m) => (m === '**' ? '.+' : '[^/]+'));
+  let source = '';
+  let rest = template;
+  for (let m = /\{([^}=]+)(?:=([^}]*))?\}/.exec(rest); m; m = /\{([^}=]+)(?:=([^}]*))?\}/.exec(rest)) {
+    source += glob(rest.slice(0, m.index)) + `(${m[2] ? glob(m[2]) : '[^/]+'})`;
+    fields.push(m[1]!);
+    rest = rest.slice(m.index + m[0].length);
+  }
+  return { regex: new RegExp(`^${source}${glob(rest)}$`), fields };
+}
+
+function compileRoutes(core: ServiceCore): Route[] {
+  const routes: Route[] = [];
+  for (const { service, rpcs } of allRpcs(core)) {
+    for (const method of service.methods) {
+      const call = (rpcs as Record<string, ((request: never) => Promise<unknown>) | undefined>)[method.localName];
+      if (!call) continue;
+      const rule = getOption(method, httpOption);
+      let template = OPERATION_PATHS[method.name] ?? (rule.pattern.case === 'custom' ? rule.pattern.value.path : rule.pattern.value);
+      const httpMethod = rule.pattern.case === 'custom' ? rule.pattern.value.kind : rule.pattern.case;
+      if (!template || !httpMethod) continue;
+      const { regex, fields } = compileTemplate(template);
+      routes.push({ httpMethod: httpMethod.toUpperCase(), regex, pathFields: fields, body: rule.body, method, call });
+    }
+  }
+  return routes;
+}
+
+const routesByCore = new WeakMap<ServiceCore, Route[]>();
+
+/** Sets `json[a][b]... = value` for the dotted request field path `a.b...` (camelCase or proto names). */
+function setPath(json: JsonObject, path: string, value: JsonValue): void {
+  const parts = path.split('.');
+  let target = json;
+  for (const part of parts.slice(0, -1)) {
+    const next = target[part];
+    target = (next !== null && typeof next === 'object' && !Array.isArray(next) ? next : (target[part] = {})) as JsonObject;
+  }
+  target[parts.at(-1)!] = value;
+}
+
+/**
+ * The JSON value for query parameter `values` of request field `path`: repeated fields become arrays, numeric
+ * enum values numbers (the proto3 JSON parser takes names or numbers), everything else the string as is
+ * (proto3 JSON accepts strings for numbers, bools and FieldMask).
+ */
+function queryValue(schema: DescMessage, path: string, values: string[]): JsonValue | undefined {
+  let message: DescMessage | undefined = schema;
+  let field;
+  for (const part of path.split('.')) {
+    field = message?.fields.find((f) => f.jsonName === part || f.name === part);
+    message = field?.fieldKind === 'message' ? field.message : undefined;
+  }
+  if (!field) return undefined; // unknown parameters are ignored, as Google's frontends do for system ones
+  const one = (v: string): JsonValue => (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) && /^-?\d+$/.test(v) ? Number(v) : v;
+  return field.fieldKind === 'list' ? values.map(one) : one(values.at(-1)!);
+}
+
+/** Google's JSON error body with the error's HTTP status. */
+function errorResponse(error: ApiError): Response {
+  return Response.json(error.toJSON(), { status: error.httpStatus });
+}
+
+/**
+ * Answers one request of Google's REST transport ({@link isGoogleRestRequest}) for the gRPC API's RPCs over
+ * `core`: Workflows (list, get, create, update, delete, listRevisions), Executions (list, create, get,
+ * cancel) and Operations (get) by their `google.api.http` paths. Responds with the RPC's response message as
+ * proto3 JSON (enums as integers when `$alt` has `enum-encoding=int`), or Google's error JSON
+ * `{"error": {"code", "message", "status"}}` with the HTTP status of the ApiError (400 for an unreadable
+ * body). Resolves to undefined when no RPC has this method and path (the caller answers it).
+ */
+export async function handleGoogleRest(core: ServiceCore, request: Request): Promise<Response | undefined> {
+  let routes = routesByCore.get(core);
+  if (!routes) routesByCore.set(core, (routes = compileRoutes(core)));
+  const url = new URL(request.url);
+  const path = url.pathname;
+  let route: Route | undefined;
+  let match: RegExpExecArray | null = null;
+  for (const r of routes) {
+    if (r.httpMethod === request.method && (match = r.regex.exec(path))) {
+      route = r;
+      break;
+    }
+  }
+  if (!route || !match) return undefined;
+  const input = route.method.input;
+  try {
+    let json: JsonObject = {};
+    if (route.body !== '') {
+      const text = await request.text();
+      let body: JsonValue = {};
+      try {
+        body = text.trim() === '' ? {} : (JSON.parse(text) as JsonValue);
+      } catch {
+        throw ApiError.invalidArgument('Invalid JSON payload received: the request body is not JSON');
+      }
+      if (route.body === '*') {
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw ApiError.invalidArgument('Invalid JSON payload received: expected an object');
+        json = body;
+      } else {
+        json[route.body] = body;
+      }
+    }
+    route.pathFields.forEach((field, i) => setPath(json, field, decodeURIComponent(match[i + 1]!)));
+    if (route.body !== '*') {
+      const bound = new Set([...route.pathFields, route.body]);
+      for (const key of new Set(url.searchParams.keys())) {
+        if (key.startsWith('$') || bound.has(key)) continue;
+        const value = queryValue(input, key, url.searchParams.getAll(key));
+        if (value !== undefined) setPath(json, key, value);
+      }
+    }
+    let message;
+    try {
+      message = fromJson(input, json, { ignoreUnknownFields: true, registry });
+    } catch (error) {
+      throw ApiError.invalidArgument(`Invalid JSON payload received: ${(error as Error).message}`);
+    }
+    const response = await route.call(message as never);
+    const enumAsInteger = (url.searchParams.get('$alt') ?? '').includes('enum-encoding=int');
+    return Response.json(toJson(route.method.output, response as never, { registry, enumAsInteger }));
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    return errorResponse(new ApiError('INTERNAL', error instanceof Error ? error.message : String(error)));
+  }
+}
