@@ -1,4 +1,15 @@
-/** Placeholder until this namespace lands; its owner replaces the whole file. */
+/**
+ * The `uuid` namespace (spec "Standard library": uuid; Google's `uuid.generate` page): random version 4
+ * UUIDs from the platform's global `crypto` (Node 20+, Deno and Bun all provide `crypto.randomUUID`).
+ */
 import type { StdlibFunction } from './types.ts';
 
-export const functions: StdlibFunction[] = [];
+/** The uuid functions, one row per function. */
+export const functions: StdlibFunction[] = [
+  {
+    // uuid.generate(): a random version 4 UUID in lower-case canonical form, e.g. "1b4e28ba-2fa1-4d3b-...".
+    name: 'uuid.generate',
+    params: [],
+    impl: () => crypto.randomUUID(),
+  },
+];
