@@ -135,19 +135,15 @@ export function parseName(
 }
 
 /**
- * The resource's field names (`sourceContents`, `description`) for an update mask of proto field paths
- * (`source_contents`, `description`; camelCase accepted too). Fields the emulator does not keep (`labels`,
- * `service_account`, `call_log_level`, ...) are accepted and dropped. Throws INVALID_ARGUMENT for a path that
- * names no Workflow field.
+ * The resource's field names (`sourceContents`, `description`) for an update mask of Workflow proto field
+ * paths (`source_contents`, `description`; the JSON names are accepted too), for
+ * {@link ServiceCore.updateWorkflow}, which rejects fields it cannot update (`labels`, ...) with
+ * INVALID_ARGUMENT. Throws INVALID_ARGUMENT for a path that names no Workflow field.
  */
 export function workflowUpdateMask(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const path of paths) {
-    const field = WorkflowSchema.fields.find((f) => f.name === path || f.jsonName === path || f.localName === path);
+  return paths.map((path) => {
+    const field = WorkflowSchema.fields.find((f) => f.name === path || f.jsonName === path);
     if (!field) throw ApiError.invalidArgument(`update_mask: unknown field '${path}' of Workflow`);
-    if ((field.localName === 'sourceContents' || field.localName === 'description') && !out.includes(field.localName)) {
-      out.push(field.localName);
-    }
-  }
-  return out;
+    return field.jsonName;
+  });
 }

@@ -99,7 +99,6 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
       // Pagination, filter and order_by are not implemented; the default view is FULL, as on REST.
       async listExecutions(request) {
         const id = workflowId(request.parent);
-        core.getWorkflow(id);
         const executions = core.listExecutions(id).map((e) => executionToMessage(e, request.view));
         return create(ListExecutionsResponseSchema, { executions });
       },

@@ -60,11 +60,44 @@ export function grpcRoutes(service: ServiceCore): (router: ConnectRouter) => voi
 }
 
 /**
- * The Node request handler (for `node:http2` servers, h2c) serving the gRPC API over `service` with the gRPC,
- * gRPC-Web and Connect protocols; ApiErrors become ConnectErrors ({@link toConnectError}).
+ * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
+ * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
+ * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
+ * decodes with decodeURI and would show `/`, `:` and `,` as `%2F`, `%3A`, `%2C`. Returns `value` unchanged when
+ * it is not valid percent-encoding.
  */
-export function grpcHandler(service: ServiceCore): ReturnType<typeof connectNodeAdapter> {
-  return connectNodeAdapter({ routes: grpcRoutes(service), interceptors: [errorMapping] });
+export function minimalGrpcMessage(value: string): string {
+  let text: string;
+  try {
+    text = decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+type NodeHandler = ReturnType<typeof connectNodeAdapter>;
+
+/**
+ * The Node request handler (for `node:http2` servers, h2c) serving the gRPC API over `service` with the gRPC,
+ * gRPC-Web and Connect protocols; ApiErrors become ConnectErrors ({@link toConnectError}), and `grpc-message`
+ * trailers are re-encoded with {@link minimalGrpcMessage}.
+ */
+export function grpcHandler(service: ServiceCore): NodeHandler {
+  const handler = connectNodeAdapter({ routes: grpcRoutes(service), interceptors: [errorMapping] });
+  return ((request: Parameters<NodeHandler>[0], response: Parameters<NodeHandler>[1]) => {
+    const addTrailers = response.addTrailers.bind(response) as (headers: Record<string, string | string[]>) => void;
+    (response as { addTrailers: (headers: Record<string, string | string[]>) => void }).addTrailers = (headers) => {
+      const message = headers['grpc-message'];
+      if (typeof message === 'string') headers['grpc-message'] = minimalGrpcMessage(message);
+      addTrailers(headers);
+    };
+    return handler(request, response);
+  }) as NodeHandler;
 }
 
 /**

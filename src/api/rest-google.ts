@@ -28,12 +28,16 @@ import { ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
 
 /**
- * Whether `url` carries Google's REST-transport system parameter `$alt=json…` (e.g.
- * `$alt=json;enum-encoding=int`), i.e. comes from one of Google's client libraries.
+ * Whether the REST router should hand this request to {@link handleGoogleRest}: when `url` carries Google's
+ * REST-transport system parameter `$alt=json…` (e.g. `$alt=json;enum-encoding=int`, sent by Google's client
+ * libraries), or names an operation (`/v1/projects/{project}/locations/{location}/operations/{operation}`,
+ * which clients poll without `$alt` and plain REST does not serve).
  */
 export function isGoogleRestRequest(url: URL): boolean {
-  return url.searchParams.get('$alt')?.startsWith('json') ?? false;
+  return (url.searchParams.get('$alt')?.startsWith('json') ?? false) || OPERATION_PATH.test(url.pathname);
 }
+
+const OPERATION_PATH = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/operations\/[^/]+$/;
 
 /** A compiled HTTP binding of one RPC. */
 interface Route {
@@ -91,7 +95,9 @@ function compileRoutes(core: ServiceCore): Route[] {
       routes.push({ httpMethod: httpMethod.toUpperCase(), regex, pathFields: fields, body: rule.body, method, call });
     }
   }
-  return routes;
+  // Custom verbs (`...}:listRevisions`) first, so a plain `{name=.../workflows/*}` does not swallow them.
+  const hasVerb = (r: Route) => /:[A-Za-z]+\$$/.test(r.regex.source);
+  return routes.sort((a, b) => Number(hasVerb(b)) - Number(hasVerb(a)));
 }
 
 const routesByCore = new WeakMap<ServiceCore, Route[]>();
