@@ -1,4 +1,388 @@
-/** Placeholder until this namespace lands; its owner replaces the whole file. */
+/**
+ * The `text` namespace (spec "Standard library": text; Google's `text.*` pages): searching, splitting,
+ * replacing, case, URL encoding and charset conversion of strings.
+ *
+ * Every regular expression applied to workflow data goes through re2js (RE2 syntax, linear time): Perl-only
+ * constructs such as backreferences or lookaround are a ValueError, as on the real service. Indexes
+ * (`text.substring`, the `index` of `find_all*` matches) count Unicode code points, the same unit `len`
+ * counts. Named arguments follow Google (`source`, `substr`, `regexp`, `repl`, `separator`, `start`, `end`,
+ * `data`, `text`, `charset`); the spec's words (`pattern`, `replacement`) are aliases.
+ */
+import { RE2JS } from 're2js';
+import { valueError } from '../lang/errors.ts';
+import { mapOf, type Value } from '../lang/value.ts';
+import { bytes, codePointCounter, fromUtf8, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
-export const functions: StdlibFunction[] = [];
+// Compiled patterns by source text: workflows call the same few patterns in loops.
+const reCache = new Map<string, RE2JS>();
+const RE_CACHE_MAX = 256;
+
+/**
+ * Compiles an RE2 pattern with re2js (cached).
+ *
+ * @throws WorkflowError tagged ValueError naming the function when the pattern is not valid RE2 syntax.
+ */
+export function compileRegex(fn: string, pattern: string): RE2JS {
+  let re = reCache.get(pattern);
+  if (re) return re;
+  try {
+    re = RE2JS.compile(pattern);
+  } catch (e) {
+    throw valueError(`${fn}: invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (reCache.size >= RE_CACHE_MAX) reCache.delete(reCache.keys().next().value!);
+  reCache.set(pattern, re);
+  return re;
+}
+
+/** One match: UTF-16 offsets into the source and the groups' texts (index 0 is the whole match). */
+interface RegexMatch {
+  readonly start: number;
+  readonly end: number;
+  readonly groups: readonly (string | null)[];
+}
+
+/** Every leftmost-longest-first, non-overlapping match of `re` in `s`, in order. */
+function allMatches(re: RE2JS, s: string, withGroups: boolean): RegexMatch[] {
+  const m = re.matcher(s);
+  const out: RegexMatch[] = [];
+  const n = withGroups ? m.groupCount() : 0;
+  while (m.find()) {
+    const groups: (string | null)[] = [];
+    for (let g = 0; g <= n; g++) groups.push(m.group(g));
+    out.push({ start: m.start(), end: m.end(), groups });
+  }
+  return out;
+}
+
+/** UTF-16 offsets where `sub` occurs in `s`, leftmost first and non-overlapping; an empty `sub` occurs
+ * before every code point and at the end. */
+function substringOffsets(s: string, sub: string): number[] {
+  const out: number[] = [];
+  if (sub === '') {
+    for (let i = 0; i <= s.length; i++) {
+      out.push(i);
+      const c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    }
+    return out;
+  }
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) out.push(i);
+  return out;
+}
+
+/** Builds the `[{index, match}]` list of the find_all functions, with code point indexes. */
+function matchList(s: string, spans: readonly { start: number; end: number }[]): Value[] {
+  const at = codePointCounter(s);
+  return spans.map(({ start, end }) => mapOf([
+    ['index', BigInt(at(start))],
+    ['match', s.slice(start, end)],
+  ]));
+}
+
+/**
+ * Expands a `text.replace_all_regex` replacement for one match (spec "Standard library": "full match and
+ * groups 1 to 9 referenced by backslash-digit"): `\0` is the whole match, `\1`..`\9` the groups (empty when
+ * the group does not exist or did not take part), `\\` a literal backslash; any other character, including a
+ * backslash before a non-digit, is literal.
+ */
+export function expandReplacement(repl: string, groups: readonly (string | null)[]): string {
+  if (!repl.includes('\\')) return repl;
+  let out = '';
+  for (let i = 0; i < repl.length; i++) {
+    const c = repl[i]!;
+    if (c === '\\' && i + 1 < repl.length) {
+      const d = repl[i + 1]!;
+      if (d >= '0' && d <= '9') {
+        out += groups[d.charCodeAt(0) - 48] ?? '';
+        i++;
+        continue;
+      }
+      if (d === '\\') {
+        out += '\\';
+        i++;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Splits a string into its code points (surrogate pairs kept together). */
+function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+// Unreserved characters of RFC 3986 stay as they are; everything else is percent-encoded as UTF-8.
+const UNRESERVED = /[A-Za-z0-9\-_.~]/;
+
+function urlEncode(s: string, plus: boolean): string {
+  let out = '';
+  for (const ch of s) {
+    if (UNRESERVED.test(ch)) out += ch;
+    else if (plus && ch === ' ') out += '+';
+    else for (const byte of utf8(ch)) out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return out;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+function urlDecode(s: string): string {
+  if (!s.includes('%')) return s;
+  const src = utf8(s);
+  const out = new Uint8Array(src.length);
+  let n = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === 37 /* % */) {
+      const hi = i + 2 < src.length ? hexValue(src[i + 1]!) : -1;
+      const lo = hi >= 0 ? hexValue(src[i + 2]!) : -1;
+      if (lo < 0) throw valueError(`text.url_decode: invalid percent-encoding at position ${i}`);
+      out[n++] = hi * 16 + lo;
+      i += 2;
+    } else out[n++] = c;
+  }
+  return fromUtf8('text.url_decode', out.subarray(0, n));
+}
+
+/** The charsets text.encode and text.decode understand, by canonical name; lookups ignore case, `-`, `_`. */
+const CHARSETS: ReadonlyMap<string, string> = new Map([
+  ['utf8', 'UTF-8'],
+  ['usascii', 'US-ASCII'],
+  ['ascii', 'US-ASCII'],
+  ['iso88591', 'ISO-8859-1'],
+  ['latin1', 'ISO-8859-1'],
+  ['utf16', 'UTF-16'],
+  ['utf16le', 'UTF-16LE'],
+  ['utf16be', 'UTF-16BE'],
+]);
+
+function charsetOf(fn: string, v: Value | undefined): string {
+  const name = v === undefined || v === null ? 'UTF-8' : str(fn, 'charset', v);
+  const cs = CHARSETS.get(name.toLowerCase().replace(/[-_ ]/g, ''));
+  if (!cs) throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16, UTF-16LE, UTF-16BE)`);
+  return cs;
+}
+
+function encodeText(s: string, charset: string): Uint8Array {
+  switch (charset) {
+    case 'UTF-8':
+      return utf8(s);
+    case 'US-ASCII':
+    case 'ISO-8859-1': {
+      const max = charset === 'US-ASCII' ? 0x7f : 0xff;
+      const out = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c > max) throw valueError(`text.encode: character at position ${i} cannot be encoded in ${charset}`);
+        out[i] = c;
+      }
+      return out;
+    }
+    default: {
+      // UTF-16 without a byte-order mark is big-endian; UTF-16 (unmarked name) writes a big-endian BOM.
+      const le = charset === 'UTF-16LE';
+      const bom = charset === 'UTF-16' ? 2 : 0;
+      const out = new Uint8Array(bom + s.length * 2);
+      if (bom) {
+        out[0] = 0xfe;
+        out[1] = 0xff;
+      }
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        out[bom + 2 * i + (le ? 1 : 0)] = c >> 8;
+        out[bom + 2 * i + (le ? 0 : 1)] = c & 0xff;
+      }
+      return out;
+    }
+  }
+}
+
+/** True when every surrogate in `s` is part of a pair. */
+function wellFormed(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      if ((s.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return false;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return false;
+  }
+  return true;
+}
+
+function decodeText(b: Uint8Array, charset: string): string {
+  switch (charset) {
+    case 'UTF-8':
+      return fromUtf8('text.decode', b);
+    case 'US-ASCII':
+    case 'ISO-8859-1': {
+      let out = '';
+      for (let i = 0; i < b.length; i++) {
+        const c = b[i]!;
+        if (charset === 'US-ASCII' && c > 0x7f) throw valueError(`text.decode: byte ${c} at position ${i} is not US-ASCII`);
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
+    default: {
+      let le = charset === 'UTF-16LE';
+      let i = 0;
+      if (charset === 'UTF-16' && b.length >= 2) {
+        if (b[0] === 0xff && b[1] === 0xfe) (le = true), (i = 2);
+        else if (b[0] === 0xfe && b[1] === 0xff) i = 2;
+      }
+      if ((b.length - i) % 2 !== 0) throw valueError('text.decode: UTF-16 data has an odd number of bytes');
+      let out = '';
+      for (; i < b.length; i += 2) out += String.fromCharCode(le ? b[i]! | (b[i + 1]! << 8) : (b[i]! << 8) | b[i + 1]!);
+      if (!wellFormed(out)) throw valueError('text.decode: data is not valid UTF-16');
+      return out;
+    }
+  }
+}
+
+/** The text functions, one row per function. */
+export const functions: StdlibFunction[] = [
+  {
+    // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first.
+    name: 'text.find_all',
+    params: [{ name: 'source' }, { name: 'substr' }],
+    impl: ([source, substr]) => {
+      const s = str('text.find_all', 'source', source);
+      const sub = str('text.find_all', 'substr', substr);
+      return matchList(s, substringOffsets(s, sub).map((start) => ({ start, end: start + sub.length })));
+    },
+  },
+  {
+    // text.find_all_regex(source, regexp): [{index, match}] of every RE2 match, leftmost-first.
+    name: 'text.find_all_regex',
+    params: [{ name: 'source' }, { name: 'regexp', aliases: ['pattern'] }],
+    impl: ([source, regexp]) => {
+      const s = str('text.find_all_regex', 'source', source);
+      const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp));
+      return matchList(s, allMatches(re, s, false));
+    },
+  },
+  {
+    // text.match_regex(source, regexp): true when the RE2 pattern matches somewhere in source.
+    name: 'text.match_regex',
+    params: [{ name: 'source' }, { name: 'regexp', aliases: ['pattern'] }],
+    impl: ([source, regexp]) => {
+      const s = str('text.match_regex', 'source', source);
+      return compileRegex('text.match_regex', str('text.match_regex', 'regexp', regexp)).matcher(s).find();
+    },
+  },
+  {
+    // text.replace_all(source, substr, repl): every occurrence of substr replaced literally.
+    name: 'text.replace_all',
+    params: [{ name: 'source' }, { name: 'substr' }, { name: 'repl', aliases: ['replacement'] }],
+    impl: ([source, substr, repl]) => {
+      const s = str('text.replace_all', 'source', source);
+      const sub = str('text.replace_all', 'substr', substr);
+      const r = str('text.replace_all', 'repl', repl);
+      if (sub !== '') return s.split(sub).join(r);
+      return codePoints(s).map((ch) => r + ch).join('') + r;
+    },
+  },
+  {
+    // text.replace_all_regex(source, regexp, repl): every RE2 match replaced; \0..\9 in repl name groups.
+    name: 'text.replace_all_regex',
+    params: [
+      { name: 'source' },
+      { name: 'regexp', aliases: ['pattern'] },
+      { name: 'repl', aliases: ['replacement'] },
+    ],
+    impl: ([source, regexp, repl]) => {
+      const fn = 'text.replace_all_regex';
+      const s = str(fn, 'source', source);
+      const re = compileRegex(fn, str(fn, 'regexp', regexp));
+      const r = str(fn, 'repl', repl);
+      let out = '';
+      let last = 0;
+      for (const mt of allMatches(re, s, true)) {
+        out += s.slice(last, mt.start) + expandReplacement(r, mt.groups);
+        last = mt.end;
+      }
+      return out + s.slice(last);
+    },
+  },
+  {
+    // text.split(source, separator): the pieces between separators, empty pieces kept.
+    name: 'text.split',
+    params: [{ name: 'source' }, { name: 'separator' }],
+    impl: ([source, separator]) => {
+      const s = str('text.split', 'source', source);
+      const sep = str('text.split', 'separator', separator);
+      if (sep === '') throw valueError('text.split: separator must not be empty');
+      return s.split(sep);
+    },
+  },
+  {
+    // text.substring(source, start, end): code points [start, end); negative indexes count from the end,
+    // out-of-range indexes are clamped, start >= end gives "".
+    name: 'text.substring',
+    params: [{ name: 'source' }, { name: 'start' }, { name: 'end' }],
+    impl: ([source, start, end]) => {
+      const cps = codePoints(str('text.substring', 'source', source));
+      const n = BigInt(cps.length);
+      const clamp = (i: bigint): number => {
+        const j = i < 0n ? i + n : i;
+        return Number(j < 0n ? 0n : j > n ? n : j);
+      };
+      const a = clamp(int('text.substring', 'start', start));
+      const b = clamp(int('text.substring', 'end', end));
+      return a < b ? cps.slice(a, b).join('') : '';
+    },
+  },
+  {
+    // text.to_lower(source): lower case (Unicode default case mapping).
+    name: 'text.to_lower',
+    params: [{ name: 'source' }],
+    impl: ([source]) => str('text.to_lower', 'source', source).toLowerCase(),
+  },
+  {
+    // text.to_upper(source): upper case (Unicode default case mapping).
+    name: 'text.to_upper',
+    params: [{ name: 'source' }],
+    impl: ([source]) => str('text.to_upper', 'source', source).toUpperCase(),
+  },
+  {
+    // text.url_encode(source): percent-encodes UTF-8 bytes of all but A-Z a-z 0-9 - _ . ~ (space is %20).
+    name: 'text.url_encode',
+    params: [{ name: 'source' }],
+    impl: ([source]) => urlEncode(str('text.url_encode', 'source', source), false),
+  },
+  {
+    // text.url_encode_plus(source): as url_encode, but a space becomes "+".
+    name: 'text.url_encode_plus',
+    params: [{ name: 'source' }],
+    impl: ([source]) => urlEncode(str('text.url_encode_plus', 'source', source), true),
+  },
+  {
+    // text.url_decode(source): decodes %XX sequences as UTF-8 ("+" stays "+"); ValueError when malformed.
+    name: 'text.url_decode',
+    params: [{ name: 'source' }],
+    impl: ([source]) => urlDecode(str('text.url_decode', 'source', source)),
+  },
+  {
+    // text.decode(data, charset = "UTF-8"): bytes to string; ValueError for invalid data or charset.
+    name: 'text.decode',
+    params: [{ name: 'data' }, { name: 'charset', optional: true, default: 'UTF-8' }],
+    impl: ([data, charset]) => decodeText(bytes('text.decode', 'data', data), charsetOf('text.decode', charset)),
+  },
+  {
+    // text.encode(text, charset = "UTF-8"): string to bytes; ValueError when a character does not fit.
+    name: 'text.encode',
+    params: [{ name: 'text', aliases: ['data'] }, { name: 'charset', optional: true, default: 'UTF-8' }],
+    impl: ([text, charset]) => {
+      return encodeText(str('text.encode', 'text', text), charsetOf('text.encode', charset));
+    },
+  },
+];
