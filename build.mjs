@@ -6,6 +6,15 @@ import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+// The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source).
+// Read once per build: under --watch, restart after editing them.
+const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+const uiAssets = {
+  'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
+  'styles.css': file('./src/ui/styles.css'),
+  'ui.js': file('./src/ui/ui.js'),
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -23,7 +32,7 @@ const options = {
       'const require = __wfCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version) },
+  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
 };
