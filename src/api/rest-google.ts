@@ -7,7 +7,7 @@
  * This module transcodes such requests per the methods' `google.api.http` annotations
  * (https://cloud.google.com/endpoints/docs/grpc-service-config/reference/rpc/google.api#httprule) onto the
  * very RPC functions the gRPC router serves (grpc-services.ts), so the two transports cannot drift. The REST
- * router hands a request here when {@link isGoogleRestRequest} says so.
+ * router (rest.ts) hands requests with `$alt=` and operation paths to {@link serveGoogleRest}.
  */
 import {
   fromJson,
@@ -23,21 +23,10 @@ import {
 import { EmptySchema } from '@bufbuild/protobuf/wkt';
 import { http as httpOption } from '../../gen/google/api/annotations_pb.ts';
 import { WorkflowSchema, OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
-
-/**
- * Whether the REST router should hand this request to {@link handleGoogleRest}: when `url` carries Google's
- * REST-transport system parameter `$alt=json…` (e.g. `$alt=json;enum-encoding=int`, sent by Google's client
- * libraries), or names an operation (`/v1/projects/{project}/locations/{location}/operations/{operation}`,
- * which clients poll without `$alt` and plain REST does not serve).
- */
-export function isGoogleRestRequest(url: URL): boolean {
-  return (url.searchParams.get('$alt')?.startsWith('json') ?? false) || OPERATION_PATH.test(url.pathname);
-}
-
-const OPERATION_PATH = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/operations\/[^/]+$/;
 
 /** A compiled HTTP binding of one RPC. */
 interface Route {
@@ -130,71 +119,118 @@ function queryValue(schema: DescMessage, path: string, values: string[]): JsonVa
   return field.fieldKind === 'list' ? values.map(one) : one(values.at(-1)!);
 }
 
-/** Google's JSON error body with the error's HTTP status. */
-function errorResponse(error: ApiError): Response {
-  return Response.json(error.toJSON(), { status: error.httpStatus });
+/** Largest request body accepted, in bytes (a 128 KB source, JSON-escaped, fits many times over). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** An answer: HTTP status and JSON body. */
+export interface RestAnswer {
+  readonly status: number;
+  readonly body: JsonValue;
 }
 
-/**
- * Answers one request of Google's REST transport ({@link isGoogleRestRequest}) for the gRPC API's RPCs over
- * `core`: Workflows (list, get, create, update, delete, listRevisions), Executions (list, create, get,
- * cancel) and Operations (get) by their `google.api.http` paths. Responds with the RPC's response message as
- * proto3 JSON (enums as integers when `$alt` has `enum-encoding=int`), or Google's error JSON
- * `{"error": {"code", "message", "status"}}` with the HTTP status of the ApiError (400 for an unreadable
- * body). Resolves to undefined when no RPC has this method and path (the caller answers it).
- */
-export async function handleGoogleRest(core: ServiceCore, request: Request): Promise<Response | undefined> {
+/** The route for `httpMethod` and `path`, with the path variables' values; undefined when none matches. */
+function match(core: ServiceCore, httpMethod: string, path: string): { route: Route; values: string[] } | undefined {
   let routes = routesByCore.get(core);
   if (!routes) routesByCore.set(core, (routes = compileRoutes(core)));
-  const url = new URL(request.url);
-  const path = url.pathname;
-  let route: Route | undefined;
-  let match: RegExpExecArray | null = null;
-  for (const r of routes) {
-    if (r.httpMethod === request.method && (match = r.regex.exec(path))) {
-      route = r;
-      break;
-    }
+  for (const route of routes) {
+    if (route.httpMethod !== httpMethod) continue;
+    const m = route.regex.exec(path);
+    if (m) return { route, values: m.slice(1).map((v) => decodeURIComponent(v)) };
   }
-  if (!route || !match) return undefined;
+  return undefined;
+}
+
+/** Calls the matched RPC with the request built from path values, query and body; ApiErrors become answers. */
+async function answer(route: Route, values: string[], params: URLSearchParams, bodyText: () => Promise<string>): Promise<RestAnswer> {
   const input = route.method.input;
   try {
     let json: JsonObject = {};
     if (route.body !== '') {
-      const text = await request.text();
-      let body: JsonValue = {};
+      const text = await bodyText();
+      let body: JsonValue;
       try {
         body = text.trim() === '' ? {} : (JSON.parse(text) as JsonValue);
       } catch {
         throw ApiError.invalidArgument('Invalid JSON payload received: the request body is not JSON');
       }
       if (route.body === '*') {
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw ApiError.invalidArgument('Invalid JSON payload received: expected an object');
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+          throw ApiError.invalidArgument('Invalid JSON payload received: expected an object');
+        }
         json = body;
       } else {
         json[route.body] = body;
       }
     }
-    route.pathFields.forEach((field, i) => setPath(json, field, decodeURIComponent(match[i + 1]!)));
+    route.pathFields.forEach((field, i) => setPath(json, field, values[i]!));
     if (route.body !== '*') {
       const bound = new Set([...route.pathFields, route.body]);
-      for (const key of new Set(url.searchParams.keys())) {
+      for (const key of new Set(params.keys())) {
         if (key.startsWith('$') || bound.has(key)) continue;
-        const value = queryValue(input, key, url.searchParams.getAll(key));
+        const value = queryValue(input, key, params.getAll(key));
         if (value !== undefined) setPath(json, key, value);
       }
     }
-    let message;
+    let request;
     try {
-      message = fromJson(input, json, { ignoreUnknownFields: true, registry });
+      request = fromJson(input, json, { ignoreUnknownFields: true, registry });
     } catch (error) {
       throw ApiError.invalidArgument(`Invalid JSON payload received: ${(error as Error).message}`);
     }
-    const response = await route.call(message as never);
-    const enumAsInteger = (url.searchParams.get('$alt') ?? '').includes('enum-encoding=int');
-    return Response.json(toJson(route.method.output, response as never, { registry, enumAsInteger }));
+    const response = await route.call(request as never);
+    const enumAsInteger = (params.get('$alt') ?? '').includes('enum-encoding=int');
+    return { status: 200, body: toJson(route.method.output, response as never, { registry, enumAsInteger }) };
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error);
-    return errorResponse(new ApiError('INTERNAL', error instanceof Error ? error.message : String(error)));
+    const apiError = error instanceof ApiError ? error : new ApiError('INTERNAL', `internal error: ${(error as Error)?.message ?? String(error)}`);
+    return { status: apiError.httpStatus, body: apiError.toJSON() };
   }
+}
+
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        reject(ApiError.invalidArgument(`the request body is larger than ${MAX_BODY_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Serves one request of Google's REST transport for the gRPC API's RPCs over `core`, on node:http: Workflows
+ * (list, get, create, update, delete, listRevisions), Executions (list, create, get, cancel) and Operations
+ * (get, wait) by their `google.api.http` paths. `path` is the URL path, `query` the raw query string (without
+ * `?`). Returns false, answering nothing, when no RPC has this method and path (plain REST serves it then);
+ * otherwise true, and answers (later) with the RPC's response message as proto3 JSON (enums as integers when
+ * `$alt` has `enum-encoding=int`) or Google's error JSON `{"error": {"code", "message", "status"}}` with the
+ * ApiError's HTTP status (400 INVALID_ARGUMENT for an unreadable body). Called by the REST router (rest.ts)
+ * for requests with `$alt=` and for operation paths.
+ */
+export function serveGoogleRest(core: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
+  const found = match(core, req.method ?? 'GET', path);
+  if (!found) return false;
+  void answer(found.route, found.values, new URLSearchParams(query), () => readText(req)).then(({ status, body }) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  });
+  return true;
+}
+
+/**
+ * The same as {@link serveGoogleRest} for a fetch-style Request (in-process use and tests): resolves to the
+ * Response, or undefined when no RPC has this method and path.
+ */
+export async function handleGoogleRest(core: ServiceCore, request: Request): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const found = match(core, request.method, url.pathname);
+  if (!found) return undefined;
+  const { status, body } = await answer(found.route, found.values, url.searchParams, () => request.text());
+  return Response.json(body, { status });
 }
