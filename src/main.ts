@@ -1,23 +1,54 @@
 /**
- * The command line: `workflows-emulator [options]`. Wires configuration, service, REST, gRPC and UI.
- * Usage is printed by `--help`.
+ * The command line: `workflows-emulator [options]` starts the emulator (spec "Configuration"). This file
+ * only dispatches; the server lives in src/server.ts and the options in src/config.ts.
+ *
+ * Exit codes: 0 after SIGINT/SIGTERM or for --help/--version; 2 for a bad option or value (one-line message
+ * on stderr); 1 when the server cannot start (e.g. the port is in use).
  */
+import { parseConfig, USAGE } from './config.ts';
+import { startServer } from './server.ts';
 import { VERSION } from './version.ts';
 
-const USAGE = `workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows
+/** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
+async function serve(args: readonly string[]): Promise<void> {
+  const parsed = parseConfig(args, process.env);
+  switch (parsed.kind) {
+    case 'help':
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}`);
+      return;
+    case 'version':
+      process.stdout.write(VERSION + '\n');
+      return;
+    case 'error':
+      process.stderr.write(`workflows-emulator: ${parsed.message}\n`);
+      process.exit(2);
+  }
+  const { config } = parsed;
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (e) {
+    process.stderr.write(`workflows-emulator: cannot start: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
+  const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
+  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir})\n`);
 
-Usage: workflows-emulator [options]
-
-Options:
-  --help       print this help
-  --version    print the version
-
-The REST API, gRPC API, web UI and directory watching are being built; see README.md.
-`;
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // Exit even if a listener is slow to close.
+    setTimeout(() => process.exit(0), 2000).unref();
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
 
 const args = process.argv.slice(2);
-if (args.includes('--version')) {
-  process.stdout.write(VERSION + '\n');
-} else {
-  process.stdout.write(USAGE);
-}
+await serve(args);

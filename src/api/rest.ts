@@ -1,0 +1,346 @@
+/**
+ * The REST API on node:http (spec "Endpoints"): every row of the endpoints table under
+ * `/v1/projects/{project}/locations/{location}`, the callback endpoint `/callbacks/{callbackId}`, and the web
+ * UI's paths (`/`, `/ui`, `/ui/*`) handed to the UI handler.
+ *
+ * Every error, including a malformed JSON body, a field of the wrong type and an unknown path, is answered in
+ * Google's JSON error shape `{"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}`
+ * (https://cloud.google.com/apis/design/errors); nothing a client sends can crash the server.
+ *
+ * The hot path (GET of an execution) allocates little: the path is split by hand, and each resource's JSON
+ * text is cached by identity (the core replaces a resource object whenever it changes, so a cached text is
+ * never stale).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../service/errors.ts';
+import type { CallbackRequest, ServiceCore, Workflow } from '../service/model.ts';
+import { createUi } from '../ui/routes.ts';
+
+/** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
+export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
+/** Largest callback request body accepted, in bytes (the variable memory limit is 512 KB). */
+export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
+
+/** A node:http request handler. It never throws and never rejects. */
+export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Creates the handler for the REST port: the management API, `/callbacks/{id}`, and the web UI
+ * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`.
+ */
+export function createRestHandler(service: ServiceCore): RestHandler {
+  const ui = createUi(service);
+  const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
+
+  return (req, res) => {
+    try {
+      const rawUrl = req.url ?? '/';
+      const q = rawUrl.indexOf('?');
+      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+      const query = q < 0 ? '' : rawUrl.slice(q + 1);
+
+      if (path.startsWith(prefix)) {
+        // Google's REST-transport clients (and the operations they poll) go to the gRPC API's transcoder.
+        if ((query.includes('$alt=') || path.startsWith('operations/', prefix.length)) && serveRestTransport(service, req, res, path, query)) {
+          return;
+        }
+        const result = route(service, req, path.slice(prefix.length), query, res);
+        if (result) result.catch((e: unknown) => sendError(res, e));
+        return;
+      }
+      if (path.startsWith('/callbacks/')) {
+        deliverCallback(service, req, res, path.slice('/callbacks/'.length), query).catch((e: unknown) => sendError(res, e));
+        return;
+      }
+      if (path === '/' || path === '/ui' || path.startsWith('/ui/')) {
+        const url = new URL(rawUrl, 'http://localhost');
+        Promise.resolve(ui(req, res, url)).catch((e: unknown) => sendError(res, e));
+        return;
+      }
+      if (path.startsWith('/v1/')) {
+        throw ApiError.notFound(
+          `${path} is not served: this emulator serves projects/${service.project}/locations/${service.location} ` +
+            `(the PROJECT and LOCATION it was started with)`,
+        );
+      }
+      throw ApiError.notFound(`no such path: ${req.method} ${path}`);
+    } catch (e) {
+      sendError(res, e);
+    }
+  };
+}
+
+/**
+ * The place for Google's REST-transport client libraries (google-gax `fallback: 'rest'`), which call the same
+ * paths with `$alt=json;enum-encoding=int` and expect operations and int enums in the protobuf JSON mapping;
+ * they also poll `{prefix}/operations/{id}`. Called for those requests only. Returns true when it took the
+ * request (and answers it, possibly later); false lets the plain REST routes serve it. The gRPC API's owner
+ * fills this in (issue 5, src/api/rest-google.ts); until then such requests are served as plain REST.
+ */
+function serveRestTransport(
+  _service: ServiceCore,
+  _req: IncomingMessage,
+  _res: ServerResponse,
+  _path: string,
+  _query: string,
+): boolean {
+  return false;
+}
+
+/**
+ * Routes a management API request by the part of the path after the prefix. Returns a promise when the
+ * request has a body to read, undefined when it was answered synchronously.
+ */
+function route(service: ServiceCore, req: IncomingMessage, rest: string, query: string, res: ServerResponse): Promise<void> | undefined {
+  const method = req.method ?? 'GET';
+  const seg = rest.split('/');
+  if (seg[0] !== 'workflows') throw notFoundPath(method, rest);
+  const n = seg.length;
+  if (n === 1 || (n === 2 && seg[1] === '')) {
+    // {prefix}/workflows
+    if (method === 'GET') return sendJson(res, 200, { workflows: service.listWorkflows() });
+    if (method === 'POST') {
+      return readJsonBody(req).then((body) => {
+        const params = new URLSearchParams(query);
+        const workflowId = params.get('workflowId') ?? params.get('workflow_id');
+        if (!workflowId) throw ApiError.invalidArgument('the workflowId query parameter is required');
+        const sourceContents = stringField(body, 'sourceContents', 'source_contents');
+        if (sourceContents === undefined || sourceContents === '') {
+          throw ApiError.invalidArgument('sourceContents is required and must not be empty');
+        }
+        const description = stringField(body, 'description');
+        sendJson(res, 200, service.createWorkflow(workflowId, { sourceContents, ...(description !== undefined ? { description } : {}) }));
+      });
+    }
+    throw methodNotFound(method, rest);
+  }
+  const workflowId = decodeSegment(seg[1]!);
+  if (n === 2) {
+    if (method === 'GET') return sendJson(res, 200, service.getWorkflow(workflowId));
+    if (method === 'PATCH') {
+      return readJsonBody(req).then((body) => {
+        const params = new URLSearchParams(query);
+        const maskText = params.get('updateMask') ?? params.get('update_mask');
+        const mask = maskText ? maskText.split(',').map((f) => camelField(f.trim())).filter((f) => f !== '') : undefined;
+        const sourceContents = stringField(body, 'sourceContents', 'source_contents');
+        const description = stringField(body, 'description');
+        if (sourceContents === '' && (!mask || mask.includes('sourceContents'))) {
+          throw ApiError.invalidArgument('sourceContents must not be empty');
+        }
+        const wf = service.updateWorkflow(
+          workflowId,
+          { ...(sourceContents !== undefined ? { sourceContents } : {}), ...(description !== undefined ? { description } : {}) },
+          mask,
+        );
+        sendJson(res, 200, updateOperation(service, wf));
+      });
+    }
+    if (method === 'DELETE') {
+      service.deleteWorkflow(workflowId);
+      return sendJson(res, 200, deleteOperation(service, workflowId));
+    }
+    throw methodNotFound(method, rest);
+  }
+  if (seg[2] !== 'executions') throw notFoundPath(method, rest);
+  if (n === 3 || (n === 4 && seg[3] === '')) {
+    if (method === 'GET') return sendJson(res, 200, { executions: service.listExecutions(workflowId) });
+    if (method === 'POST') {
+      return readJsonBody(req).then((body) => {
+        const argument = stringField(body, 'argument');
+        sendJson(res, 200, service.createExecution(workflowId, argument !== undefined ? { argument } : {}));
+      });
+    }
+    throw methodNotFound(method, rest);
+  }
+  const last = seg[3]!;
+  if (n === 4) {
+    if (last.endsWith(':cancel')) {
+      if (method !== 'POST') throw methodNotFound(method, rest);
+      const executionId = decodeSegment(last.slice(0, -':cancel'.length));
+      // The body (an empty object, if any) carries nothing; drain it before answering.
+      return drain(req).then(() => sendJson(res, 200, service.cancelExecution(workflowId, executionId)));
+    }
+    if (method === 'GET') return sendJson(res, 200, service.getExecution(workflowId, decodeSegment(last)));
+    throw methodNotFound(method, rest);
+  }
+  if (n === 5 && seg[4] === 'callbacks') {
+    if (method === 'GET') return sendJson(res, 200, { callbacks: service.listCallbacks(workflowId, decodeSegment(last)) });
+    throw methodNotFound(method, rest);
+  }
+  throw notFoundPath(method, rest);
+}
+
+/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */
+async function deliverCallback(service: ServiceCore, req: IncomingMessage, res: ServerResponse, rawId: string, query: string): Promise<void> {
+  const id = decodeSegment(rawId);
+  const body = await readBody(req, MAX_CALLBACK_BODY_BYTES);
+  const headers: Record<string, string> = {};
+  const h = req.headers;
+  for (const k of Object.keys(h)) {
+    const v = h[k];
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  const q: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(query)) if (!Object.hasOwn(q, k)) q[k] = v;
+  const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query: q, body };
+  const answer = service.deliverCallback(id, request);
+  if (req.method === 'HEAD') {
+    res.writeHead(answer.status, { 'content-type': JSON_TYPE });
+    res.end();
+    return;
+  }
+  sendJson(res, answer.status, answer.body);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Operations (spec "Operation": update and delete return an operation already done).
+
+const WORKFLOW_TYPE = 'type.googleapis.com/google.cloud.workflows.v1.Workflow';
+const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
+
+function operationName(service: ServiceCore): string {
+  return `projects/${service.project}/locations/${service.location}/operations/operation-${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** The done operation PATCH answers with: `response` is the updated workflow, typed as Google's JSON does for Any. */
+function updateOperation(service: ServiceCore, wf: Workflow): unknown {
+  return { name: operationName(service), done: true, response: { '@type': WORKFLOW_TYPE, ...wf } };
+}
+
+/** The done operation DELETE answers with: `response` is google.protobuf.Empty. */
+function deleteOperation(service: ServiceCore, _workflowId: string): unknown {
+  return { name: operationName(service), done: true, response: { '@type': EMPTY_TYPE } };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests.
+
+/** Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > maxBytes) {
+        failed = true;
+        chunks.length = 0;
+        reject(ApiError.invalidArgument(`the request body is larger than ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+      failed = true;
+    });
+  });
+}
+
+function drain(req: IncomingMessage): Promise<void> {
+  return readBody(req, MAX_API_BODY_BYTES).then(() => undefined);
+}
+
+/**
+ * Reads a JSON object body. An empty body is `{}`. Not JSON, or JSON that is not an object: 400.
+ * The result has a null prototype, so `__proto__` in a body is just a (then ignored) key.
+ */
+async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const bytes = await readBody(req, MAX_API_BODY_BYTES);
+  if (bytes.length === 0) return Object.create(null) as Record<string, unknown>;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw ApiError.invalidArgument(`Invalid JSON payload received: ${(e as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw ApiError.invalidArgument('Invalid JSON payload received: the request body must be a JSON object');
+  }
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(parsed)) out[k] = (parsed as Record<string, unknown>)[k];
+  return out;
+}
+
+/**
+ * A string field of a request body (by its JSON name or its proto name), undefined when absent or null.
+ * @throws ApiError INVALID_ARGUMENT when present with another type.
+ */
+function stringField(body: Record<string, unknown>, name: string, altName?: string): string | undefined {
+  let v = body[name];
+  if (v === undefined && altName !== undefined) v = body[altName];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') {
+    throw ApiError.invalidArgument(`Invalid value for field "${name}": expected a string, got ${Array.isArray(v) ? 'an array' : typeof v}`);
+  }
+  return v;
+}
+
+/** `source_contents` → `sourceContents`: update masks may use proto or JSON field names. */
+function camelField(f: string): string {
+  return f.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function decodeSegment(s: string): string {
+  if (!s.includes('%')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw ApiError.invalidArgument(`malformed percent-encoding in the path segment "${s}"`);
+  }
+}
+
+function notFoundPath(method: string, rest: string): ApiError {
+  return ApiError.notFound(`no such path: ${method} .../locations/{location}/${rest}`);
+}
+
+function methodNotFound(method: string, rest: string): ApiError {
+  return ApiError.notFound(`method ${method} is not served on .../locations/{location}/${rest}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Responses.
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** JSON text of resources by identity: resources are frozen and replaced on change, so this never goes stale. */
+const jsonCache = new WeakMap<object, string>();
+
+/** Answers with a JSON body. Resources (frozen objects) are serialized once. Returns undefined (answered). */
+function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
+  let text: string;
+  if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
+    let cached = jsonCache.get(body);
+    if (cached === undefined) jsonCache.set(body, (cached = JSON.stringify(body)));
+    text = cached;
+  } else text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return undefined;
+}
+
+/** Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged). */
+function sendError(res: ServerResponse, e: unknown): void {
+  let err: ApiError;
+  if (e instanceof ApiError) err = e;
+  else {
+    process.stderr.write(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    err = new ApiError('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`);
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(err.toJSON());
+  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+  // A body we stopped reading cannot be left on a keep-alive connection.
+  if (!res.req.complete) headers['connection'] = 'close';
+  res.writeHead(err.httpStatus, headers);
+  res.end(text);
+}

@@ -1,0 +1,107 @@
+/**
+ * The running emulator: one service core behind REST and the web UI (node:http on PORT), gRPC (GRPC_PORT)
+ * and the directory watcher (WORKFLOWS_DIR). Used by the command line (src/main.ts), by black-box and
+ * in-process tests, and by the JS API for test suites.
+ */
+import { createRestHandler, type RestHandler } from './api/rest.ts';
+import { listenHttp } from './api/http-server.ts';
+import { startGrpcServer, type GrpcServer } from './api/grpc.ts';
+import { DEFAULT_CONFIG, type ServerConfig } from './config.ts';
+import { createServiceCore, type ServiceCoreOptions } from './service/core.ts';
+import type { ServiceCore } from './service/model.ts';
+import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watcher.ts';
+
+/** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
+export interface StartOptions extends Partial<ServerConfig> {
+  /** Extra service options (clock, fetch, env, sys.log sink) passed to createServiceCore. */
+  readonly service?: Pick<ServiceCoreOptions, 'clock' | 'fetch' | 'env' | 'log'>;
+  /** Directory watcher options (its log sink, debounce). */
+  readonly watch?: WatchOptions;
+}
+
+/** A running emulator. */
+export interface RunningServer {
+  /** Base URL of REST and the web UI (`http://localhost:8787`; `localhost` when bound to all interfaces). */
+  readonly url: string;
+  /** The REST port actually bound. */
+  readonly port: number;
+  /** The gRPC port actually bound; undefined when gRPC is not available. */
+  readonly grpcPort?: number;
+  /** The service core every surface shares. */
+  readonly service: ServiceCore;
+  /** Workflow IDs deployed from the workflows directory at start-up (empty without one). */
+  readonly initialWorkflows: readonly string[];
+  /** Stops the watcher and both listeners, and cancels running executions. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts REST + UI, gRPC and the directory watcher. Port 0 picks a free port. Resolves once everything
+ * listens and the initial workflow files are deployed.
+ *
+ * @throws the listen error of either port (e.g. `EADDRINUSE`); nothing stays open then.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
+  let handler: RestHandler | undefined;
+  // The port must be known before the core exists (callback URLs carry it), so listen first and answer
+  // 503 for the instant before the core is ready.
+  const http = await listenHttp(
+    (req, res) => {
+      if (handler) return handler(req, res);
+      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: 503, message: 'the emulator is starting', status: 'UNAVAILABLE' } }));
+    },
+    { host: config.host, port: config.port },
+  );
+  const url = `http://${displayHost(config.host)}:${http.port}`;
+  const service = createServiceCore({
+    project: config.project,
+    location: config.location,
+    callbackBaseUrl: url,
+    ...options.service,
+  });
+  handler = createRestHandler(service);
+
+  let grpc: GrpcServer | undefined;
+  let watcher: DirectoryWatcher | undefined;
+  try {
+    grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
+    if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
+  } catch (e) {
+    await grpc?.close();
+    await http.close();
+    service.close();
+    throw e;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: http.port,
+    ...(grpc ? { grpcPort: grpc.port } : {}),
+    service,
+    initialWorkflows: watcher?.initial ?? [],
+    close() {
+      closing ??= (async () => {
+        watcher?.close();
+        service.close();
+        await Promise.all([grpc?.close(), http.close()]);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The host clients should use: `localhost` for a wildcard bind address, brackets around IPv6 literals. */
+export function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '' || host === '[::]') return 'localhost';
+  if (host.includes(':') && !host.startsWith('[')) return `[${host}]`;
+  return host;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

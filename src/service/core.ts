@@ -1,0 +1,486 @@
+/**
+ * The service core (spec "Resources and their fields", "States and transitions", "Endpoints", "Events",
+ * "Versioning"): workflows with their revisions, executions pinned to a revision and run in the background,
+ * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
+ * directory watcher; nothing here knows about a transport.
+ *
+ * Decisions where the spec is silent (each documented in README "Differences from the real service"):
+ * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
+ *   and get/list/cancel of executions under the deleted workflow ID keep working (Google's service also
+ *   deletes them). A workflow created again under the same ID lists the old executions too, and its
+ *   revision counter goes on from the old one, so a revision ID always names one source.
+ * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
+ *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
+ *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
+ */
+import { compileDefinition } from '../lang/definition/compile.ts';
+import type { Definition } from '../lang/definition/ast.ts';
+import { WorkflowError } from '../lang/errors.ts';
+import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
+import { runExecution } from '../engine/run.ts';
+import type { ExecutionDeps } from '../engine/types.ts';
+import type { Clock, LogEntry } from '../stdlib/types.ts';
+import { CallbackRegistry } from './callbacks.ts';
+import { systemClock } from './clock.ts';
+import { ApiError } from './errors.ts';
+import type {
+  Callback,
+  CallbackRequest,
+  Execution,
+  ExecutionState,
+  ServiceCore,
+  ServiceEvent,
+  Workflow,
+} from './model.ts';
+import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
+
+/** Largest workflow source, in UTF-8 bytes (spec "Limits": 128 KB). */
+export const MAX_SOURCE_BYTES = 128 * 1024;
+/** Largest description, in characters (spec "Workflow": max 1000). */
+export const MAX_DESCRIPTION_CHARS = 1000;
+/** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
+export const MAX_ARGUMENT_BYTES = 32 * 1024;
+/** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
+export const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
+
+/** Options of {@link createServiceCore}. */
+export interface ServiceCoreOptions {
+  /** PROJECT: used in resource names and CLOUD_PROJECT_ID. */
+  readonly project: string;
+  /** LOCATION: used in resource names and CLOUD_LOCATION. */
+  readonly location: string;
+  /**
+   * Scheme, host and port that callback URLs start with (`http://localhost:8787`); a trailing slash is
+   * dropped. Callback URLs are `<callbackBaseUrl>/callbacks/<id>`.
+   */
+  readonly callbackBaseUrl: string;
+  /**
+   * Extra environment values every execution can read with sys.get_env; the built-in CLOUD_* and
+   * GOOGLE_CLOUD_* values of the execution win over these.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Time for executions (sleeps, timeouts, backoff, callback waits); the system clock by default. */
+  readonly clock?: Clock;
+  /** Outbound HTTP for http.*; the platform fetch by default. */
+  readonly fetch?: typeof fetch;
+  /**
+   * Where sys.log lines go: one JSON object per call, without the trailing newline. Default: stdout, one line
+   * each.
+   */
+  readonly log?: (line: string) => void;
+}
+
+/** @internal A deployed workflow with its compiled current revision. */
+interface WorkflowRecord {
+  readonly id: string;
+  resource: Workflow;
+  definition: Definition;
+  /** Revisions made under this ID so far (also across a delete and re-create). */
+  counter: number;
+}
+
+/** @internal An execution and everything it owns. */
+interface ExecutionRecord {
+  readonly workflowId: string;
+  readonly executionId: string;
+  readonly name: string;
+  resource: Execution;
+  readonly abort: AbortController;
+  readonly logs: LogEntry[];
+}
+
+/** Why an execution stopped when it was cancelled: the reason its signal carries. */
+export class ExecutionCancelled extends Error {
+  constructor() {
+    super('the execution was cancelled');
+    this.name = 'ExecutionCancelled';
+  }
+}
+
+/**
+ * Creates the service core: an empty store of workflows and executions (API-only mode until something is
+ * deployed). `close()` cancels every ACTIVE execution (so a process can exit) and drops all listeners.
+ *
+ * Every method throws {@link ApiError} as described on {@link ServiceCore}.
+ */
+export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { close(): void } {
+  const { project, location } = options;
+  const parent = parentName(project, location);
+  const clock = options.clock ?? systemClock;
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
+  const extraEnv = options.env ?? {};
+  const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
+
+  const workflows = new Map<string, WorkflowRecord>();
+  /** Revision counters of deleted workflows, so a re-created ID continues its numbering. */
+  const deletedCounters = new Map<string, number>();
+  /** Every execution by ID; insertion order is creation order. */
+  const executions = new Map<string, ExecutionRecord>();
+  /** Execution IDs per workflow ID, oldest first. */
+  const executionsByWorkflow = new Map<string, ExecutionRecord[]>();
+  const listeners = new Set<(e: ServiceEvent) => void>();
+
+  function emit(event: ServiceEvent): void {
+    for (const l of listeners) {
+      try {
+        l(event);
+      } catch {
+        // A listener's failure must not break the service or other listeners.
+      }
+    }
+  }
+
+  function workflowName(id: string): string {
+    return `${parent}/workflows/${id}`;
+  }
+
+  function findWorkflow(id: string): WorkflowRecord {
+    const wf = workflows.get(id);
+    if (!wf) throw ApiError.notFound(`workflow "${workflowName(id)}" not found`);
+    return wf;
+  }
+
+  function compile(sourceContents: string): Definition {
+    if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
+    const bytes = Buffer.byteLength(sourceContents, 'utf8');
+    if (bytes > MAX_SOURCE_BYTES) {
+      throw ApiError.invalidArgument(`sourceContents is ${bytes} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (128 KB)`);
+    }
+    try {
+      return compileDefinition(sourceContents);
+    } catch (e) {
+      throw definitionError(e);
+    }
+  }
+
+  function checkDescription(description: string | undefined): void {
+    if (description !== undefined && [...description].length > MAX_DESCRIPTION_CHARS) {
+      throw ApiError.invalidArgument(`description is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+    }
+  }
+
+  function findExecution(workflowId: string, executionId: string): ExecutionRecord {
+    const ex = executions.get(executionId);
+    if (!ex || ex.workflowId !== workflowId) {
+      throw ApiError.notFound(`execution "${workflowName(workflowId)}/executions/${executionId}" not found`);
+    }
+    return ex;
+  }
+
+  /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
+  function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
+    if (ex.resource.state !== 'ACTIVE') return;
+    const r = ex.resource;
+    ex.resource = Object.freeze({
+      name: r.name,
+      state,
+      ...(r.argument !== undefined ? { argument: r.argument } : {}),
+      ...(fields.result !== undefined ? { result: fields.result } : {}),
+      ...(fields.error !== undefined ? { error: fields.error } : {}),
+      startTime: r.startTime,
+      endTime: timestamp(),
+      workflowRevisionId: r.workflowRevisionId,
+    });
+    emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
+  }
+
+  function start(ex: ExecutionRecord, definition: Definition, argument: Value, revision: string): void {
+    const env = new Map<string, string>();
+    for (const k of Object.keys(extraEnv)) env.set(k, extraEnv[k]!);
+    const builtIn: [string, string][] = [
+      ['PROJECT_ID', project],
+      ['LOCATION', location],
+      ['WORKFLOW_ID', ex.workflowId],
+      ['WORKFLOW_REVISION_ID', revision],
+      ['WORKFLOW_EXECUTION_ID', ex.executionId],
+    ];
+    for (const [k, v] of builtIn) {
+      env.set('CLOUD_' + k, v);
+      env.set('GOOGLE_CLOUD_' + k, v);
+    }
+    const deps: ExecutionDeps = {
+      clock,
+      fetch: fetchImpl,
+      env,
+      log: (entry) => recordLog(ex, entry),
+      callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
+    };
+    let run: Promise<Value>;
+    try {
+      run = runExecution(definition, argument, deps, ex.abort.signal);
+    } catch (e) {
+      run = Promise.reject(e);
+    }
+    run.then(
+      (value) => {
+        if (ex.resource.state !== 'ACTIVE') return;
+        let result: string;
+        try {
+          result = toJson(value);
+        } catch (e) {
+          const err = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
+          finish(ex, 'FAILED', { error: { payload: encodeError(err.value), context: 'step: main' } });
+          return;
+        }
+        finish(ex, 'SUCCEEDED', { result });
+      },
+      (e: unknown) => {
+        if (ex.resource.state !== 'ACTIVE') return;
+        const err = WorkflowError.from(e);
+        finish(ex, 'FAILED', {
+          error: { payload: encodeError(err.value), context: `step: ${err.stepName ?? 'main'}` },
+        });
+      },
+    );
+  }
+
+  function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
+    if (ex.logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) ex.logs.shift();
+    ex.logs.push(entry);
+    let payload: string;
+    try {
+      payload = toJson(entry.payload);
+    } catch {
+      payload = JSON.stringify(String(entry.payload));
+    }
+    printLog(
+      `{"time":${JSON.stringify(entry.time)},"severity":${JSON.stringify(entry.severity)},` +
+        `"workflowId":${JSON.stringify(ex.workflowId)},"executionId":${JSON.stringify(ex.executionId)},` +
+        `${entry.structured ? '"jsonPayload"' : '"textPayload"'}:${payload}}`,
+    );
+  }
+
+  const core: ServiceCore & { close(): void } = {
+    project,
+    location,
+
+    createWorkflow(workflowId, input) {
+      const problem = workflowIdProblem(workflowId);
+      if (problem) throw ApiError.invalidArgument(`invalid workflowId: ${problem}`);
+      if (workflows.has(workflowId)) {
+        throw new ApiError('ALREADY_EXISTS', `workflow "${workflowName(workflowId)}" already exists`);
+      }
+      checkSourceType(input.sourceContents);
+      checkDescription(input.description);
+      const definition = compile(input.sourceContents);
+      const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
+      const now = timestamp();
+      const resource: Workflow = Object.freeze({
+        name: workflowName(workflowId),
+        state: 'ACTIVE',
+        revisionId: revisionId(counter, input.sourceContents),
+        sourceContents: input.sourceContents,
+        description: input.description ?? '',
+        createTime: now,
+        updateTime: now,
+      });
+      workflows.set(workflowId, { id: workflowId, resource, definition, counter });
+      deletedCounters.delete(workflowId);
+      emit({ type: 'workflow', workflowId });
+      return resource;
+    },
+
+    getWorkflow(workflowId) {
+      return findWorkflow(workflowId).resource;
+    },
+
+    listWorkflows() {
+      const out: Workflow[] = [];
+      for (const wf of workflows.values()) out.push(wf.resource);
+      return out.reverse();
+    },
+
+    updateWorkflow(workflowId, input, updateMask) {
+      const wf = findWorkflow(workflowId);
+      const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
+      if (mask) {
+        for (const f of mask) {
+          if (f !== 'sourceContents' && f !== 'description') {
+            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only sourceContents and description)`);
+          }
+        }
+      }
+      const wantSource = mask ? mask.has('sourceContents') : input.sourceContents !== undefined;
+      const wantDescription = mask ? mask.has('description') : input.description !== undefined;
+      let { definition, counter } = wf;
+      const old = wf.resource;
+      let source = old.sourceContents;
+      let revision = old.revisionId;
+      if (wantSource) {
+        const s = input.sourceContents ?? '';
+        checkSourceType(s);
+        if (s !== old.sourceContents) {
+          definition = compile(s);
+          counter += 1;
+          source = s;
+          revision = revisionId(counter, s);
+        }
+      }
+      const description = wantDescription ? (input.description ?? '') : old.description;
+      checkDescription(description);
+      if (source === old.sourceContents && description === old.description) return old;
+      wf.definition = definition;
+      wf.counter = counter;
+      wf.resource = Object.freeze({
+        name: old.name,
+        state: 'ACTIVE',
+        revisionId: revision,
+        sourceContents: source,
+        description,
+        createTime: old.createTime,
+        updateTime: timestamp(),
+      });
+      emit({ type: 'workflow', workflowId });
+      return wf.resource;
+    },
+
+    deleteWorkflow(workflowId) {
+      const wf = findWorkflow(workflowId);
+      workflows.delete(workflowId);
+      deletedCounters.set(workflowId, wf.counter);
+      emit({ type: 'workflow', workflowId });
+    },
+
+    createExecution(workflowId, input) {
+      const wf = findWorkflow(workflowId);
+      const raw = input.argument;
+      let argument: Value = null;
+      let recorded: string | undefined;
+      if (raw !== undefined && raw !== null) {
+        if (typeof raw !== 'string') throw ApiError.invalidArgument('argument must be a string holding JSON');
+        if (raw !== '') {
+          const bytes = Buffer.byteLength(raw, 'utf8');
+          if (bytes > MAX_ARGUMENT_BYTES) {
+            throw ApiError.invalidArgument(`argument is ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes (32 KB)`);
+          }
+          try {
+            argument = parseJson(raw);
+          } catch (e) {
+            const why = e instanceof JsonSyntaxError ? e.message : String(e);
+            throw ApiError.invalidArgument(`argument is not valid JSON: ${why}`);
+          }
+          recorded = raw;
+        }
+      }
+      // A main without params does not receive the argument (see the module header).
+      if (wf.definition.main.params.length === 0) argument = null;
+      const executionId = crypto.randomUUID();
+      const name = `${wf.resource.name}/executions/${executionId}`;
+      const resource: Execution = Object.freeze({
+        name,
+        state: 'ACTIVE',
+        ...(recorded !== undefined ? { argument: recorded } : {}),
+        startTime: timestamp(),
+        workflowRevisionId: wf.resource.revisionId,
+      });
+      const ex: ExecutionRecord = { workflowId, executionId, name, resource, abort: new AbortController(), logs: [] };
+      executions.set(executionId, ex);
+      let list = executionsByWorkflow.get(workflowId);
+      if (!list) executionsByWorkflow.set(workflowId, (list = []));
+      list.push(ex);
+      const definition = wf.definition;
+      const revision = wf.resource.revisionId;
+      // Start after the caller has the ACTIVE resource in hand (and REST has answered).
+      setImmediate(() => {
+        if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision);
+      });
+      emit({ type: 'execution', workflowId, executionId });
+      return resource;
+    },
+
+    getExecution(workflowId, executionId) {
+      return findExecution(workflowId, executionId).resource;
+    },
+
+    listExecutions(workflowId) {
+      const source = workflowId === undefined ? executions.values() : (executionsByWorkflow.get(workflowId) ?? []);
+      const out: Execution[] = [];
+      for (const ex of source) out.push(ex.resource);
+      return out.reverse();
+    },
+
+    cancelExecution(workflowId, executionId) {
+      const ex = findExecution(workflowId, executionId);
+      if (ex.resource.state !== 'ACTIVE') {
+        throw new ApiError('FAILED_PRECONDITION', `execution "${ex.name}" is ${ex.resource.state}; only an ACTIVE execution can be cancelled`);
+      }
+      finish(ex, 'CANCELLED', {});
+      ex.abort.abort(new ExecutionCancelled());
+      return ex.resource;
+    },
+
+    listCallbacks(workflowId, executionId): Callback[] {
+      const ex = findExecution(workflowId, executionId);
+      return callbacks.list(ex.name);
+    },
+
+    executionLogs(workflowId, executionId) {
+      return findExecution(workflowId, executionId).logs.slice();
+    },
+
+    deliverCallback(callbackId: string, request: CallbackRequest) {
+      return callbacks.deliver(callbackId, request);
+    },
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    close() {
+      for (const ex of executions.values()) {
+        if (ex.resource.state === 'ACTIVE') {
+          finish(ex, 'CANCELLED', {});
+          ex.abort.abort(new ExecutionCancelled());
+        }
+      }
+      listeners.clear();
+    },
+  };
+  return core;
+}
+
+function checkSourceType(s: unknown): asserts s is string {
+  if (typeof s !== 'string') throw ApiError.invalidArgument('sourceContents must be a string');
+}
+
+/**
+ * The 400 for a definition that does not compile: "invalid workflow definition: <message>", where the
+ * compiler's message names the step, line:column and problem (a DefinitionError, or a YAML syntax error).
+ */
+function definitionError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
+  let msg = typeof err.message === 'string' ? err.message : String(e);
+  // A DefinitionError's message already reads "invalid workflow definition: step "x" (line 3, column 5): ...".
+  if (/^invalid workflow definition/i.test(msg)) return ApiError.invalidArgument(msg);
+  const where: string[] = [];
+  if (typeof err.step === 'string' && !msg.includes(err.step)) where.push(`step "${err.step}"`);
+  if (typeof err.line === 'number' && !msg.includes(`${err.line}:`) && !/line/i.test(msg)) {
+    where.push(`line ${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}`);
+  }
+  if (where.length) msg = `${where.join(', ')}: ${msg}`;
+  return ApiError.invalidArgument(`invalid workflow definition: ${msg}`);
+}
+
+/** The error map as `error.payload`: JSON, with any bytes inside shown as base64 text so it always encodes. */
+function encodeError(v: Value): string {
+  try {
+    return toJson(v);
+  } catch {
+    return toJson(jsonSafe(v));
+  }
+}
+
+function jsonSafe(v: Value): Value {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v instanceof Map) {
+    const m = new Map<string, Value>();
+    for (const [k, e] of v) m.set(k, jsonSafe(e));
+    return m;
+  }
+  return v;
+}
