@@ -17,13 +17,23 @@ export interface SourcePos {
 /**
  * A value as written in the source, with expressions compiled: a constant, one `${...}` expression (only a
  * whole string value is an expression; text around `${...}` stays literal), or a list or map holding such
- * values. Map keys are literal strings.
+ * values. Map keys are literal strings, except computed keys (`keyExprs`).
  */
 export type Template =
   | { readonly kind: 'const'; readonly value: Value }
   | { readonly kind: 'expr'; readonly expr: CompiledExpression; readonly pos: SourcePos }
   | { readonly kind: 'list'; readonly items: readonly Template[]; readonly isAsync: boolean }
-  | { readonly kind: 'map'; readonly entries: readonly (readonly [string, Template])[]; readonly isAsync: boolean };
+  | {
+      readonly kind: 'map';
+      readonly entries: readonly (readonly [string, Template])[];
+      readonly isAsync: boolean;
+      /**
+       * Computed keys (Google's "dynamic keys": `${key}: value`, or `{"${k + 'x'}": v}`): when present, entry
+       * `i` whose `keyExprs[i]` is not null takes its key from that expression (which must yield a string);
+       * `entries[i][0]` then holds the key as written. Absent when every key is literal.
+       */
+      readonly keyExprs?: readonly (CompiledExpression | null)[];
+    };
 
 /**
  * An assignment target: a variable name and a path below it (`a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`).

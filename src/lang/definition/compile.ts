@@ -1,0 +1,820 @@
+/**
+ * The definition compiler (spec "Workflow definition language"): workflow source in, a validated
+ * {@link Definition} out, with every expression compiled and every jump resolved once, at deploy time.
+ *
+ * Both document forms of the real service are accepted: a map of workflows (`main` plus named
+ * subworkflows, each with optional `params` and `steps`) and a bare list of steps (that list is `main`,
+ * without params). Every step kind of the spec compiles to its node of `ast.ts`; anything the real service
+ * refuses at deploy is a {@link DefinitionError} naming the step and the `line:col`: unknown or conflicting
+ * fields, jumps to missing or unreachable steps, unknown functions and subworkflows, bad params, the limits of
+ * spec "Limits" that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
+ * expressions, parallel nesting 2, 128 KB).
+ *
+ * Jumps (Google's "Jumps" and "Iteration" references): `next` may name a step of the same list or of an
+ * enclosing list, but never leave a `for` body or a parallel branch (their iterations and branches run on
+ * their own); `break` and `continue` only inside a `for` (or parallel `for`) body; `end` anywhere.
+ */
+import type { Expr } from '../expr/ast.ts';
+import { compileExpression } from '../expr/compile.ts';
+import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
+import type { Value } from '../value.ts';
+import { RETRY_POLICIES, STDLIB } from '../../stdlib/index.ts';
+import type {
+  Assignment,
+  AssignTarget,
+  CallTarget,
+  Definition,
+  ForSpec,
+  JumpTarget,
+  Param,
+  PredicateRef,
+  RetrySpec,
+  SourcePos,
+  Step,
+  StepList,
+  SwitchCase,
+  Template,
+  WorkflowDef,
+} from './ast.ts';
+import { DefinitionError } from './errors.ts';
+import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar, type SSeq } from './load.ts';
+import {
+  compileExpressionAt,
+  compileScalarExpr,
+  compileTemplate,
+  expressionText,
+  failAt,
+  resolveCall,
+  type TemplateContext,
+} from './template.ts';
+
+/** Most assignments in one assign step (spec "Limits"). */
+export const MAX_ASSIGNMENTS = 50;
+/** Most conditions in one switch step (spec "Limits"). */
+export const MAX_SWITCH_CONDITIONS = 50;
+/** Most branches in one parallel step (spec "Limits"). */
+export const MAX_BRANCHES = 10;
+/** Deepest nesting of parallel steps (spec "Limits": parallel nesting depth 2). */
+export const MAX_PARALLEL_DEPTH = 2;
+
+/** Options of {@link compileDefinition}. */
+export interface CompileOptions {
+  /**
+   * The source's format. Default: detected (a source that starts with `{` or `[` and is valid JSON is JSON,
+   * anything else YAML). JSON sources keep JSON semantics where YAML differs (a repeated key keeps the last
+   * value).
+   */
+  readonly format?: 'yaml' | 'json';
+}
+
+/**
+ * Parses, validates and compiles a workflow definition (spec "Workflow definition language").
+ *
+ * @param source the YAML or JSON text, at most 128 KB of UTF-8.
+ * @returns the compiled definition: `main` and every subworkflow, steps as `kind`-tagged nodes, expressions
+ *   compiled, jumps resolved to (depth, index) pairs.
+ * @throws DefinitionError (the service answers 400) naming step, `line:col` and problem, e.g.
+ *   `invalid workflow definition: step "check" (line 12, column 9): unknown field 'nxt'`.
+ */
+export function compileDefinition(source: string, options: CompileOptions = {}): Definition {
+  const load = loadSource(source, options.format);
+  return new Compiler(load).definition();
+}
+
+/** Identifiers: variable, parameter, loop variable and result names. */
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The step kinds, by the field that makes a step that kind. */
+const KIND_FIELDS = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'] as const;
+type KindField = (typeof KIND_FIELDS)[number];
+
+/** Fields allowed besides the kind field, per kind (`next` is allowed on every step). */
+const EXTRA_FIELDS: Readonly<Record<KindField, readonly string[]>> = {
+  assign: [],
+  call: ['args', 'result'],
+  switch: [],
+  for: [],
+  parallel: [],
+  try: ['retry', 'except'],
+  raise: [],
+  return: [],
+  steps: [],
+};
+
+/** A step list being compiled, for jump resolution: its step names and what it is the body of. */
+interface Frame {
+  readonly names: ReadonlyMap<string, number>;
+  readonly parent: Frame | undefined;
+  /**
+   * `plain`: jumps may go on to the enclosing list; `for` / `branch`: a loop body or parallel branch (jumps
+   * stop here; `for` allows break/continue); `workflow`: the top list of a workflow.
+   */
+  readonly kind: 'plain' | 'for' | 'branch' | 'workflow';
+}
+
+/** The fields of a parallel step besides those every step has. */
+type ParallelFields = Omit<Step & { kind: 'parallel' }, 'kind' | 'name' | 'pos' | 'next'>;
+
+interface PendingJump {
+  readonly name: string;
+  readonly node: SNode;
+  readonly step: string;
+}
+
+class Compiler {
+  private readonly cx: TemplateContext;
+  private workflowNames: Set<string> = new Set();
+  private paramCounts = new Map<string, { min: number; max: number }>();
+  private parallelDepth = 0;
+  private unresolved: PendingJump[] = [];
+  private stepNamesSeen = new Set<string>();
+
+  constructor(private readonly load: LoadedSource) {
+    this.cx = { load, workflows: this.workflowNames, step: undefined };
+  }
+
+  private pos(node: SNode | SScalar): SourcePos {
+    return this.load.posAt(node.offset);
+  }
+
+  private fail(node: SNode | SScalar, reason: string): never {
+    return failAt(this.cx, node.offset, reason);
+  }
+
+  definition(): Definition {
+    const root = this.load.root;
+    const workflows = new Map<string, WorkflowDef>();
+    if (root.kind === 'seq') {
+      // A bare list of steps: that list is `main`, without params.
+      this.workflowNames.add('main');
+      this.paramCounts.set('main', { min: 0, max: 0 });
+      workflows.set('main', this.workflow('main', root, [], root));
+    } else if (root.kind === 'map') {
+      for (const e of root.entries) {
+        if (e.key === '') this.fail(e.keyNode, 'a workflow name must not be empty');
+        this.workflowNames.add(e.key);
+      }
+      if (!this.workflowNames.has('main')) {
+        this.fail(root, "missing 'main' workflow (a definition is a list of steps, or a map with 'main' and subworkflows)");
+      }
+      // Params first, so that calls and retry predicates can be checked against every subworkflow.
+      const bodies = new Map<string, { body: SMap; params: Param[]; entry: SEntry }>();
+      for (const e of root.entries) {
+        const body = this.workflowBody(e);
+        const params = this.params(e.key, body);
+        this.paramCounts.set(e.key, { min: params.filter((p) => !p.hasDefault).length, max: params.length });
+        bodies.set(e.key, { body, params, entry: e });
+      }
+      for (const [name, { body, params, entry }] of bodies) {
+        const steps = body.entries.find((x) => x.key === 'steps')!.value;
+        workflows.set(name, this.workflow(name, steps, params, entry.keyNode));
+      }
+    } else {
+      this.fail(root, 'a workflow definition must be a map of workflows or a list of steps');
+    }
+    return { main: workflows.get('main')!, workflows };
+  }
+
+  private workflowBody(e: SEntry): SMap {
+    const body = e.value;
+    if (body.kind !== 'map') {
+      return this.fail(body, `workflow '${e.key}' must be a map with 'params' and 'steps'`);
+    }
+    for (const f of body.entries) {
+      if (f.key !== 'params' && f.key !== 'steps') {
+        this.fail(f.keyNode, `unknown field '${f.key}' in workflow '${e.key}' (expected 'params' and 'steps')`);
+      }
+    }
+    if (!body.entries.some((f) => f.key === 'steps')) this.fail(e.keyNode, `workflow '${e.key}' has no 'steps'`);
+    return body;
+  }
+
+  private params(workflow: string, body: SMap): Param[] {
+    const node = body.entries.find((x) => x.key === 'params')?.value;
+    if (node === undefined || (node.kind === 'scalar' && node.value === null)) return [];
+    if (node.kind !== 'seq') return this.fail(node, `params of workflow '${workflow}' must be a list`);
+    const params: Param[] = [];
+    const seen = new Set<string>();
+    for (const item of node.items) {
+      let p: Param;
+      let nameNode: SScalar;
+      if (item.kind === 'scalar' && typeof item.value === 'string') {
+        nameNode = item;
+        p = { name: item.value, hasDefault: false };
+      } else if (item.kind === 'map' && item.entries.length === 1) {
+        const e = item.entries[0]!;
+        nameNode = e.keyNode;
+        p = { name: e.key, hasDefault: true, default: this.constValue(e.value) };
+      } else {
+        return this.fail(item, `bad parameter in workflow '${workflow}': expected a name or 'name: default'`);
+      }
+      if (!IDENT.test(p.name)) this.fail(nameNode, `bad parameter name '${p.name}' in workflow '${workflow}'`);
+      if (seen.has(p.name)) this.fail(nameNode, `duplicate parameter '${p.name}' in workflow '${workflow}'`);
+      seen.add(p.name);
+      params.push(p);
+    }
+    if (workflow === 'main' && params.length > 1) {
+      this.fail(node, `'main' takes at most one parameter (the execution argument), got ${params.length}`);
+    }
+    return params;
+  }
+
+  // A parameter default: a constant value; an expression is not evaluated (there is nothing to evaluate it in).
+  private constValue(node: SNode): Value {
+    switch (node.kind) {
+      case 'scalar':
+        return node.value;
+      case 'seq':
+        return node.items.map((i) => this.constValue(i));
+      case 'map': {
+        const m = new Map<string, Value>();
+        for (const e of node.entries) m.set(e.key, this.constValue(e.value));
+        return m;
+      }
+    }
+  }
+
+  private workflow(name: string, steps: SNode, params: Param[], at: SNode | SScalar): WorkflowDef {
+    this.parallelDepth = 0;
+    this.unresolved = [];
+    this.stepNamesSeen = new Set();
+    this.cx.step = undefined;
+    const list = this.stepList(steps, undefined, 'workflow', `workflow '${name}'`);
+    if (this.unresolved.length > 0) {
+      const j = this.unresolved[0]!;
+      this.cx.step = j.step;
+      const elsewhere = this.stepNamesSeen.has(j.name)
+        ? ' (next may only target a step of the same list or of an enclosing list, and may not leave a for loop or a parallel branch)'
+        : '';
+      this.fail(j.node, `next: step '${j.name}' not found${elsewhere}`);
+    }
+    return { name, params, steps: list, pos: this.pos(at) };
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Step lists and steps
+
+  private stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList {
+    if (node.kind !== 'seq') return this.fail(node, `${what}: 'steps' must be a list of steps`);
+    if (node.items.length === 0) return this.fail(node, `${what}: 'steps' must not be empty`);
+    const names = new Map<string, number>();
+    const entries: SEntry[] = [];
+    for (const item of node.items) {
+      const e = this.stepEntry(item);
+      if (names.has(e.key)) {
+        this.cx.step = e.key;
+        this.fail(e.keyNode, `duplicate step name '${e.key}'`);
+      }
+      names.set(e.key, entries.length);
+      this.stepNamesSeen.add(e.key);
+      entries.push(e);
+    }
+    const frame: Frame = { names, parent, kind };
+    const steps = entries.map((e) => this.step(e.key, e.keyNode, e.value, frame));
+    return { steps, index: names };
+  }
+
+  private stepEntry(item: SNode): SEntry {
+    if (item.kind !== 'map' || item.entries.length === 0) {
+      return this.fail(item, 'a step must be a map with one key, the step name');
+    }
+    const first = item.entries[0]!;
+    if (item.entries.length > 1) {
+      this.cx.step = first.key;
+      const hint =
+        first.value.kind === 'scalar' && first.value.value === null
+          ? ` (are the fields of step '${first.key}' indented too little?)`
+          : '';
+      this.fail(item.entries[1]!.keyNode, `a step must be a map with one key, the step name; found '${item.entries[1]!.key}' too${hint}`);
+    }
+    if (first.key === '') this.fail(first.keyNode, 'a step name must not be empty');
+    return first;
+  }
+
+  private step(name: string, at: SScalar, body: SNode, frame: Frame): Step {
+    const saved = this.cx.step;
+    this.cx.step = name;
+    try {
+      if (body.kind !== 'map' || body.entries.length === 0) {
+        return this.fail(body.kind === 'scalar' && body.value === null ? at : body, 'a step must be a map of fields (assign, call, switch, ...)');
+      }
+      return this.stepBody(name, at, body, frame);
+    } finally {
+      this.cx.step = saved;
+    }
+  }
+
+  /** Compiles the fields of a step (also used for the content of a one-step `try`). */
+  private stepBody(name: string, at: SScalar, body: SMap, frame: Frame): Step {
+    let kindEntry: SEntry | undefined;
+    let nextEntry: SEntry | undefined;
+    for (const e of body.entries) {
+      if ((KIND_FIELDS as readonly string[]).includes(e.key)) {
+        if (kindEntry) this.fail(e.keyNode, `conflicting fields '${kindEntry.key}' and '${e.key}' in one step`);
+        kindEntry = e;
+      } else if (e.key === 'next') nextEntry = e;
+    }
+    const kind = kindEntry?.key as KindField | undefined;
+    const allowed = kind ? EXTRA_FIELDS[kind] : [];
+    for (const e of body.entries) {
+      if (e === kindEntry || e === nextEntry || allowed.includes(e.key)) continue;
+      const owner = (Object.keys(EXTRA_FIELDS) as KindField[]).find((k) => EXTRA_FIELDS[k].includes(e.key));
+      if (owner && kind !== owner) {
+        this.fail(e.keyNode, `field '${e.key}' is only allowed with '${owner}'${kind ? `, not with '${kind}'` : ''}`);
+      }
+      this.fail(e.keyNode, `unknown field '${e.key}'`);
+    }
+    const pos = this.pos(at);
+    const next = nextEntry ? this.jump(nextEntry.value, frame) : undefined;
+    const base = next ? { name, pos, next } : { name, pos };
+    if (!kindEntry) {
+      if (!nextEntry) return this.fail(at, 'empty step');
+      return { ...base, kind: 'jump' };
+    }
+    const field = (k: string) => body.entries.find((e) => e.key === k);
+    const v = kindEntry.value;
+    switch (kindEntry.key as KindField) {
+      case 'assign':
+        return { ...base, kind: 'assign', assignments: this.assignments(v, kindEntry) };
+      case 'call':
+        return { ...base, kind: 'call', ...this.call(kindEntry, field('args'), field('result')) };
+      case 'switch':
+        return { ...base, kind: 'switch', cases: this.switchCases(name, at, v, frame) };
+      case 'for':
+        return { ...base, kind: 'for', loop: this.forSpec(v, frame, 'for') };
+      case 'parallel':
+        return { ...base, kind: 'parallel', ...this.parallel(v, frame) };
+      case 'try':
+        return { ...base, kind: 'try', ...this.tryStep(name, at, kindEntry, field('retry'), field('except'), frame) };
+      case 'raise':
+        return { ...base, kind: 'raise', value: compileTemplate(v, this.cx) };
+      case 'return':
+        return { ...base, kind: 'return', value: compileTemplate(v, this.cx) };
+      case 'steps':
+        return { ...base, kind: 'steps', steps: this.stepList(v, frame, 'plain', `step '${name}'`) };
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Jumps
+
+  private jump(node: SNode, frame: Frame): JumpTarget {
+    if (node.kind !== 'scalar' || typeof node.value !== 'string' || node.value === '') {
+      return this.fail(node, "next must be a step name, 'end', 'break' or 'continue'");
+    }
+    const name = node.value;
+    if (name === 'end') return { kind: 'end' };
+    if (name === 'break' || name === 'continue') {
+      for (let f: Frame | undefined = frame; f; f = f.parent) {
+        if (f.kind === 'for') return { kind: name };
+        if (f.kind !== 'plain') break;
+      }
+      return this.fail(node, `next: ${name} is only allowed inside a for loop`);
+    }
+    let depth = 0;
+    for (let f: Frame | undefined = frame; f; f = f.parent, depth++) {
+      const index = f.names.get(name);
+      if (index !== undefined) return { kind: 'step', name, depth, index };
+      if (f.kind !== 'plain') break;
+    }
+    // Maybe the name is defined later in the workflow: report once the whole workflow is known.
+    this.unresolved.push({ name, node, step: this.cx.step ?? '' });
+    return { kind: 'end' };
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // assign
+
+  private assignments(node: SNode, field: SEntry): Assignment[] {
+    if (node.kind !== 'seq') return this.fail(node, "'assign' must be a list of 'name: value' entries");
+    if (node.items.length === 0) return this.fail(node, "'assign' must not be empty");
+    if (node.items.length > MAX_ASSIGNMENTS) {
+      this.fail(field.keyNode, `too many assignments in one step: ${node.items.length} (the limit is ${MAX_ASSIGNMENTS})`);
+    }
+    return node.items.map((item) => {
+      if (item.kind !== 'map' || item.entries.length !== 1) {
+        return this.fail(item, "each assignment must be a map with exactly one entry 'target: value'");
+      }
+      const e = item.entries[0]!;
+      return { target: this.assignTarget(e), value: compileTemplate(e.value, this.cx) };
+    });
+  }
+
+  /**
+   * Parses an assignment target (`a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`): the whole target must parse as an
+   * expression, and be a variable followed by `.name` and `[...]` segments. A bracket holding a string literal
+   * is a key segment; any other bracket is compiled as an index expression evaluated at run time.
+   */
+  private assignTarget(e: SEntry): AssignTarget {
+    const text = e.key;
+    const keyNode: SScalar = { ...e.keyNode, value: text };
+    const bad = (why: string): never => this.fail(keyNode, `invalid assignment target '${text}': ${why}`);
+    if (expressionText(text.trim()) !== undefined) bad("a target is a variable name or path, not an expression '${...}'");
+    try {
+      parseExpression(text);
+    } catch (err) {
+      if (err instanceof ExpressionSyntaxError) return bad(err.message);
+      throw err;
+    }
+    const shape = 'expected a variable name, optionally followed by .key, [index] or ["key"]';
+    const ident = /[A-Za-z_][A-Za-z0-9_]*/y;
+    const ws = (i: number) => {
+      while (i < text.length && /\s/.test(text[i]!)) i++;
+      return i;
+    };
+    let i = ws(0);
+    ident.lastIndex = i;
+    const m = ident.exec(text);
+    if (!m) return bad(shape);
+    const root = m[0];
+    i = ws(i + root.length);
+    const path: AssignTarget['path'][number][] = [];
+    while (i < text.length) {
+      if (text[i] === '.') {
+        i = ws(i + 1);
+        ident.lastIndex = i;
+        const k = ident.exec(text);
+        if (!k) return bad(shape);
+        path.push({ kind: 'key', name: k[0] });
+        i = ws(i + k[0].length);
+      } else if (text[i] === '[') {
+        const close = matchingBracket(text, i);
+        if (close === undefined) return bad('unbalanced brackets');
+        const inner = text.slice(i + 1, close);
+        const ast = parseExpression(inner);
+        if (ast.kind === 'literal' && typeof ast.value === 'string') path.push({ kind: 'key', name: ast.value });
+        else path.push({ kind: 'index', expr: compileExpressionAt(inner, keyNode, i + 1, this.cx) });
+        i = ws(close + 1);
+      } else return bad(shape);
+    }
+    return { root, path, text: text.trim() };
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // call
+
+  private call(
+    field: SEntry,
+    argsEntry: SEntry | undefined,
+    resultEntry: SEntry | undefined,
+  ): { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } {
+    const n = field.value;
+    if (n.kind !== 'scalar' || typeof n.value !== 'string' || n.value === '') {
+      return this.fail(n, "'call' must name a function or subworkflow");
+    }
+    if (expressionText(n.value) !== undefined) {
+      this.fail(n, `'call' takes a function or subworkflow name, not an expression: ${n.value}`);
+    }
+    const target = resolveCall(n.value, this.workflowNames);
+    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'`);
+    const out: { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } = { target };
+    if (argsEntry) {
+      const a = argsEntry.value;
+      if (a.kind === 'scalar' && a.value === null) out.args = [];
+      else if (a.kind !== 'map') return this.fail(a, "'args' must be a map of argument names to values");
+      else out.args = a.entries.map((e) => [e.key, compileTemplate(e.value, this.cx)] as const);
+    }
+    if (resultEntry) out.result = this.ident(resultEntry.value, "'result'");
+    return out;
+  }
+
+  private ident(node: SNode, what: string): string {
+    if (node.kind !== 'scalar' || typeof node.value !== 'string' || !IDENT.test(node.value)) {
+      return this.fail(node, `${what} must be a variable name (letters, digits and underscores, not starting with a digit)`);
+    }
+    return node.value;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // switch
+
+  private switchCases(name: string, at: SScalar, node: SNode, frame: Frame): SwitchCase[] {
+    if (node.kind !== 'seq') return this.fail(node, "'switch' must be a list of conditions");
+    if (node.items.length === 0) return this.fail(node, "'switch' must have at least one condition");
+    if (node.items.length > MAX_SWITCH_CONDITIONS) {
+      this.fail(node, `too many conditions in one switch: ${node.items.length} (the limit is ${MAX_SWITCH_CONDITIONS})`);
+    }
+    return node.items.map((item) => this.switchCase(name, at, item, frame));
+  }
+
+  private switchCase(name: string, at: SScalar, item: SNode, frame: Frame): SwitchCase {
+    if (item.kind !== 'map') return this.fail(item, "a switch entry must be a map with 'condition'");
+    const cond = item.entries.find((e) => e.key === 'condition');
+    if (!cond) return this.fail(item, "a switch entry must have a 'condition'");
+    const INLINE = ['assign', 'call', 'args', 'result', 'return', 'raise'];
+    let steps: SEntry | undefined;
+    let next: SEntry | undefined;
+    const inline: SEntry[] = [];
+    for (const e of item.entries) {
+      if (e === cond) continue;
+      if (e.key === 'steps') steps = e;
+      else if (e.key === 'next') next = e;
+      else if (INLINE.includes(e.key)) inline.push(e);
+      else this.fail(e.keyNode, `unknown field '${e.key}' in a switch condition`);
+    }
+    if (steps && inline.length > 0) {
+      this.fail(inline[0]!.keyNode, `conflicting fields 'steps' and '${inline[0]!.key}' in a switch condition`);
+    }
+    const c: { -readonly [K in keyof SwitchCase]: SwitchCase[K] } = {
+      condition: compileTemplate(cond.value, this.cx),
+      pos: this.pos(item),
+    };
+    if (inline.length > 0 || (steps && next)) {
+      // Inline content (and `steps` followed by a `next`) is a step of its own, named for the switch step,
+      // that runs in the switch step's list: its `next` resolves there.
+      const entries = item.entries.filter((e) => e !== cond);
+      c.step = this.stepBody(name, at, { kind: 'map', entries, offset: item.offset }, frame);
+    } else if (steps) {
+      c.steps = this.stepList(steps.value, frame, 'plain', `step '${name}'`);
+    } else if (next) {
+      c.next = this.jump(next.value, frame);
+    }
+    return c;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // for and parallel
+
+  private forSpec(node: SNode, frame: Frame, what: string): ForSpec {
+    if (node.kind !== 'map') return this.fail(node, `'${what}' must be a map with 'value', 'in' or 'range', and 'steps'`);
+    const get = (k: string) => node.entries.find((e) => e.key === k);
+    for (const e of node.entries) {
+      if (!['value', 'index', 'in', 'range', 'steps'].includes(e.key)) this.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`);
+    }
+    const valueE = get('value');
+    const inE = get('in');
+    const rangeE = get('range');
+    const stepsE = get('steps');
+    if (!valueE) return this.fail(node, `'${what}' needs 'value' (the loop variable)`);
+    if (!stepsE) return this.fail(node, `'${what}' needs 'steps'`);
+    if (inE && rangeE) this.fail(rangeE.keyNode, `conflicting fields 'in' and 'range' in '${what}'`);
+    if (!inE && !rangeE) this.fail(node, `'${what}' needs 'in' (a list) or 'range' ([start, end])`);
+    const value = this.ident(valueE.value, "'value'");
+    const index = get('index') ? this.ident(get('index')!.value, "'index'") : undefined;
+    if (index !== undefined && index === value) this.fail(get('index')!.value, "'index' and 'value' must be different variables");
+    const spec: { -readonly [K in keyof ForSpec]: ForSpec[K] } = { value, steps: undefined as unknown as StepList };
+    if (index !== undefined) spec.index = index;
+    if (inE) spec.in = compileTemplate(inE.value, this.cx);
+    else spec.range = this.range(rangeE!.value);
+    spec.steps = this.stepList(stepsE.value, frame, 'for', `'${what}'`);
+    return spec;
+  }
+
+  /**
+   * `range: [start, end]` (each a value or an expression), or one expression yielding that list
+   * (`range: ${[0, len(x) - 1]}`): the latter is compiled as `(E)[0]` and `(E)[1]`.
+   */
+  private range(node: SNode): readonly [Template, Template] {
+    if (node.kind === 'seq') {
+      if (node.items.length !== 2) this.fail(node, "'range' must be a list of two values [start, end]");
+      return [compileTemplate(node.items[0]!, this.cx), compileTemplate(node.items[1]!, this.cx)];
+    }
+    if (node.kind === 'scalar' && typeof node.value === 'string' && expressionText(node.value) !== undefined) {
+      const whole = compileScalarExpr(node, this.cx); // all the deploy-time checks
+      const pos = this.pos(node);
+      const part = (i: number): Template => ({
+        kind: 'expr',
+        expr: compileExpression(`(${whole.source})[${i}]`, { isAsyncCall: () => whole.isAsync }),
+        pos,
+      });
+      return [part(0), part(1)];
+    }
+    return this.fail(node, "'range' must be a list of two values [start, end]");
+  }
+
+  private parallel(node: SNode, frame: Frame): ParallelFields {
+    if (node.kind !== 'map') return this.fail(node, "'parallel' must be a map with 'branches' or 'for'");
+    if (this.parallelDepth >= MAX_PARALLEL_DEPTH) {
+      this.fail(node, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`);
+    }
+    const get = (k: string) => node.entries.find((e) => e.key === k);
+    for (const e of node.entries) {
+      if (!['shared', 'concurrency_limit', 'exception_policy', 'branches', 'for'].includes(e.key)) {
+        this.fail(e.keyNode, `unknown field '${e.key}' in 'parallel'`);
+      }
+    }
+    const branchesE = get('branches');
+    const forE = get('for');
+    if (branchesE && forE) this.fail(forE.keyNode, "conflicting fields 'branches' and 'for' in 'parallel'");
+    if (!branchesE && !forE) this.fail(node, "'parallel' needs 'branches' or 'for'");
+
+    const shared: string[] = [];
+    const sharedE = get('shared');
+    if (sharedE) {
+      const s = sharedE.value;
+      if (s.kind !== 'seq') return this.fail(s, "'shared' must be a list of variable names");
+      for (const i of s.items) shared.push(this.ident(i, 'each shared variable'));
+    }
+    let exceptionPolicy: 'unhandled' | 'continueAll' = 'unhandled';
+    const policyE = get('exception_policy');
+    if (policyE) {
+      const p = policyE.value;
+      if (p.kind !== 'scalar' || (p.value !== 'unhandled' && p.value !== 'continueAll')) {
+        return this.fail(p, "'exception_policy' must be 'unhandled' or 'continueAll'");
+      }
+      exceptionPolicy = p.value;
+    }
+    const out: { -readonly [K in keyof ParallelFields]: ParallelFields[K] } = {
+      shared,
+      exceptionPolicy,
+    };
+    const limitE = get('concurrency_limit');
+    if (limitE) {
+      const l = limitE.value;
+      if (l.kind === 'scalar' && typeof l.value === 'bigint') {
+        if (l.value < 1n) this.fail(l, "'concurrency_limit' must be a positive integer");
+      } else if (!(l.kind === 'scalar' && typeof l.value === 'string' && expressionText(l.value) !== undefined)) {
+        this.fail(l, "'concurrency_limit' must be a positive integer or an expression");
+      }
+      out.concurrencyLimit = compileTemplate(l, this.cx);
+    }
+    this.parallelDepth++;
+    try {
+      if (forE) out.for = this.forSpec(forE.value, frame, 'for');
+      else out.branches = this.branches(branchesE!.value, frame);
+    } finally {
+      this.parallelDepth--;
+    }
+    return out;
+  }
+
+  private branches(node: SNode, frame: Frame): NonNullable<(Step & { kind: 'parallel' })['branches']> {
+    if (node.kind !== 'seq') return this.fail(node, "'branches' must be a list of named branches");
+    if (node.items.length === 0) return this.fail(node, "'branches' must not be empty");
+    if (node.items.length > MAX_BRANCHES) {
+      this.fail(node, `too many branches in one parallel step: ${node.items.length} (the limit is ${MAX_BRANCHES})`);
+    }
+    const seen = new Set<string>();
+    return node.items.map((item) => {
+      if (item.kind !== 'map' || item.entries.length !== 1) {
+        return this.fail(item, "each branch must be a map with one key, the branch name, holding 'steps'");
+      }
+      const e = item.entries[0]!;
+      if (seen.has(e.key)) this.fail(e.keyNode, `duplicate branch name '${e.key}'`);
+      seen.add(e.key);
+      const b = e.value;
+      if (b.kind !== 'map') return this.fail(b, `branch '${e.key}' must be a map with 'steps'`);
+      for (const f of b.entries) if (f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in branch '${e.key}'`);
+      const stepsE = b.entries.find((f) => f.key === 'steps');
+      if (!stepsE) return this.fail(e.keyNode, `branch '${e.key}' has no 'steps'`);
+      const saved = this.cx.step;
+      this.cx.step = e.key;
+      const steps = this.stepList(stepsE.value, frame, 'branch', `branch '${e.key}'`);
+      this.cx.step = saved;
+      return { name: e.key, steps, pos: this.pos(e.keyNode) };
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // try / retry / except
+
+  private tryStep(
+    name: string,
+    at: SScalar,
+    tryE: SEntry,
+    retryE: SEntry | undefined,
+    exceptE: SEntry | undefined,
+    frame: Frame,
+  ): { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } {
+    const t = tryE.value;
+    let body: StepList;
+    if (t.kind !== 'map' || t.entries.length === 0) return this.fail(t, "'try' must hold a step's fields or 'steps'");
+    if (t.entries.length === 1 && t.entries[0]!.key === 'steps') {
+      body = this.stepList(t.entries[0]!.value, frame, 'plain', `step '${name}'`);
+    } else {
+      // One step's content: a list of one step, named for the try step.
+      const names = new Map([[name, 0]]);
+      const inner: Frame = { names, parent: frame, kind: 'plain' };
+      body = { steps: [this.stepBody(name, at, t, inner)], index: names };
+    }
+    const out: { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } = { body };
+    if (retryE) out.retry = this.retry(retryE.value);
+    if (exceptE) {
+      const x = exceptE.value;
+      if (x.kind !== 'map') return this.fail(x, "'except' must be a map with 'as' and 'steps'");
+      for (const f of x.entries) if (f.key !== 'as' && f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in 'except'`);
+      const stepsE = x.entries.find((f) => f.key === 'steps');
+      if (!stepsE) return this.fail(exceptE.keyNode, "'except' needs 'steps'");
+      const asE = x.entries.find((f) => f.key === 'as');
+      const steps = this.stepList(stepsE.value, frame, 'plain', `step '${name}'`);
+      out.except = asE ? { as: this.ident(asE.value, "'as'"), steps } : { steps };
+    }
+    return out;
+  }
+
+  private retry(node: SNode): RetrySpec {
+    const pos = this.pos(node);
+    if (node.kind === 'scalar' && typeof node.value === 'string') {
+      const name = this.dottedName(node, 'retry');
+      if (!RETRY_POLICIES.has(name)) {
+        const known = [...RETRY_POLICIES.keys()].join(', ');
+        return this.fail(node, `unknown retry policy '${name}'${known ? ` (known: ${known})` : ''}`);
+      }
+      return { kind: 'policy', name, pos };
+    }
+    if (node.kind !== 'map') {
+      return this.fail(node, "'retry' must be a policy '${http.default_retry}' or a map with 'predicate', 'max_retries' and 'backoff'");
+    }
+    const get = (k: string) => node.entries.find((e) => e.key === k);
+    for (const e of node.entries) {
+      if (!['predicate', 'max_retries', 'backoff'].includes(e.key)) this.fail(e.keyNode, `unknown field '${e.key}' in 'retry'`);
+    }
+    const predE = get('predicate');
+    if (!predE) return this.fail(node, "'retry' needs a 'predicate'");
+    const maxE = get('max_retries');
+    if (!maxE) return this.fail(node, "'retry' needs 'max_retries'");
+    const predicate = this.predicate(predE.value);
+    const backoffE = get('backoff');
+    // Without `backoff`, the default backoff policy applies (retry.default_backoff: 1 s, 60 s, x1.25).
+    let initial: Template = { kind: 'const', value: 1 };
+    let max: Template = { kind: 'const', value: 60 };
+    let mult: Template = { kind: 'const', value: 1.25 };
+    if (backoffE) {
+      const b = backoffE.value;
+      if (b.kind !== 'map') return this.fail(b, "'backoff' must be a map with 'initial_delay', 'max_delay' and 'multiplier'");
+      for (const e of b.entries) {
+        if (e.key === 'initial_delay') initial = this.number(e.value, 'initial_delay');
+        else if (e.key === 'max_delay') max = this.number(e.value, 'max_delay');
+        else if (e.key === 'multiplier') mult = this.number(e.value, 'multiplier');
+        else this.fail(e.keyNode, `unknown field '${e.key}' in 'backoff'`);
+      }
+    }
+    return {
+      kind: 'custom',
+      predicate,
+      maxRetries: this.number(maxE.value, 'max_retries', true),
+      initialDelaySec: initial,
+      maxDelaySec: max,
+      multiplier: mult,
+      pos,
+    };
+  }
+
+  // A number field of retry: a literal number (an int where `int` is set) or an expression.
+  private number(node: SNode, what: string, int = false): Template {
+    if (node.kind === 'scalar') {
+      const v = node.value;
+      if (typeof v === 'bigint' && v >= 0n) return { kind: 'const', value: v };
+      if (!int && typeof v === 'number' && v >= 0) return { kind: 'const', value: v };
+      if (typeof v === 'string' && expressionText(v) !== undefined) return compileTemplate(node, this.cx);
+    }
+    return this.fail(node, `'${what}' must be a non-negative ${int ? 'integer' : 'number'} or an expression`);
+  }
+
+  private predicate(node: SNode): PredicateRef {
+    const name = this.dottedName(node, 'predicate');
+    if (this.workflowNames.has(name)) {
+      const c = this.paramCounts.get(name);
+      if (c && (c.max < 1 || c.min > 1)) {
+        this.fail(node, `retry predicate '${name}' must be a subworkflow taking one parameter (the error map)`);
+      }
+      return { kind: 'subworkflow', name };
+    }
+    if (STDLIB.has(name)) return { kind: 'stdlib', name };
+    const policy = RETRY_POLICIES.get(name);
+    if (policy) return { kind: 'stdlib', name: policy.predicate };
+    return this.fail(node, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`);
+  }
+
+  // `${name}` or `${a.b.c}`: the dotted name (policies, predicates).
+  private dottedName(node: SNode, what: string): string {
+    if (node.kind !== 'scalar' || typeof node.value !== 'string') return this.fail(node, `'${what}' must be an expression naming it, e.g. \${...}`);
+    const text = expressionText(node.value);
+    if (text === undefined) return this.fail(node, `'${what}' must be an expression naming it, e.g. \${http.default_retry}`);
+    let ast: Expr;
+    try {
+      ast = parseExpression(text);
+    } catch (e) {
+      if (e instanceof ExpressionSyntaxError) return this.fail(node, `invalid expression '${node.value}': ${e.message}`);
+      throw e;
+    }
+    const parts: string[] = [];
+    let n = ast;
+    while (n.kind === 'member') {
+      parts.unshift(n.name);
+      n = n.object;
+    }
+    if (n.kind !== 'var') return this.fail(node, `'${what}' must name a policy or subworkflow, e.g. \${http.default_retry}`);
+    parts.unshift(n.name);
+    return parts.join('.');
+  }
+}
+
+/** The offset of the `]` matching the `[` at `open`, skipping brackets inside string literals. */
+function matchingBracket(text: string, open: number): number | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '(' || c === '{') depth++;
+    else if (c === ']' || c === ')' || c === '}') {
+      depth--;
+      if (depth === 0) return c === ']' ? i : undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,241 @@
+/**
+ * Values as written in a workflow, with their expressions compiled once at deploy time (spec "Expressions":
+ * "Expressions are written `${...}`, allowed wherever a value is expected").
+ *
+ * A string value that is exactly one `${...}` is an expression; any other string is literal, even when it
+ * holds `${` in the middle (the real service does not interpolate). Each expression is checked here for what
+ * the deploy step of the real service refuses: an empty `${}`, a nested `${${x}}`, more than 400 characters, a
+ * syntax error, and a call of a function that is neither in the standard library nor a subworkflow nor a
+ * non-emulated namespace of the real service (`googleapis.*` connectors, `gke.*`, `experimental.*`). Errors point at the
+ * `line:col` of the offending character as closely as the scalar allows.
+ */
+import type { CompiledExpression, Expr } from '../expr/ast.ts';
+import { compileExpression, MAX_EXPRESSION_LENGTH } from '../expr/compile.ts';
+import { ExpressionSyntaxError } from '../expr/parser.ts';
+import type { Value, WMap } from '../value.ts';
+import { isBlocking, STDLIB } from '../../stdlib/index.ts';
+import type { CallTarget, SourcePos, Template } from './ast.ts';
+import { DefinitionError } from './errors.ts';
+import type { LoadedSource, SNode, SScalar } from './load.ts';
+
+/**
+ * Longest expression text between `${` and `}`, in characters (spec "Limits": expression length 400
+ * characters; counted as the expression compiler counts it).
+ */
+export const MAX_EXPRESSION_CHARS = MAX_EXPRESSION_LENGTH;
+
+/**
+ * Namespaces of the real service that the emulator does not emulate (spec "Not supported"): calls into
+ * them deploy, and running one raises an error saying so.
+ */
+export const UNSUPPORTED_PREFIXES: readonly string[] = ['googleapis.', 'experimental.', 'gke.'];
+
+/** Names an expression may call that are forms of the language itself rather than stdlib rows. */
+const SPECIAL_FORMS: ReadonlySet<string> = new Set(['if', 'not']);
+
+/** What template compilation needs to know about its surroundings. @internal */
+export interface TemplateContext {
+  readonly load: LoadedSource;
+  /** Names of the definition's workflows (`main` and subworkflows). */
+  readonly workflows: ReadonlySet<string>;
+  /** The step being compiled, for messages. */
+  step: string | undefined;
+}
+
+/**
+ * How a called name resolves: a subworkflow of the definition, a stdlib function, a non-emulated namespace,
+ * or `undefined` for an unknown name. Subworkflows shadow stdlib functions of the same name.
+ */
+export function resolveCall(name: string, workflows: ReadonlySet<string>): CallTarget | undefined {
+  if (workflows.has(name)) return { kind: 'subworkflow', name };
+  if (STDLIB.has(name)) return { kind: 'stdlib', name };
+  if (UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p))) return { kind: 'unsupported', name };
+  return undefined;
+}
+
+/** Throws a DefinitionError at a source offset, naming the current step. @internal */
+export function failAt(cx: TemplateContext, offset: number, reason: string): never {
+  throw new DefinitionError(reason, { pos: cx.load.posAt(offset), step: cx.step });
+}
+
+/**
+ * The text between `${` and `}` when the string is one whole expression, else undefined (literal text).
+ * `${` must open the string and `}` close it; text around it makes the whole value a literal string.
+ */
+export function expressionText(s: string): string | undefined {
+  if (s.length < 3 || !s.startsWith('${') || s.charCodeAt(s.length - 1) !== 125 /* } */) return undefined;
+  return s.slice(2, -1);
+}
+
+/**
+ * Compiles a source value into a {@link Template}: constants fold (a list or map without expressions is one
+ * constant), `${...}` strings become compiled expressions, and map keys written as `${...}` become computed
+ * keys (Google's "dynamic keys", `keyExprs`).
+ *
+ * @throws DefinitionError for a bad expression (see the module header).
+ */
+export function compileTemplate(node: SNode, cx: TemplateContext): Template {
+  switch (node.kind) {
+    case 'scalar': {
+      if (typeof node.value === 'string') {
+        const text = expressionText(node.value);
+        if (text !== undefined) return { kind: 'expr', expr: compileScalarExpr(node, cx), pos: cx.load.posAt(node.offset) };
+      }
+      return { kind: 'const', value: node.value };
+    }
+    case 'seq': {
+      const items = node.items.map((i) => compileTemplate(i, cx));
+      if (items.every((t) => t.kind === 'const')) {
+        return { kind: 'const', value: items.map((t) => (t as { value: Value }).value) };
+      }
+      return { kind: 'list', items, isAsync: items.some(isAsyncTemplate) };
+    }
+    case 'map': {
+      const entries: (readonly [string, Template])[] = [];
+      let keyExprs: (CompiledExpression | null)[] | undefined;
+      for (let i = 0; i < node.entries.length; i++) {
+        const e = node.entries[i]!;
+        if (expressionText(e.key) !== undefined) {
+          keyExprs ??= new Array<CompiledExpression | null>(node.entries.length).fill(null);
+          keyExprs[i] = compileScalarExpr({ ...e.keyNode, value: e.key }, cx);
+        }
+        entries.push([e.key, compileTemplate(e.value, cx)]);
+      }
+      if (!keyExprs && entries.every(([, t]) => t.kind === 'const')) {
+        const m: WMap = new Map();
+        for (const [k, t] of entries) m.set(k, (t as { value: Value }).value);
+        return { kind: 'const', value: m };
+      }
+      const isAsync = entries.some(([, t]) => isAsyncTemplate(t)) || (keyExprs?.some((k) => k?.isAsync) ?? false);
+      return keyExprs ? { kind: 'map', entries, isAsync, keyExprs } : { kind: 'map', entries, isAsync };
+    }
+  }
+}
+
+/** True when evaluating the template may wait (it calls a subworkflow or a blocking function). */
+export function isAsyncTemplate(t: Template): boolean {
+  switch (t.kind) {
+    case 'const':
+      return false;
+    case 'expr':
+      return t.expr.isAsync;
+    case 'list':
+    case 'map':
+      return t.isAsync;
+  }
+}
+
+/**
+ * Compiles a scalar that holds exactly one `${...}` expression, checking it (see the module header).
+ * @throws DefinitionError naming the step and the `line:col` of the problem.
+ */
+export function compileScalarExpr(node: SScalar, cx: TemplateContext): CompiledExpression {
+  const s = node.value as string;
+  const text = expressionText(s);
+  if (text === undefined) return failAt(cx, node.offset, `expected an expression '\${...}', got ${JSON.stringify(s)}`);
+  return compileExpressionAt(text, node, 2, cx);
+}
+
+/**
+ * Compiles expression text found at `valueIndex` (in UTF-16 code units) of a scalar's value, with every
+ * deploy-time check. Used for `${...}` values and for the bracketed parts of assignment targets.
+ *
+ * @throws DefinitionError for an empty or nested expression, one over 400 characters, a syntax error, or a call
+ *   of an unknown function or subworkflow.
+ */
+export function compileExpressionAt(
+  text: string,
+  node: SScalar,
+  valueIndex: number,
+  cx: TemplateContext,
+): CompiledExpression {
+  const at = (i: number) => sourceOffset(cx.load, node, valueIndex + i);
+  const trimmed = text.trim();
+  if (trimmed === '') return failAt(cx, at(-2), "empty expression '${}'");
+  if (trimmed.startsWith('${')) return failAt(cx, at(text.indexOf('${')), "nested expression '${${...}}' is not allowed");
+  if (text.length > MAX_EXPRESSION_CHARS) {
+    return failAt(cx, at(0), `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`);
+  }
+  let expr: CompiledExpression;
+  try {
+    expr = compileExpression(text, { isAsyncCall: (name: string) => isAsyncCall(name, cx.workflows) });
+  } catch (e) {
+    if (e instanceof ExpressionSyntaxError) {
+      const nested = text.indexOf('${');
+      if (nested >= 0) return failAt(cx, at(nested), "nested expression '${${...}}' is not allowed");
+      return failAt(cx, at(e.offset), `invalid expression '\${${text}}': ${e.message}`);
+    }
+    throw e;
+  }
+  checkCalls(expr.ast, (callee, pos) => {
+    if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx.workflows)) return;
+    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression`);
+  });
+  return expr;
+}
+
+/** True when a call of `name` may wait: a subworkflow, a blocking stdlib function, or a connector. @internal */
+export function isAsyncCall(name: string, workflows: ReadonlySet<string>): boolean {
+  return workflows.has(name) || isBlocking(name) || UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p));
+}
+
+/** Calls `visit` for every call node of an expression AST, in source order. */
+export function checkCalls(e: Expr, visit: (callee: string, pos: number) => void): void {
+  switch (e.kind) {
+    case 'literal':
+    case 'var':
+      return;
+    case 'member':
+      return checkCalls(e.object, visit);
+    case 'index':
+      checkCalls(e.object, visit);
+      return checkCalls(e.index, visit);
+    case 'call':
+      visit(e.callee, e.pos);
+      for (const a of e.args) checkCalls(a, visit);
+      return;
+    case 'unary':
+      return checkCalls(e.operand, visit);
+    case 'binary':
+      checkCalls(e.left, visit);
+      return checkCalls(e.right, visit);
+    case 'list':
+      for (const i of e.items) checkCalls(i, visit);
+      return;
+    case 'map':
+      for (const [k, v] of e.entries) {
+        checkCalls(k, visit);
+        checkCalls(v, visit);
+      }
+      return;
+  }
+}
+
+/**
+ * The source offset of a character of a scalar's value. Exact for plain scalars on one line and for quoted
+ * ones whose expression is written without escapes or line breaks; otherwise the scalar's start.
+ */
+export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
+  const value = typeof node.value === 'string' ? node.value : '';
+  const raw = load.source.slice(node.offset, node.end);
+  if (node.style === 'plain' && raw === value) return node.offset + Math.max(0, valueIndex);
+  const content = node.style === 'single' || node.style === 'double' ? 1 : 0;
+  if (node.style !== 'block' && raw.slice(content, raw.length - content) === value) {
+    return node.offset + content + Math.max(0, valueIndex);
+  }
+  // Escapes, folding or a block scalar: find the line holding the character in the raw text.
+  const lineStart = value.lastIndexOf('\n', valueIndex - 1) + 1;
+  let lineEnd = value.indexOf('\n', valueIndex);
+  if (lineEnd < 0) lineEnd = value.length;
+  const line = value.slice(lineStart, lineEnd);
+  if (line.length > 0) {
+    const found = raw.indexOf(line);
+    if (found >= 0 && raw.indexOf(line, found + 1) < 0) return node.offset + found + (valueIndex - lineStart);
+  }
+  return node.offset + content;
+}
+
+/** The position of a source node's first character. @internal */
+export function posOf(cx: TemplateContext, node: SNode): SourcePos {
+  return cx.load.posAt(node.offset);
+}
