@@ -11,8 +11,8 @@
  * - `+` on two strings concatenates; any other mix (string + number, list + list, ...) is a TypeError (spec:
  *   "string plus number is a TypeError (use string())"; Google's table lists no list operand for `+`).
  * - `==`/`!=` are deep equality ({@link deepEqual}): `1 == 1.0`; incompatible types are unequal, no error.
- * - `<`, `>`, `<=`, `>=` order numbers with numbers and strings with strings (lexicographically by UTF-16
- *   code unit); any other pair is a TypeError.
+ * - `<`, `>`, `<=`, `>=` order numbers with numbers and strings with strings (lexicographically by Unicode
+ *   code point); any other pair is a TypeError.
  * - `and`, `or`, `not` need booleans (TypeError); the short-circuit itself lives in compile.ts.
  * - `in` / `not in`: key presence in a map, value presence (deep equality) in a list; TypeError otherwise.
  * - `.name` and `[index]`: a map key that is missing is a KeyError; a list index that is negative or out of
@@ -155,8 +155,26 @@ function order(op: string, a: Value, b: Value): number {
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) {
     return compareNumbers(a as number | bigint, b as number | bigint);
   }
-  if (ta === 'string' && tb === 'string') return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+  if (ta === 'string' && tb === 'string') return compareStrings(a as string, b as string);
   throw typeError(`'${op}' not supported between '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/**
+ * Orders strings by Unicode code point, as Python-style languages do. JS compares UTF-16 code units, which
+ * agrees except where a surrogate pair (a code point above U+FFFF) meets a unit in U+E000..U+FFFF; only the
+ * first differing unit decides, so that unit is remapped into code-point order.
+ */
+function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  return unitOrder(a.charCodeAt(i)) - unitOrder(b.charCodeAt(i));
+}
+
+function unitOrder(c: number): number {
+  return c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c;
 }
 
 /** `a < b`. @throws TypeError unless both are numbers or both strings. */

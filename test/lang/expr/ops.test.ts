@@ -185,6 +185,19 @@ s('< > <= >= order strings lexicographically (spec Expressions)', () => {
   same(ev('"" > "a"'), false);
 });
 
+s('strings order by code point, also beyond U+FFFF (spec Expressions)', () => {
+  // U+FF61 is below U+1F600 as a code point, though its UTF-16 unit is above the surrogate D83D.
+  same(ev('"\\uFF61" < "\\U0001F600"'), true);
+  same(ev('"\\U0001F600" > "\\uFF61"'), true);
+  same(ev('"a\\U0001F600" < "a\\U0001F601"'), true);
+});
+
+s('NaN and infinities order like IEEE doubles: NaN compares false (spec Data types)', () => {
+  same(ev('x < 1 or x > 1 or x == x', { x: NaN }), false);
+  same(ev('x > 9223372036854775807', { x: Infinity }), true);
+  same(ev('1e308 * 10 > 1'), true);
+});
+
 s('ordering between incompatible types is a TypeError (spec Expressions)', () => {
   raises('1 < "2"', 'TypeError', {}, "'<' not supported between 'int' and 'string'");
   raises('"a" > 1.5', 'TypeError');

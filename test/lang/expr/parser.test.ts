@@ -182,6 +182,7 @@ s('precedence: not and unary minus above * and below . and [] (spec Expressions)
   assert.is(p('not a.b'), '(not a.b)');
   assert.is(p('not a == b'), '((not a) == b)');
   assert.is(p('not not a'), '(not (not a))');
+  assert.is(p('not x in y'), '((not x) in y)');
   assert.is(p('- -a'), '(-(-a))');
   assert.is(p('-2 * 3'), '(-2i * 3i)');
   assert.is(p('-2.5'), '-2.5d');
