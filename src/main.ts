@@ -46,6 +46,10 @@ async function serve(args: readonly string[]): Promise<void> {
       () => process.exit(0),
     );
   };
+  // A bug in one request or execution must not take the emulator (and every other execution) down.
+  process.on('unhandledRejection', (e) => {
+    process.stderr.write(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);
+  });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import type { CallbackRequest, ServiceCore, Workflow } from '../service/model.ts';
 import { createUi } from '../ui/routes.ts';
+import { serveGoogleRest } from './rest-google.ts';
 
 /** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
 export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
@@ -73,18 +74,12 @@ export function createRestHandler(service: ServiceCore): RestHandler {
 /**
  * The place for Google's REST-transport client libraries (google-gax `fallback: 'rest'`), which call the same
  * paths with `$alt=json;enum-encoding=int` and expect operations and int enums in the protobuf JSON mapping;
- * they also poll `{prefix}/operations/{id}`. Called for those requests only. Returns true when it took the
- * request (and answers it, possibly later); false lets the plain REST routes serve it. The gRPC API's owner
- * fills this in (issue 5, src/api/rest-google.ts); until then such requests are served as plain REST.
+ * they also poll `{prefix}/operations/{id}`. Called for those requests only; it hands them to the gRPC API's
+ * transcoder (src/api/rest-google.ts, issue 5). Returns true when that took the request (and answers it,
+ * possibly later); false lets the plain REST routes serve it.
  */
-function serveRestTransport(
-  _service: ServiceCore,
-  _req: IncomingMessage,
-  _res: ServerResponse,
-  _path: string,
-  _query: string,
-): boolean {
-  return false;
+function serveRestTransport(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
+  return serveGoogleRest(service, req, res, path, query);
 }
 
 /**
