@@ -1,4 +1,305 @@
-/** Placeholder until this namespace lands; its owner replaces the whole file. */
-import type { StdlibFunction } from './types.ts';
+/**
+ * The `http` namespace (spec "Standard library", http table; Google's `http` reference): real requests through
+ * the execution's injected fetch (the platform fetch in production).
+ *
+ * Request: `url` (http or https), `method` (http.request only), `headers`, `body` (bytes sent raw; with no
+ * Content-Type header any other body is JSON-encoded and sent as `application/json; charset=utf-8`; a string
+ * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded),
+ * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced: spec
+ * "Authentication"), `timeout` (seconds, default and maximum 1800).
+ *
+ * Response: `{code, headers, body}` with header names lowercased and the body parsed by content type (JSON to
+ * a value, `text/*` to a string, anything else to bytes). Errors, each code 0 except HttpError:
+ * - HttpError (code: the status) for a non-2xx response, with `headers` and `body` as above;
+ * - ConnectionFailedError when no connection was made (refused, DNS failure, unreachable);
+ * - ConnectionError when the connection broke after it was made (reset, closed mid-response);
+ * - TimeoutError when `timeout` passed first;
+ * - ResourceLimitError for a response body over 2 MB (spec "Limits": HTTP response size).
+ * Cancelling the execution aborts the request at once.
+ */
+import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
+import {
+  isBytes,
+  isList,
+  isMap,
+  JsonEncodeError,
+  parseJson,
+  toJson,
+  typeName,
+  type Value,
+  type WMap,
+} from '../lang/value.ts';
+import { num, str } from './check.ts';
+import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 
-export const functions: StdlibFunction[] = [];
+/** Default and maximum request timeout, seconds (spec "Limits"). */
+export const MAX_HTTP_TIMEOUT_SEC = 1800;
+/** Largest response body accepted, bytes (spec "Limits": 2 MB). */
+export const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Node's (undici's) error codes for a connection that was never established. */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ConnectionRefused', // Bun
+]);
+
+/** Why a request was aborted from inside: the timeout. */
+class RequestTimeout extends Error {}
+
+interface RequestArgs {
+  readonly url: Value | undefined;
+  readonly method: Value | undefined;
+  readonly headers: Value | undefined;
+  readonly body: Value | undefined;
+  readonly query: Value | undefined;
+  readonly timeout: Value | undefined;
+}
+
+/**
+ * Performs one request and returns the response map, or raises the errors of the module header.
+ * @internal Exported for tests; workflows call it through the table below.
+ */
+export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallContext): Promise<Value> {
+  const method = str(fnName, 'method', a.method).toUpperCase();
+  const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
+  const headers = buildHeaders(fnName, a.headers);
+  const body = encodeBody(fnName, a.body, headers);
+  const timeoutMs = timeoutOf(fnName, a.timeout);
+
+  const signal = ctx.signal;
+  if (signal.aborted) throw signal.reason;
+  const ctrl = new AbortController();
+  const onAbort = (): void => ctrl.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = new AbortController();
+  ctx.clock.sleep(timeoutMs, timer.signal).then(
+    () => ctrl.abort(new RequestTimeout()),
+    () => {}, // the request ended first
+  );
+  const fail = (e: unknown, connected: boolean): never => {
+    if (signal.aborted) throw signal.reason;
+    if (ctrl.signal.reason instanceof RequestTimeout) {
+      throw WorkflowError.of('TimeoutError', `${fnName}: ${method} ${url} timed out after ${timeoutMs / 1000} seconds`);
+    }
+    throw connectionError(fnName, method, url, e, connected);
+  };
+  try {
+    let res: Response;
+    try {
+      const f = ctx.fetch;
+      res = await f(url, { method, headers, body: body as BodyInit | undefined, signal: ctrl.signal, redirect: 'follow' });
+    } catch (e) {
+      return fail(e, false);
+    }
+    let raw: Uint8Array;
+    try {
+      raw = await readLimited(fnName, res);
+    } catch (e) {
+      if (e instanceof WorkflowError) throw e;
+      return fail(e, true);
+    }
+    const respHeaders: WMap = new Map();
+    res.headers.forEach((v, k) => respHeaders.set(k.toLowerCase(), v));
+    const respBody = decodeBody(raw, res.headers.get('content-type'));
+    if (res.status < 200 || res.status > 299) {
+      throw WorkflowError.of('HttpError', `HTTP server responded with error code ${res.status}`, {
+        code: res.status,
+        headers: respHeaders,
+        body: respBody,
+      });
+    }
+    return new Map<string, Value>([
+      ['code', BigInt(res.status)],
+      ['headers', respHeaders],
+      ['body', respBody],
+    ]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    timer.abort();
+  }
+}
+
+function buildUrl(fn: string, text: string, query: Value | undefined): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw valueError(`${fn}: url '${text}' is not a valid URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw valueError(`${fn}: url must be http or https, got '${text}'`);
+  if (query !== undefined && query !== null) {
+    if (!isMap(query)) throw typeError(`${fn}: query must be a map, got ${typeName(query)}`);
+    for (const [k, v] of query) {
+      for (const item of isList(v) ? v : [v]) u.searchParams.append(k, scalarText(fn, `query.${k}`, item));
+    }
+  }
+  return u.toString();
+}
+
+function scalarText(fn: string, what: string, v: Value): string {
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'bigint':
+    case 'boolean':
+      return String(v);
+    case 'number':
+      return toJson(v);
+    default:
+      throw typeError(`${fn}: ${what} must be a string, number or bool, got ${typeName(v)}`);
+  }
+}
+
+function buildHeaders(fn: string, h: Value | undefined): Headers {
+  const out = new Headers();
+  if (h === undefined || h === null) return out;
+  if (!isMap(h)) throw typeError(`${fn}: headers must be a map, got ${typeName(h)}`);
+  for (const [k, v] of h) out.set(k, scalarText(fn, `headers.${k}`, v));
+  return out;
+}
+
+function encodeBody(fn: string, body: Value | undefined, headers: Headers): Uint8Array | string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (isBytes(body)) return body;
+  const ct = headers.get('content-type');
+  if (ct === null) {
+    headers.set('content-type', JSON_CONTENT_TYPE);
+    return jsonText(fn, body);
+  }
+  const type = ct.split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded' && isMap(body)) {
+    const form = new URLSearchParams();
+    for (const [k, v] of body) form.append(k, scalarText(fn, `body.${k}`, v));
+    return form.toString();
+  }
+  if (typeof body === 'string') return body;
+  return jsonText(fn, body);
+}
+
+function jsonText(fn: string, v: Value): string {
+  try {
+    return toJson(v);
+  } catch (e) {
+    if (e instanceof JsonEncodeError) throw valueError(`${fn}: body cannot be JSON-encoded: ${e.message}`);
+    throw e;
+  }
+}
+
+function timeoutOf(fn: string, t: Value | undefined): number {
+  if (t === undefined || t === null) return MAX_HTTP_TIMEOUT_SEC * 1000;
+  const sec = Number(num(fn, 'timeout', t));
+  if (!(sec > 0) || sec > MAX_HTTP_TIMEOUT_SEC) {
+    throw valueError(`${fn}: timeout must be more than 0 and at most ${MAX_HTTP_TIMEOUT_SEC} seconds, got ${sec}`);
+  }
+  return sec * 1000;
+}
+
+async function readLimited(fn: string, res: Response): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > MAX_HTTP_RESPONSE_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw WorkflowError.of(
+        'ResourceLimitError',
+        `${fn}: the response body is over the limit of ${MAX_HTTP_RESPONSE_BYTES} bytes (2 MB)`,
+      );
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+function decodeBody(raw: Uint8Array, contentType: string | null): Value {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) {
+    if (raw.length === 0) return null;
+    const text = new TextDecoder().decode(raw);
+    try {
+      return parseJson(text);
+    } catch {
+      return text; // not JSON after all: keep the text rather than fail the call
+    }
+  }
+  if (type.startsWith('text/')) return new TextDecoder().decode(raw);
+  return raw.length === 0 ? null : raw;
+}
+
+function connectionError(fn: string, method: string, url: string, e: unknown, connected: boolean): WorkflowError {
+  const code = errorCode(e);
+  const detail = code ?? (e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e));
+  if (!connected && (code === undefined || NOT_CONNECTED_CODES.has(code))) {
+    return WorkflowError.of('ConnectionFailedError', `${fn}: could not connect for ${method} ${url}: ${detail}`);
+  }
+  return WorkflowError.of('ConnectionError', `${fn}: the connection broke during ${method} ${url}: ${detail}`);
+}
+
+/** The platform's error code (`ECONNREFUSED`, `UND_ERR_SOCKET`...) from an error or its causes. */
+function errorCode(e: unknown): string | undefined {
+  for (let x = e, i = 0; x instanceof Error && i < 5; x = x.cause, i++) {
+    const c = (x as { code?: unknown }).code;
+    if (typeof c === 'string') return c;
+    const errs = (x as { errors?: unknown }).errors; // AggregateError from happy-eyeballs connects
+    if (Array.isArray(errs) && errs.length > 0) return errorCode(errs[0]);
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The table
+
+const COMMON: readonly ParamSpec[] = [
+  { name: 'headers', optional: true },
+  { name: 'body', optional: true },
+  { name: 'query', optional: true },
+  { name: 'auth', optional: true },
+  { name: 'timeout', optional: true },
+];
+
+function verb(method: string): StdlibFunction {
+  const name = `http.${method.toLowerCase()}`;
+  return {
+    name,
+    params: [{ name: 'url' }, ...COMMON],
+    blocking: true,
+    impl: ([url, headers, body, query, , timeout], ctx) =>
+      httpRequest(name, { url, method, headers, body, query, timeout }, ctx),
+  };
+}
+
+export const functions: StdlibFunction[] = [
+  verb('GET'),
+  verb('POST'),
+  verb('PUT'),
+  verb('PATCH'),
+  verb('DELETE'),
+  {
+    name: 'http.request',
+    params: [{ name: 'url' }, { name: 'method' }, ...COMMON],
+    blocking: true,
+    impl: ([url, method, headers, body, query, , timeout], ctx) =>
+      httpRequest('http.request', { url, method, headers, body, query, timeout }, ctx),
+  },
+];

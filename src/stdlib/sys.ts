@@ -1,4 +1,100 @@
-/** Placeholder until this namespace lands; its owner replaces the whole file. */
-import type { StdlibFunction } from './types.ts';
+/**
+ * The `sys` namespace (spec "Standard library", sys table; Google's `sys` reference): environment values of
+ * the execution, the current time, logging, and sleeping. Time, the environment and the log sink come from the
+ * execution's {@link CallContext}, so tests control them.
+ */
+import { keyError, typeError, valueError } from '../lang/errors.ts';
+import { isMap, typeName, type Value } from '../lang/value.ts';
+import { num, str } from './check.ts';
+import type { CallContext, StdlibFunction } from './types.ts';
 
-export const functions: StdlibFunction[] = [];
+/** The severities sys.log accepts (spec "sys"), in increasing order. */
+export const LOG_SEVERITIES = [
+  'DEFAULT',
+  'DEBUG',
+  'INFO',
+  'NOTICE',
+  'WARNING',
+  'ERROR',
+  'CRITICAL',
+  'ALERT',
+  'EMERGENCY',
+] as const;
+
+/** Seconds (int or double, at least 0) to milliseconds. @throws TypeError, ValueError (negative, NaN). */
+function secondsToMs(fn: string, arg: string, v: Value | undefined): number {
+  const sec = Number(num(fn, arg, v));
+  if (!(sec >= 0) || !Number.isFinite(sec)) throw valueError(`${fn}: ${arg} must be a non-negative number of seconds`);
+  return sec * 1000;
+}
+
+function sleepMs(ms: number, ctx: CallContext): Promise<Value> {
+  return ctx.clock.sleep(ms, ctx.signal).then(() => null);
+}
+
+export const functions: StdlibFunction[] = [
+  {
+    // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
+    name: 'sys.get_env',
+    params: [{ name: 'name' }, { name: 'default', optional: true }],
+    impl: ([name, dflt], ctx) => {
+      const key = str('sys.get_env', 'name', name);
+      const v = ctx.env.get(key);
+      if (v !== undefined) return v;
+      if (dflt !== undefined) return dflt;
+      throw keyError(`sys.get_env: environment variable '${key}' is not set`);
+    },
+  },
+  {
+    // Spec: "Current Unix time as double seconds" (sub-millisecond where the clock has it).
+    name: 'sys.now',
+    params: [],
+    impl: (_args, ctx) => ctx.clock.now() / 1000,
+  },
+  {
+    // Spec: "sys.log(data, severity)"; `text` is an alias of `data`; `json` gives structured logging (a map).
+    // Google's reference also lists `timestamp`, accepted and ignored here (entries carry the call time).
+    name: 'sys.log',
+    params: [
+      { name: 'data', aliases: ['text'], optional: true },
+      { name: 'severity', optional: true, default: 'DEFAULT' },
+      { name: 'json', optional: true },
+      { name: 'timestamp', optional: true },
+    ],
+    impl: ([data, severity, json], ctx) => {
+      const sev = str('sys.log', 'severity', severity).toUpperCase();
+      if (!(LOG_SEVERITIES as readonly string[]).includes(sev)) {
+        throw valueError(`sys.log: severity must be one of ${LOG_SEVERITIES.join(', ')}, got '${sev}'`);
+      }
+      if (data !== undefined && json !== undefined) throw typeError('sys.log: give either data (text) or json, not both');
+      if (json !== undefined && !isMap(json)) throw typeError(`sys.log: json must be a map, got ${typeName(json)}`);
+      if (data === undefined && json === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
+      ctx.log({
+        time: new Date(ctx.clock.now()).toISOString(),
+        severity: sev,
+        payload: json ?? data!,
+        structured: json !== undefined,
+      });
+      return null;
+    },
+  },
+  {
+    // Spec: "Pauses the execution"; ends at once, with the execution, when it is cancelled.
+    name: 'sys.sleep',
+    params: [{ name: 'seconds' }],
+    blocking: true,
+    impl: ([seconds], ctx) => sleepMs(secondsToMs('sys.sleep', 'seconds', seconds), ctx),
+  },
+  {
+    // Google's reference: sleeps until an RFC 3339 timestamp; a time in the past returns at once.
+    name: 'sys.sleep_until',
+    params: [{ name: 'time' }],
+    blocking: true,
+    impl: ([time], ctx) => {
+      const t = str('sys.sleep_until', 'time', time);
+      const atMs = Date.parse(t);
+      if (Number.isNaN(atMs)) throw valueError(`sys.sleep_until: '${t}' is not an RFC 3339 timestamp`);
+      return sleepMs(Math.max(0, atMs - ctx.clock.now()), ctx);
+    },
+  },
+];

@@ -1,0 +1,102 @@
+/**
+ * Calls (spec "Workflow definition language": `call` steps, subworkflows; "Expressions": function calls):
+ * standard-library functions, subworkflows with named or positional arguments, and connectors, which the
+ * emulator does not emulate (spec "Not supported").
+ *
+ * Every call returns a value synchronously when it can, and a promise only when something waits (a blocking
+ * stdlib function, or a subworkflow that reaches one), so plain calls cost no promise.
+ */
+import { WorkflowError } from '../lang/errors.ts';
+import type { WorkflowDef } from '../lang/definition/ast.ts';
+import type { Value, WMap } from '../lang/value.ts';
+import { bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
+import { runBody } from './interpreter.ts';
+import { MAX_CALL_DEPTH, recursionError } from './limits.ts';
+import { Frame, Scope } from './scope.ts';
+
+/**
+ * Calls a function by its dotted name with positional arguments, as an expression does: a subworkflow of
+ * the definition, else a stdlib function (bound with bindPositionalArgs), else a connector error.
+ *
+ * @throws WorkflowError as the function raises it; TypeError for a wrong argument count; SystemError for a
+ *   connector or unknown name (see {@link unsupportedCallError}); RecursionError past the call depth limit.
+ * @internal
+ */
+export function callFunction(frame: Frame, name: string, args: Value[]): Value | Promise<Value> {
+  // Subworkflows shadow stdlib functions of the same name, as the definition compiler resolves them.
+  const wf = frame.exec.definition.workflows.get(name);
+  if (wf) return callSubworkflow(frame, wf, bindSubworkflowPositional(wf, args));
+  const fn = STDLIB.get(name);
+  if (fn) return fn.impl(bindPositionalArgs(fn, args), frame.callContext());
+  throw unsupportedCallError(name);
+}
+
+/**
+ * The error for a call the emulator cannot run: a connector (`googleapis.*`) or another namespace of the real
+ * service. Tagged SystemError (the real service's tag for failures outside the workflow's own logic), code 0;
+ * the message names the call and points to the substitute.
+ * @internal
+ */
+export function unsupportedCallError(name: string): WorkflowError {
+  return WorkflowError.of(
+    'SystemError',
+    `${name}: connector calls are not emulated by workflows-emulator (spec "Not supported"); ` +
+      'call a local HTTP mock with http.* instead',
+  );
+}
+
+/**
+ * Binds a `call` step's named `args` to a subworkflow's params, filling defaults.
+ * @throws WorkflowError tagged TypeError naming the subworkflow and the argument for an unknown or a missing
+ *   required argument.
+ * @internal
+ */
+export function bindSubworkflowNamed(wf: WorkflowDef, args: WMap | undefined): Value[] {
+  if (args) {
+    for (const k of args.keys()) {
+      if (!wf.params.some((p) => p.name === k)) {
+        throw WorkflowError.of('TypeError', `subworkflow '${wf.name}': unexpected argument '${k}'`);
+      }
+    }
+  }
+  return wf.params.map((p) => {
+    const v = args?.get(p.name);
+    if (v !== undefined) return v;
+    if (p.hasDefault) return p.default ?? null;
+    throw WorkflowError.of('TypeError', `subworkflow '${wf.name}': missing required argument '${p.name}'`);
+  });
+}
+
+/**
+ * Binds positional arguments (`${f(1, 2)}`) to a subworkflow's params, filling defaults.
+ * @throws WorkflowError tagged TypeError for too many arguments or a missing required one.
+ * @internal
+ */
+export function bindSubworkflowPositional(wf: WorkflowDef, args: readonly Value[]): Value[] {
+  if (args.length > wf.params.length) {
+    throw WorkflowError.of(
+      'TypeError',
+      `subworkflow '${wf.name}': expected at most ${wf.params.length} arguments, got ${args.length}`,
+    );
+  }
+  return wf.params.map((p, i) => {
+    if (i < args.length) return args[i]!;
+    if (p.hasDefault) return p.default ?? null;
+    throw WorkflowError.of('TypeError', `subworkflow '${wf.name}': missing required argument '${p.name}'`);
+  });
+}
+
+/**
+ * Runs a subworkflow with bound arguments in a fresh root scope (the caller's variables are invisible), one
+ * call deeper than `frame`, and returns what it returns (null when it ends without `return`).
+ *
+ * @throws WorkflowError tagged RecursionError when the call depth would pass {@link MAX_CALL_DEPTH}; any
+ *   error the subworkflow does not handle propagates to the caller unchanged.
+ * @internal
+ */
+export function callSubworkflow(frame: Frame, wf: WorkflowDef, args: readonly Value[]): Value | Promise<Value> {
+  if (frame.callDepth >= MAX_CALL_DEPTH) throw recursionError(wf.name);
+  const callee = new Frame(frame.exec, frame.signal, frame.callDepth + 1, frame.parallelDepth);
+  const scope = new Scope(undefined, callee);
+  return runBody(wf, scope, args);
+}

@@ -1,0 +1,87 @@
+/**
+ * Clocks for the engine (stdlib `Clock`): the real one, and a virtual one for tests in which every sleep
+ * returns at once while time moves forward by exactly the time slept. Time is injected so that sys.sleep,
+ * retry backoff and timeouts are tested without waiting (STYLE.md "Modeling").
+ */
+import type { Clock } from '../stdlib/types.ts';
+
+// setTimeout holds at most 2^31 - 1 ms (about 24.8 days); longer sleeps (an execution may last a year) wait in
+// chunks.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Real time: `now()` is milliseconds since the Unix epoch with sub-millisecond precision (performance.now
+ * added to the time origin); `sleep(ms, signal)` resolves after `ms` milliseconds and rejects with
+ * `signal.reason` as soon as the signal aborts (at once when it already has). The pending timer is cleared
+ * on abort, so a cancelled execution holds nothing.
+ */
+export const systemClock: Clock = {
+  now: () => performance.timeOrigin + performance.now(),
+  sleep: (ms, signal) => abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t)),
+};
+
+function abortableSleep<T>(
+  ms: number,
+  signal: AbortSignal | undefined,
+  set: (f: () => void, delayMs: number) => T,
+  clear: (t: T) => void,
+): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    let remainingMs = Math.max(0, ms);
+    let timer: T;
+    const onAbort = (): void => {
+      clear(timer);
+      reject(signal!.reason);
+    };
+    const arm = (): void => {
+      const d = Math.min(remainingMs, MAX_TIMER_MS);
+      remainingMs -= d;
+      timer = set(() => {
+        if (remainingMs > 0) return arm();
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, d);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    arm();
+  });
+}
+
+/** A clock for tests: see {@link createVirtualClock}. */
+export interface VirtualClock extends Clock {
+  /** Every sleep requested so far, in milliseconds, in call order (retry backoff tests read it). */
+  readonly sleepsMs: number[];
+  /** Moves the time forward without sleeping. */
+  advance(ms: number): void;
+}
+
+/**
+ * A virtual clock for tests: `now()` starts at `startMs` (default 2026-01-01T00:00:00Z) and only moves when
+ * something sleeps or {@link VirtualClock.advance} is called. `sleep(ms)` records `ms`, advances the time by
+ * it, and resolves on the next macrotask (so an abort can still win, and other work interleaves as it would
+ * with real timers); it rejects with the signal's reason when the signal aborts first.
+ */
+export function createVirtualClock(startMs = Date.UTC(2026, 0, 1)): VirtualClock {
+  let nowMs = startMs;
+  const sleepsMs: number[] = [];
+  return {
+    sleepsMs,
+    now: () => nowMs,
+    advance(ms) {
+      nowMs += ms;
+    },
+    sleep(ms, signal) {
+      sleepsMs.push(ms);
+      return abortableSleep(
+        0,
+        signal,
+        (f) => setImmediate(() => {
+          nowMs += Math.max(0, ms);
+          f();
+        }),
+        (t) => clearImmediate(t),
+      );
+    },
+  };
+}

@@ -1,0 +1,666 @@
+/**
+ * The step interpreter (spec "Workflow definition language": step types; "States and transitions": error
+ * propagation order).
+ *
+ * It runs synchronously until something actually waits, then continues asynchronously ("sync until async"):
+ * every function here returns its outcome directly, or a promise only when a step below it returned one (a
+ * blocking stdlib call such as http.get or sys.sleep, a callback wait, a retry backoff, a parallel step). So a
+ * plain assign, switch or loop iteration costs no promise and no microtask.
+ *
+ * Control flow travels as a {@link Completion}: `undefined` (go on to the step's `next` or the following
+ * step), a {@link JumpTarget} (a named step `depth` step lists up, `end`, `break`, `continue`), or a return
+ * with its value. Errors travel as thrown {@link WorkflowError}s (or rejected promises); the step that first
+ * sees an error stamps its name on it (`error.context` = `step: <name>`). A cancellation reason (the abort
+ * signal's) is never caught by `try`: it passes through untouched.
+ */
+import { WorkflowError, indexError, keyError, typeError } from '../lang/errors.ts';
+import type {
+  AssignTarget,
+  ForSpec,
+  JumpTarget,
+  RetrySpec,
+  Step,
+  StepList,
+  Template,
+  WorkflowDef,
+} from '../lang/definition/ast.ts';
+import type { CompiledExpression } from '../lang/expr/ast.ts';
+import { isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
+import { bindNamedArgs, RETRY_POLICIES, STDLIB } from '../stdlib/index.ts';
+import {
+  bindSubworkflowNamed,
+  bindSubworkflowPositional,
+  callSubworkflow,
+  unsupportedCallError,
+} from './calls.ts';
+import { execParallel } from './parallel.ts';
+import { Scope } from './scope.ts';
+
+/** A `return` travelling up to the workflow that runs it. @internal */
+export interface ReturnCompletion {
+  readonly kind: 'return';
+  readonly value: Value;
+}
+
+/** How a step or step list finished; see the module header. @internal */
+export type Completion = undefined | JumpTarget | ReturnCompletion;
+
+/** A completion now, or later. @internal */
+export type Outcome = Completion | Promise<Completion>;
+
+/** True for a promise (the only thenables the engine produces or accepts from functions). @internal */
+export function isPromise<T>(x: unknown): x is Promise<T> {
+  return x instanceof Promise;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Workflows and step lists
+
+/**
+ * Runs a workflow (`main` or a subworkflow) in its fresh root `scope`: declares its params from `args`
+ * (positional, already bound), runs its steps, and returns the returned value (null when it ends without one,
+ * by `next: end` or by running off its last step). The scope is released however it ends.
+ * @internal
+ */
+export function runBody(wf: WorkflowDef, scope: Scope, args: readonly Value[]): Value | Promise<Value> {
+  let r: Outcome;
+  try {
+    for (let i = 0; i < wf.params.length; i++) scope.declare(wf.params[i]!.name, args[i] ?? null);
+    r = runList(wf.steps, 0, scope);
+  } catch (e) {
+    scope.release();
+    throw e;
+  }
+  if (isPromise<Completion>(r)) {
+    return r.then(
+      (c) => {
+        scope.release();
+        return resultOf(c);
+      },
+      (e: unknown) => {
+        scope.release();
+        throw e;
+      },
+    );
+  }
+  scope.release();
+  return resultOf(r);
+}
+
+function resultOf(c: Completion): Value {
+  return c !== undefined && c.kind === 'return' ? c.value : null;
+}
+
+/**
+ * Runs a step list from index `start`. Jumps within the list are followed here; anything else (a jump to an
+ * outer list, with its depth reduced by one; `break`, `continue`, `end`, return) is handed to the caller.
+ * @internal
+ */
+export function runList(list: StepList, start: number, scope: Scope): Outcome {
+  const steps = list.steps;
+  const frame = scope.frame;
+  const exec = frame.exec;
+  let i = start;
+  while (i < steps.length) {
+    const step = steps[i]!;
+    // Cancellation: nothing runs after the signal fires, not even a step that would not wait.
+    if (frame.signal.aborted) throw frame.signal.reason;
+    let c: Outcome;
+    try {
+      exec.countStep();
+      c = execStep(step, scope);
+    } catch (e) {
+      throw stamp(e, step, scope);
+    }
+    if (isPromise<Completion>(c)) {
+      return c.then(
+        (done) => {
+          const next = follow(step, done, i);
+          return typeof next === 'number' ? runList(list, next, scope) : next;
+        },
+        (e: unknown) => {
+          throw stamp(e, step, scope);
+        },
+      );
+    }
+    const next = follow(step, c, i);
+    if (typeof next !== 'number') return next;
+    i = next;
+  }
+  return undefined;
+}
+
+/** Where a list goes after `step` (at `index`) completed with `c`: an index in the list, or a completion up. */
+function follow(step: Step, c: Completion, index: number): number | Completion {
+  if (c === undefined) {
+    if (step.next === undefined) return index + 1;
+    c = step.next;
+  }
+  if (c.kind !== 'step') return c;
+  if (c.depth === 0) return c.index;
+  return { kind: 'step', name: c.name, depth: c.depth - 1, index: c.index };
+}
+
+/**
+ * Makes anything thrown at `step` a WorkflowError that names the step where it was first raised, except a
+ * cancellation, which passes untouched.
+ */
+function stamp(e: unknown, step: Step, scope: Scope): unknown {
+  if (scope.frame.signal.aborted && !(e instanceof WorkflowError)) return e;
+  const we = WorkflowError.from(e);
+  if (we.stepName === undefined) we.stepName = step.name;
+  return we;
+}
+
+/** Runs one step. @internal */
+export function execStep(step: Step, scope: Scope): Outcome {
+  switch (step.kind) {
+    case 'assign':
+      return execAssign(step.assignments, 0, scope);
+    case 'call':
+      return execCall(step, scope);
+    case 'switch':
+      return execSwitch(step, 0, scope);
+    case 'for':
+      return execFor(step.loop, scope);
+    case 'parallel':
+      return execParallel(step, scope);
+    case 'try':
+      return execTry(step, scope);
+    case 'raise': {
+      const v = evalTemplate(step.value, scope);
+      if (isPromise<Value>(v)) {
+        return v.then((x) => {
+          throw WorkflowError.raised(x);
+        });
+      }
+      throw WorkflowError.raised(v);
+    }
+    case 'return': {
+      if (step.value === undefined) return { kind: 'return', value: null };
+      const v = evalTemplate(step.value, scope);
+      if (isPromise<Value>(v)) return v.then((x): Completion => ({ kind: 'return', value: x }));
+      return { kind: 'return', value: v };
+    }
+    case 'steps':
+      return runList(step.steps, 0, scope);
+    case 'jump':
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Templates
+
+/**
+ * Evaluates a value as written in the source: constants as they are, `${...}` expressions (synchronously
+ * unless the expression may wait), lists and maps element by element.
+ * @internal
+ */
+export function evalTemplate(t: Template, scope: Scope): Value | Promise<Value> {
+  switch (t.kind) {
+    case 'const':
+      return t.value;
+    case 'expr':
+      return t.expr.isAsync ? t.expr.evaluateAsync(scope) : t.expr.evaluate(scope);
+    case 'list': {
+      if (t.isAsync) return evalListAsync(t.items, scope);
+      const out: Value[] = new Array(t.items.length);
+      for (let i = 0; i < t.items.length; i++) out[i] = evalTemplate(t.items[i]!, scope) as Value;
+      return out;
+    }
+    case 'map': {
+      const keyExprs = t.keyExprs;
+      if (t.isAsync || keyExprs?.some((k) => k?.isAsync)) return evalMapAsync(t.entries, keyExprs, scope);
+      const m: WMap = new Map();
+      const entries = t.entries;
+      for (let i = 0; i < entries.length; i++) {
+        const ke = keyExprs?.[i];
+        const key = ke ? keyString(ke.evaluate(scope)) : entries[i]![0];
+        m.set(key, evalTemplate(entries[i]![1], scope) as Value);
+      }
+      return m;
+    }
+  }
+}
+
+/** A computed map key (Google's dynamic keys) must be a string. */
+function keyString(k: Value): string {
+  if (typeof k !== 'string') throw typeError(`a map key must be a string, not a ${typeName(k)}`);
+  return k;
+}
+
+async function evalListAsync(items: readonly Template[], scope: Scope): Promise<Value> {
+  const out: Value[] = [];
+  for (const t of items) out.push(await evalTemplate(t, scope));
+  return out;
+}
+
+async function evalMapAsync(
+  entries: readonly (readonly [string, Template])[],
+  keyExprs: readonly (CompiledExpression | null)[] | undefined,
+  scope: Scope,
+): Promise<Value> {
+  const m: WMap = new Map();
+  for (let i = 0; i < entries.length; i++) {
+    const ke = keyExprs?.[i];
+    const key = ke ? keyString(await ke.evaluateAsync(scope)) : entries[i]![0];
+    m.set(key, await evalTemplate(entries[i]![1], scope));
+  }
+  return m;
+}
+
+/** Applies `f` to a value now or when it arrives. */
+function then<T, R>(v: T | Promise<T>, f: (x: T) => R | Promise<R>): R | Promise<R> {
+  return isPromise<T>(v) ? v.then(f) : f(v);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// assign
+
+function execAssign(
+  assignments: readonly { readonly target: AssignTarget; readonly value: Template }[],
+  from: number,
+  scope: Scope,
+): Outcome {
+  for (let i = from; i < assignments.length; i++) {
+    const a = assignments[i]!;
+    const v = evalTemplate(a.value, scope);
+    const done = isPromise<Value>(v) ? v.then((x) => assignTo(scope, a.target, x)) : assignTo(scope, a.target, v);
+    if (isPromise<void>(done)) return done.then(() => execAssign(assignments, i + 1, scope));
+  }
+  return undefined;
+}
+
+/**
+ * Assigns through a target path with path copying: the containers along the path are copied with the one
+ * change, never mutated, so every other holder of the old value keeps it (values are immutable). Missing map
+ * keys along the path are created as empty maps (spec "assign": "creates the intermediate maps").
+ *
+ * @throws WorkflowError tagged KeyError when the root variable of a path is missing, IndexError for a list
+ *   index out of range, TypeError when a segment does not fit the value (a key into a list, an index into a
+ *   string...).
+ * @internal
+ */
+export function assignTo(scope: Scope, target: AssignTarget, value: Value): void | Promise<void> {
+  const path = target.path;
+  if (path.length === 0) return scope.assign(target.root, value);
+  // Index expressions are evaluated first, left to right; only an index that may wait makes this async.
+  const keys: (string | Value)[] = new Array(path.length);
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    if (seg.kind === 'key') keys[i] = seg.name;
+    else if (seg.expr.isAsync) return assignToAsync(scope, target, value);
+    else keys[i] = seg.expr.evaluate(scope);
+  }
+  setPath(scope, target, keys, value);
+}
+
+async function assignToAsync(scope: Scope, target: AssignTarget, value: Value): Promise<void> {
+  const keys: Value[] = [];
+  for (const seg of target.path) keys.push(seg.kind === 'key' ? seg.name : await seg.expr.evaluateAsync(scope));
+  setPath(scope, target, keys, value);
+}
+
+function setPath(scope: Scope, target: AssignTarget, keys: readonly Value[], value: Value): void {
+  const root = scope.lookup(target.root);
+  if (root === undefined) throw keyError(`variable '${target.root}' is not defined (assigning ${target.text})`);
+  scope.assign(target.root, withPath(root, keys, 0, value, target));
+}
+
+function withPath(container: Value, keys: readonly Value[], i: number, value: Value, target: AssignTarget): Value {
+  if (i === keys.length) return value;
+  const key = keys[i]!;
+  if (typeof key === 'string') {
+    if (!isMap(container)) {
+      throw typeError(`cannot assign ${target.text}: key '${key}' of a ${typeName(container)}, not a map`);
+    }
+    let child = container.get(key);
+    if (child === undefined) {
+      // A missing key on the way down becomes an empty map when the path continues with a key.
+      if (i + 1 < keys.length && typeof keys[i + 1] !== 'string') {
+        throw keyError(`cannot assign ${target.text}: key '${key}' not found`);
+      }
+      child = new Map();
+    }
+    const copy: WMap = new Map(container);
+    copy.set(key, withPath(child, keys, i + 1, value, target));
+    return copy;
+  }
+  if (typeof key === 'bigint' || (typeof key === 'number' && Number.isInteger(key))) {
+    if (!isList(container)) {
+      throw typeError(`cannot assign ${target.text}: index of a ${typeName(container)}, not a list`);
+    }
+    const n = Number(key);
+    if (n < 0 || n >= container.length) {
+      throw indexError(`cannot assign ${target.text}: index ${n} out of range for a list of ${container.length}`);
+    }
+    const copy = container.slice();
+    copy[n] = withPath(container[n]!, keys, i + 1, value, target);
+    return copy;
+  }
+  throw typeError(`cannot assign ${target.text}: an index must be an int or a string, not ${typeName(key)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// call
+
+function execCall(step: Extract<Step, { kind: 'call' }>, scope: Scope): Outcome {
+  const args = step.args ? evalArgs(step.args, scope) : undefined;
+  const r = isPromise<WMap>(args) ? args.then((a) => invoke(step, scope, a)) : invoke(step, scope, args);
+  if (step.result === undefined) return isPromise(r) ? r.then(() => undefined) : undefined;
+  const name = step.result;
+  if (isPromise<Value>(r)) {
+    return r.then((v) => {
+      scope.assign(name, v);
+      return undefined;
+    });
+  }
+  scope.assign(name, r);
+  return undefined;
+}
+
+function evalArgs(args: readonly (readonly [string, Template])[], scope: Scope): WMap | Promise<WMap> {
+  const m: WMap = new Map();
+  for (let i = 0; i < args.length; i++) {
+    const [k, t] = args[i]!;
+    const v = evalTemplate(t, scope);
+    if (isPromise<Value>(v)) return evalArgsAsync(args, i, m, v, scope);
+    m.set(k, v);
+  }
+  return m;
+}
+
+async function evalArgsAsync(
+  args: readonly (readonly [string, Template])[],
+  from: number,
+  m: WMap,
+  pending: Promise<Value>,
+  scope: Scope,
+): Promise<WMap> {
+  m.set(args[from]![0], await pending);
+  for (let i = from + 1; i < args.length; i++) m.set(args[i]![0], await evalTemplate(args[i]![1], scope));
+  return m;
+}
+
+function invoke(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap | undefined): Value | Promise<Value> {
+  const target = step.target;
+  switch (target.kind) {
+    case 'stdlib': {
+      const fn = STDLIB.get(target.name);
+      if (!fn) throw unsupportedCallError(target.name);
+      return fn.impl(bindNamedArgs(fn, args), scope.frame.callContext());
+    }
+    case 'subworkflow': {
+      const wf = scope.frame.exec.definition.workflows.get(target.name);
+      if (!wf) throw unsupportedCallError(target.name);
+      return callSubworkflow(scope.frame, wf, bindSubworkflowNamed(wf, args));
+    }
+    case 'unsupported':
+      throw unsupportedCallError(target.name);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// switch
+
+function execSwitch(step: Extract<Step, { kind: 'switch' }>, from: number, scope: Scope): Outcome {
+  const cases = step.cases;
+  for (let i = from; i < cases.length; i++) {
+    const cond = evalTemplate(cases[i]!.condition, scope);
+    if (isPromise<Value>(cond)) {
+      return cond.then((v) => (checkCondition(v, i) ? runCase(step, i, scope) : execSwitch(step, i + 1, scope)));
+    }
+    if (checkCondition(cond, i)) return runCase(step, i, scope);
+  }
+  return undefined;
+}
+
+function checkCondition(v: Value, i: number): boolean {
+  if (typeof v !== 'boolean') throw typeError(`switch condition ${i + 1} is a ${typeName(v)}, not a bool`);
+  return v;
+}
+
+function runCase(step: Extract<Step, { kind: 'switch' }>, i: number, scope: Scope): Outcome {
+  const c = step.cases[i]!;
+  if (c.next !== undefined) return c.next;
+  if (c.steps !== undefined) return runList(c.steps, 0, scope);
+  if (c.step !== undefined) return execStep(c.step, scope);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// for
+
+/** The values a loop runs over: `count` of them, the i-th from `at(i)`. @internal */
+export interface LoopItems {
+  readonly count: number;
+  at(i: number): Value;
+}
+
+/**
+ * Evaluates a loop's `in` (a list; a map's keys come through `keys()`) or `range` (inclusive at both ends;
+ * ints when `start` is an int, else doubles).
+ * @throws WorkflowError tagged TypeError when `in` is not a list or a range bound is not a number.
+ * @internal
+ */
+export function loopItems(loop: ForSpec, scope: Scope): LoopItems | Promise<LoopItems> {
+  if (loop.in !== undefined) return then(evalTemplate(loop.in, scope), listItems);
+  const [a, b] = loop.range!;
+  return then(evalTemplate(a, scope), (start) => then(evalTemplate(b, scope), (end) => rangeItems(start, end)));
+}
+
+function listItems(v: Value): LoopItems {
+  if (!isList(v)) {
+    throw typeError(`for: 'in' must be a list, not a ${typeName(v)}${isMap(v) ? ' (use keys() for its keys)' : ''}`);
+  }
+  return { count: v.length, at: (i) => v[i]! };
+}
+
+function rangeItems(start: Value, end: Value): LoopItems {
+  const isNum = (x: Value): x is bigint | number => typeof x === 'bigint' || typeof x === 'number';
+  if (!isNum(start) || !isNum(end)) {
+    throw typeError(`for: range bounds must be numbers, not ${typeName(start)} and ${typeName(end)}`);
+  }
+  const span = Number(end) - Number(start);
+  // The step limit stops a huge range long before it could be counted out, so a double count is enough.
+  const count = span < 0 || Number.isNaN(span) ? 0 : Math.floor(span) + 1;
+  if (typeof start === 'bigint') return { count, at: (i) => start + BigInt(i) };
+  return { count, at: (i) => start + i };
+}
+
+function execFor(loop: ForSpec, scope: Scope): Outcome {
+  const items = loopItems(loop, scope);
+  const body = new Scope(scope, scope.frame);
+  const run = (it: LoopItems): Outcome => {
+    let r: Outcome;
+    try {
+      r = iterate(loop, it, 0, body);
+    } catch (e) {
+      body.release();
+      throw e;
+    }
+    if (isPromise<Completion>(r)) {
+      return r.then(
+        (c) => {
+          body.release();
+          return c;
+        },
+        (e: unknown) => {
+          body.release();
+          throw e;
+        },
+      );
+    }
+    body.release();
+    return r;
+  };
+  return isPromise<LoopItems>(items) ? items.then(run) : run(items);
+}
+
+function iterate(loop: ForSpec, items: LoopItems, from: number, body: Scope): Outcome {
+  for (let i = from; i < items.count; i++) {
+    body.declare(loop.value, items.at(i));
+    if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
+    const c = runList(loop.steps, 0, body);
+    if (isPromise<Completion>(c)) {
+      return c.then((done) => {
+        const r = afterIteration(done);
+        return r === NEXT ? iterate(loop, items, i + 1, body) : r;
+      });
+    }
+    const r = afterIteration(c);
+    if (r !== NEXT) return r;
+  }
+  return undefined;
+}
+
+const NEXT = Symbol('next iteration');
+
+function afterIteration(c: Completion): Completion | typeof NEXT {
+  if (c === undefined || c.kind === 'continue') return NEXT;
+  if (c.kind === 'break') return undefined;
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// try / retry / except
+
+/** A retry block with its numbers evaluated. @internal */
+interface Retry {
+  readonly predicate: (error: Value, scope: Scope) => boolean | Promise<boolean>;
+  readonly maxRetries: number;
+  readonly initialDelaySec: number;
+  readonly maxDelaySec: number;
+  readonly multiplier: number;
+}
+
+function execTry(step: Extract<Step, { kind: 'try' }>, scope: Scope): Outcome {
+  return attempt(step, scope, 0, undefined);
+}
+
+function attempt(step: Extract<Step, { kind: 'try' }>, scope: Scope, n: number, retry: Retry | undefined): Outcome {
+  let r: Outcome;
+  try {
+    r = runList(step.body, 0, scope);
+  } catch (e) {
+    return onError(step, scope, e, n, retry);
+  }
+  if (isPromise<Completion>(r)) return r.then(undefined, (e: unknown) => onError(step, scope, e, n, retry));
+  return r;
+}
+
+/**
+ * The spec's propagation order for an error in a try body: retry (when the predicate says so and attempts
+ * remain, after the backoff delay), then `except`, then outward.
+ */
+function onError(
+  step: Extract<Step, { kind: 'try' }>,
+  scope: Scope,
+  e: unknown,
+  n: number,
+  retry: Retry | undefined,
+): Outcome {
+  const signal = scope.frame.signal;
+  if (signal.aborted || !(e instanceof WorkflowError)) throw e;
+  if (step.retry !== undefined) {
+    const spec = retry ?? resolveRetry(step.retry, scope);
+    const go = (rs: Retry): Outcome => {
+      if (n >= rs.maxRetries) return handle(step, scope, e);
+      return then(rs.predicate(e.value, scope), (yes): Outcome => {
+        if (!yes) return handle(step, scope, e);
+        const delaySec = Math.min(rs.initialDelaySec * rs.multiplier ** n, rs.maxDelaySec);
+        const clock = scope.frame.exec.deps.clock;
+        return clock.sleep(delaySec * 1000, signal).then(() => attempt(step, scope, n + 1, rs));
+      });
+    };
+    return isPromise<Retry>(spec) ? spec.then(go) : go(spec);
+  }
+  return handle(step, scope, e);
+}
+
+function handle(step: Extract<Step, { kind: 'try' }>, scope: Scope, e: WorkflowError): Outcome {
+  const ex = step.except;
+  if (ex === undefined) throw e;
+  // Variables first assigned inside `except` (and the `as` variable) end with it (spec "try/except/retry" 4).
+  const inner = new Scope(scope, scope.frame);
+  let r: Outcome;
+  try {
+    if (ex.as !== undefined) inner.declare(ex.as, e.value);
+    r = runList(ex.steps, 0, inner);
+  } catch (err) {
+    inner.release();
+    throw err;
+  }
+  if (isPromise<Completion>(r)) {
+    return r.then(
+      (c) => {
+        inner.release();
+        return c;
+      },
+      (err: unknown) => {
+        inner.release();
+        throw err;
+      },
+    );
+  }
+  inner.release();
+  return r;
+}
+
+function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
+  if (spec.kind === 'policy') {
+    const p = RETRY_POLICIES.get(spec.name);
+    if (!p) throw typeError(`retry: unknown retry policy '${spec.name}'`);
+    return {
+      predicate: stdlibPredicate(p.predicate),
+      maxRetries: p.maxRetries,
+      initialDelaySec: p.initialDelaySec,
+      maxDelaySec: p.maxDelaySec,
+      multiplier: p.multiplier,
+    };
+  }
+  const pred = spec.predicate;
+  let predicate: Retry['predicate'];
+  if (pred.kind === 'stdlib') {
+    // `predicate: ${http.default_retry}` names a policy; its predicate function decides.
+    const policy = STDLIB.has(pred.name) ? undefined : RETRY_POLICIES.get(pred.name);
+    predicate = stdlibPredicate(policy ? policy.predicate : pred.name);
+  } else {
+    const name = pred.name;
+    predicate = (error, s) => {
+      const wf = s.frame.exec.definition.workflows.get(name);
+      if (!wf) throw unsupportedCallError(name);
+      return then(callSubworkflow(s.frame, wf, bindSubworkflowPositional(wf, [error])), (v) => asBool(v, name));
+    };
+  }
+  const values = [spec.maxRetries, spec.initialDelaySec, spec.maxDelaySec, spec.multiplier].map((t) =>
+    evalTemplate(t, scope),
+  );
+  const build = (vs: Value[]): Retry => {
+    const [maxRetries, initialDelaySec, maxDelaySec, multiplier] = vs.map((v, i) =>
+      asNumber(v, ['max_retries', 'initial_delay', 'max_delay', 'multiplier'][i]!),
+    ) as [number, number, number, number];
+    return { predicate, maxRetries, initialDelaySec, maxDelaySec, multiplier };
+  };
+  return values.some(isPromise) ? Promise.all(values).then(build) : build(values as Value[]);
+}
+
+function stdlibPredicate(name: string): Retry['predicate'] {
+  return (error, scope) => {
+    const fn = STDLIB.get(name);
+    if (!fn) throw unsupportedCallError(name);
+    return then(fn.impl([error], scope.frame.callContext()), (v) => asBool(v, name));
+  };
+}
+
+function asBool(v: Value, name: string): boolean {
+  if (typeof v !== 'boolean') throw typeError(`retry predicate ${name} returned a ${typeName(v)}, not a bool`);
+  return v;
+}
+
+function asNumber(v: Value, field: string): number {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number') return v;
+  throw typeError(`retry: ${field} must be a number, not a ${typeName(v)}`);
+}

@@ -1,0 +1,195 @@
+/**
+ * Parallel steps (spec "Workflow definition language": parallel, parallel options; "Limits"): `branches` or a
+ * parallel `for`, each branch or iteration in its own frame and scope, at most `concurrency_limit` running at
+ * once (default and maximum 20).
+ *
+ * Variables: a branch reads every parent variable; it writes the parent's copy only of those listed in
+ * `shared` (JS runs one branch at a time between waits, so each single read or write is atomic); writing any
+ * other parent variable makes a branch-local copy (see scope.ts). Errors: under `unhandled` the first error
+ * cancels the other branches (their waits end at once and they run no further step) and is re-raised
+ * unchanged; under `continueAll` every branch runs to its end and the errors, up to 100, are raised together
+ * as one UnhandledBranchError.
+ *
+ * UnhandledBranchError shape (Google documents the tag but not the payload): `{message, code: 0,
+ * tags: ["UnhandledBranchError"], branches: [{id, error}]}`, where `id` is the branch name, or the iteration
+ * index (int) of a parallel for, and `error` the branch's error value as `except` would have caught it; the
+ * list is in the order the errors happened.
+ */
+import { WorkflowError, typeError } from '../lang/errors.ts';
+import type { Step, StepList } from '../lang/definition/ast.ts';
+import { typeName, type Value, type WMap } from '../lang/value.ts';
+import { evalTemplate, isPromise, loopItems, runList, type Completion, type LoopItems, type Outcome } from './interpreter.ts';
+import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from './limits.ts';
+import { Frame, Scope } from './scope.ts';
+
+type ParallelStep = Extract<Step, { kind: 'parallel' }>;
+
+/** One unit of parallel work: its id for error reports, and how to start it in a branch scope. */
+interface Work {
+  readonly count: number;
+  id(i: number): Value;
+  start(i: number, scope: Scope): Outcome;
+}
+
+/**
+ * Runs a parallel step. Always asynchronous (branches interleave at their waits).
+ *
+ * @throws WorkflowError tagged ParallelNestingError when nested deeper than 2 (also through subworkflow
+ *   calls); ResourceLimitError for more than 10 branches or a concurrency_limit over 20; ValueError for a
+ *   concurrency_limit below 1; KeyError for a `shared` variable not declared before the step; under
+ *   `unhandled` the first branch error unchanged; under `continueAll` UnhandledBranchError.
+ * @internal
+ */
+export function execParallel(step: ParallelStep, scope: Scope): Outcome {
+  const frame = scope.frame;
+  if (frame.parallelDepth >= MAX_PARALLEL_DEPTH) {
+    throw WorkflowError.of(
+      'ParallelNestingError',
+      `parallel step '${step.name}' is nested deeper than ${MAX_PARALLEL_DEPTH} parallel steps`,
+    );
+  }
+  for (const name of step.shared) {
+    if (scope.lookup(name) === undefined) {
+      throw WorkflowError.of('KeyError', `shared variable '${name}' must be declared before parallel step '${step.name}'`);
+    }
+  }
+  const limit = step.concurrencyLimit === undefined ? MAX_CONCURRENCY : evalTemplate(step.concurrencyLimit, scope);
+  const shared = new Set(step.shared);
+  const go = (lim: Value, work: Work): Promise<Completion> => runAll(step, scope, shared, checkLimit(lim), work);
+
+  if (step.branches !== undefined) {
+    const branches = step.branches;
+    if (branches.length > MAX_BRANCHES) {
+      throw WorkflowError.of(
+        'ResourceLimitError',
+        `parallel step '${step.name}' has ${branches.length} branches, over the limit of ${MAX_BRANCHES}`,
+      );
+    }
+    const work: Work = {
+      count: branches.length,
+      id: (i) => branches[i]!.name,
+      start: (i, s) => runList(branches[i]!.steps, 0, s),
+    };
+    return isPromise<Value>(limit) ? limit.then((l) => go(l, work)) : go(limit, work);
+  }
+
+  const loop = step.for!;
+  const items = loopItems(loop, scope);
+  const forWork = (it: LoopItems): Work => ({
+    count: it.count,
+    id: (i) => BigInt(i),
+    start: (i, s) => {
+      s.declare(loop.value, it.at(i));
+      if (loop.index !== undefined) s.declare(loop.index, BigInt(i));
+      return runList(loop.steps as StepList, 0, s);
+    },
+  });
+  return Promise.all([limit, items]).then(([l, it]) => go(l, forWork(it)));
+}
+
+function checkLimit(v: Value): number {
+  if (typeof v !== 'bigint' && !(typeof v === 'number' && Number.isInteger(v))) {
+    throw typeError(`concurrency_limit must be an int, not a ${typeName(v)}`);
+  }
+  const n = Number(v);
+  if (n > MAX_CONCURRENCY) {
+    throw WorkflowError.of('ResourceLimitError', `concurrency_limit ${n} is over the limit of ${MAX_CONCURRENCY}`);
+  }
+  if (n < 1) throw WorkflowError.of('ValueError', `concurrency_limit must be at least 1, got ${n}`);
+  return n;
+}
+
+/** The reason a branch is cancelled with when a sibling failed under `unhandled`. */
+class SiblingFailed extends Error {}
+
+function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, limit: number, work: Work): Promise<Completion> {
+  const parent = scope.frame;
+  const ctrl = new AbortController();
+  const onParentAbort = (): void => ctrl.abort(parent.signal.reason);
+  if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
+  parent.signal.addEventListener('abort', onParentAbort, { once: true });
+  const frame = new Frame(parent.exec, ctrl.signal, parent.callDepth, parent.parallelDepth + 1);
+  const continueAll = step.exceptionPolicy === 'continueAll';
+
+  return new Promise<Completion>((resolve, reject) => {
+    let next = 0;
+    let active = 0;
+    let stopped = false;
+    let firstError: WorkflowError | undefined;
+    const errors: WMap[] = [];
+
+    const finish = (): void => {
+      parent.signal.removeEventListener('abort', onParentAbort);
+      if (parent.signal.aborted) return reject(parent.signal.reason);
+      if (firstError) return reject(firstError);
+      if (errors.length > 0) return reject(unhandledBranchError(step, errors, work.count));
+      resolve(undefined);
+    };
+
+    const settle = (): void => {
+      active--;
+      launch();
+    };
+
+    const fail = (i: number, e: unknown): void => {
+      if (stopped || ctrl.signal.aborted) return; // cancelled: the reason is the parent's or a sibling's
+      const we = WorkflowError.from(e);
+      if (!continueAll) {
+        firstError = we;
+        stopped = true;
+        ctrl.abort(new SiblingFailed('a sibling branch failed'));
+        return;
+      }
+      errors.push(new Map<string, Value>([['id', work.id(i)], ['error', we.value]]));
+      if (errors.length >= MAX_BRANCH_ERRORS) {
+        stopped = true;
+        ctrl.abort(new SiblingFailed('too many branch errors'));
+      }
+    };
+
+    const launch = (): void => {
+      while (!stopped && !ctrl.signal.aborted && active < limit && next < work.count) {
+        const i = next++;
+        active++;
+        const branchScope = new Scope(scope, frame, shared);
+        let r: Outcome;
+        try {
+          r = work.start(i, branchScope);
+        } catch (e) {
+          branchScope.release();
+          fail(i, e);
+          active--;
+          continue;
+        }
+        if (isPromise<Completion>(r)) {
+          r.then(
+            () => {
+              branchScope.release();
+              settle();
+            },
+            (e: unknown) => {
+              branchScope.release();
+              fail(i, e);
+              settle();
+            },
+          );
+        } else {
+          branchScope.release();
+          active--;
+        }
+      }
+      if (active === 0) finish();
+    };
+
+    launch();
+  });
+}
+
+function unhandledBranchError(step: ParallelStep, errors: WMap[], total: number): WorkflowError {
+  return WorkflowError.of(
+    'UnhandledBranchError',
+    `UnhandledBranchError: ${errors.length} of ${total} branches or iterations of parallel step '${step.name}' ` +
+      'raised unhandled errors',
+    { branches: errors },
+  );
+}

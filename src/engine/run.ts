@@ -1,0 +1,82 @@
+/**
+ * The engine's entry point (spec "States and transitions"): run a compiled definition with an argument to its
+ * result or its error. The service, the one-shot `run` command and tests all call {@link runExecution}.
+ */
+import { WorkflowError } from '../lang/errors.ts';
+import type { Definition } from '../lang/definition/ast.ts';
+import { sizeOf, type Value } from '../lang/value.ts';
+import { runBody } from './interpreter.ts';
+import { MAX_MEMORY_BYTES } from './limits.ts';
+import { Execution, Frame, Scope } from './scope.ts';
+import type { ExecutionDeps } from './types.ts';
+
+/**
+ * Runs one execution of `definition`.
+ *
+ * `argument` is the decoded execution argument (undefined or null when none was given). When `main` declares
+ * its one parameter, the argument is bound to it (null when none was given). When `main` declares no
+ * parameter, the argument is ignored: the spec says the argument "must be null or omitted" and leaves the
+ * outcome open, and Google's documentation only says that a workflow receives runtime arguments through
+ * `main`'s `params` ("Runtime arguments"), describing no error for an argument nobody reads.
+ *
+ * Resolves to the value `main` returns (null when it ends without `return`). Rejects with a
+ * {@link WorkflowError} whose `stepName` names the step where the error was raised (the service reports
+ * `error.context` = `step: <stepName>` and `error.payload` = the JSON of `error.value`); a result over the
+ * 512 KB variable-memory limit is a ResourceLimitError. When `signal` aborts, rejects with `signal.reason`
+ * promptly wherever the execution is (between steps, in sys.sleep, an HTTP request, a retry backoff, a callback
+ * wait), and no further step runs.
+ *
+ * Runs synchronously until a step waits: a workflow that never waits has finished when this returns.
+ */
+export function runExecution(
+  definition: Definition,
+  argument: Value | undefined,
+  deps: ExecutionDeps,
+  signal: AbortSignal,
+): Promise<Value> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const exec = new Execution(definition, deps);
+  const scope = new Scope(undefined, new Frame(exec, signal, 0, 0));
+  const main = definition.main;
+  const args = main.params.length > 0 ? [argument ?? null] : [];
+  let r: Value | Promise<Value>;
+  try {
+    r = runBody(main, scope, args);
+  } catch (e) {
+    return Promise.reject(settleError(e, signal, main.name));
+  }
+  if (r instanceof Promise) {
+    return r.then(
+      (v) => checkResult(v, main.name),
+      (e: unknown) => {
+        throw settleError(e, signal, main.name);
+      },
+    );
+  }
+  try {
+    return Promise.resolve(checkResult(r, main.name));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function checkResult(v: Value, stepName: string): Value {
+  const bytes = sizeOf(v);
+  if (bytes > MAX_MEMORY_BYTES) {
+    const e = WorkflowError.of(
+      'ResourceLimitError',
+      `the result is ${bytes} bytes, over the memory limit of ${MAX_MEMORY_BYTES} bytes (512 KB)`,
+    );
+    e.stepName = stepName;
+    throw e;
+  }
+  return v;
+}
+
+// Cancellation wins over anything else; any other failure becomes a WorkflowError that names a step.
+function settleError(e: unknown, signal: AbortSignal, fallbackStep: string): unknown {
+  if (signal.aborted) return signal.reason;
+  const we = WorkflowError.from(e);
+  if (we.stepName === undefined) we.stepName = fallbackStep;
+  return we;
+}

@@ -1,0 +1,136 @@
+/**
+ * Variables of a running workflow (spec "Workflow definition language": variables, for-loop scoping, parallel
+ * `shared`): parent-linked scopes, the execution-wide counters (steps, memory) and the frame each thread of
+ * control runs in.
+ *
+ * Scoping rules, each a scope boundary:
+ * - a workflow invocation (`main` or a subworkflow call) starts a root scope: the caller's variables are
+ *   invisible;
+ * - a `for` loop and an `except` block open a child scope: the loop or error variable and any variable first
+ *   assigned inside live there and are gone afterwards, while assigning a variable that already exists outside
+ *   changes it in place;
+ * - a parallel branch or iteration opens a child scope with a barrier: reading a parent variable sees it, but
+ *   writing one that is not `shared` makes a branch-local copy (the write does not leak out), while `shared`
+ *   variables are written in the parent. Values are immutable, so the read-only copies cost nothing.
+ */
+import type { Env } from '../lang/expr/ast.ts';
+import { sizeOf, type Value } from '../lang/value.ts';
+import type { Definition } from '../lang/definition/ast.ts';
+import type { CallContext } from '../stdlib/types.ts';
+import type { ExecutionDeps } from './types.ts';
+import { MAX_MEMORY_BYTES, MAX_STEPS, memoryLimitError, stepLimitError } from './limits.ts';
+import { callFunction } from './calls.ts';
+
+/** The state one execution shares across all its frames: definition, host dependencies, counters. @internal */
+export class Execution {
+  /** Steps started so far (spec "Limits": 100,000). */
+  steps = 0;
+  /** Bytes of all live variables, as {@link sizeOf} estimates them (spec "Limits": 512 KB). */
+  memoryBytes = 0;
+
+  constructor(
+    readonly definition: Definition,
+    readonly deps: ExecutionDeps,
+  ) {}
+
+  /** Counts one step. @throws WorkflowError tagged ResourceLimitError past {@link MAX_STEPS}. */
+  countStep(): void {
+    if (++this.steps > MAX_STEPS) throw stepLimitError();
+  }
+}
+
+/**
+ * One thread of control: `main`, a subworkflow call, or a parallel branch. It carries the cancellation signal
+ * its waits obey (a branch's signal also fires when a sibling fails under `unhandled`), the subworkflow call
+ * depth and the parallel nesting depth. @internal
+ */
+export class Frame {
+  private ctx: CallContext | undefined;
+
+  constructor(
+    readonly exec: Execution,
+    readonly signal: AbortSignal,
+    readonly callDepth: number,
+    readonly parallelDepth: number,
+  ) {}
+
+  /** The context stdlib functions called from this frame receive (its signal, the execution's deps). */
+  callContext(): CallContext {
+    if (this.ctx) return this.ctx;
+    const deps = this.exec.deps;
+    this.ctx = {
+      clock: deps.clock,
+      fetch: deps.fetch,
+      env: deps.env,
+      signal: this.signal,
+      log: (entry) => deps.log(entry),
+      callbacks: deps.callbacks,
+    };
+    return this.ctx;
+  }
+}
+
+/**
+ * A scope of variables; also the {@link Env} expressions evaluate in. `shared` marks a parallel branch's root
+ * scope (the barrier): the set of parent variables the branch may write. @internal
+ */
+export class Scope implements Env {
+  readonly vars = new Map<string, Value>();
+  /** Bytes this scope's variables hold (names included), released with {@link release}. */
+  private bytes = 0;
+
+  constructor(
+    readonly parent: Scope | undefined,
+    readonly frame: Frame,
+    readonly shared?: ReadonlySet<string>,
+  ) {}
+
+  lookup(name: string): Value | undefined {
+    let s: Scope | undefined = this;
+    do {
+      const v = s.vars.get(name);
+      if (v !== undefined) return v;
+      s = s.parent;
+    } while (s);
+    return undefined;
+  }
+
+  call(name: string, args: Value[]): Value | Promise<Value> {
+    return callFunction(this.frame, name, args);
+  }
+
+  /**
+   * Assigns a variable by the scoping rules of the module header: an existing variable is changed where it
+   * lives (a non-shared one above a branch barrier is copied into the branch instead); a new one is created
+   * here. @throws WorkflowError tagged ResourceLimitError when variable memory goes over 512 KB.
+   */
+  assign(name: string, value: Value): void {
+    let s: Scope = this;
+    for (;;) {
+      if (s.vars.has(name)) return s.declare(name, value);
+      if (s.shared !== undefined && !s.shared.has(name)) {
+        // At a branch barrier: a parent variable that is not shared gets a branch-local copy.
+        return s.parent?.lookup(name) !== undefined ? s.declare(name, value) : this.declare(name, value);
+      }
+      if (!s.parent) return this.declare(name, value);
+      s = s.parent;
+    }
+  }
+
+  /** Sets a variable in this very scope (loop variables, parameters, `except as`). Same error as {@link assign}. */
+  declare(name: string, value: Value): void {
+    const old = this.vars.get(name);
+    const delta = old === undefined ? name.length + sizeOf(value) : sizeOf(value) - sizeOf(old);
+    this.vars.set(name, value);
+    this.bytes += delta;
+    const exec = this.frame.exec;
+    exec.memoryBytes += delta;
+    if (delta > 0 && exec.memoryBytes > MAX_MEMORY_BYTES) throw memoryLimitError(exec.memoryBytes);
+  }
+
+  /** Gives this scope's bytes back to the execution when the scope ends (normally or by an error). */
+  release(): void {
+    this.frame.exec.memoryBytes -= this.bytes;
+    this.bytes = 0;
+  }
+}

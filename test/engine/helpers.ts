@@ -1,0 +1,83 @@
+/**
+ * Helpers for engine tests: compile a YAML workflow and run it with injected dependencies (a virtual clock
+ * unless told otherwise, an in-memory callback hub, a fixed environment, captured logs).
+ */
+import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { WorkflowError } from '../../src/lang/errors.ts';
+import { toJson, type Value } from '../../src/lang/value.ts';
+import { createVirtualClock, type VirtualClock } from '../../src/engine/clock.ts';
+import { createMemoryCallbackHub, type MemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
+import { runExecution } from '../../src/engine/run.ts';
+import type { ExecutionDeps } from '../../src/engine/types.ts';
+import type { Clock, LogEntry } from '../../src/stdlib/types.ts';
+
+/** The environment every test execution sees. */
+export const TEST_ENV: ReadonlyMap<string, string> = new Map([
+  ['CLOUD_PROJECT_ID', 'my-project'],
+  ['CLOUD_LOCATION', 'us-central1'],
+  ['CLOUD_WORKFLOW_ID', 'wf'],
+  ['CLOUD_WORKFLOW_REVISION_ID', '000001-abc'],
+  ['CLOUD_WORKFLOW_EXECUTION_ID', 'exec-1'],
+  ['GOOGLE_CLOUD_PROJECT_ID', 'my-project'],
+]);
+
+/** A test harness: the deps handed to the engine plus what the test inspects. */
+export interface Harness {
+  readonly deps: ExecutionDeps;
+  readonly clock: Clock;
+  readonly logs: LogEntry[];
+  readonly callbacks: MemoryCallbackHub;
+}
+
+/** Builds deps with a virtual clock (or the given one). */
+export function harness(clock: Clock = createVirtualClock()): Harness {
+  const logs: LogEntry[] = [];
+  const callbacks = createMemoryCallbackHub('http://localhost:8787', clock);
+  return {
+    clock,
+    logs,
+    callbacks,
+    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks },
+  };
+}
+
+/** The outcome of a run, in JSON text so ints and doubles stay distinct in comparisons. */
+export type Outcome = { result: string } | { error: { value: Value; json: string; step: string | undefined } };
+
+/** Compiles and runs `yaml`; never rejects (except on cancellation, which it rethrows). */
+export async function run(
+  yaml: string,
+  argument?: Value,
+  h: Harness = harness(),
+  signal: AbortSignal = new AbortController().signal,
+): Promise<Outcome> {
+  const def = compileDefinition(yaml);
+  try {
+    const v = await runExecution(def, argument, h.deps, signal);
+    return { result: toJson(v) };
+  } catch (e) {
+    if (!(e instanceof WorkflowError)) throw e;
+    return { error: { value: e.value, json: toJson(e.value), step: e.stepName } };
+  }
+}
+
+/** Runs and returns the result's JSON, failing with the error's JSON when the run failed. */
+export async function result(yaml: string, argument?: Value, h?: Harness): Promise<string> {
+  const o = await run(yaml, argument, h);
+  if ('error' in o) throw new Error(`expected a result, got error ${o.error.json} at step ${o.error.step}`);
+  return o.result;
+}
+
+/** Runs and returns the error, failing when the run succeeded. */
+export async function failure(
+  yaml: string,
+  argument?: Value,
+  h?: Harness,
+): Promise<{ value: Value; json: string; step: string | undefined; tags: string[]; message: string }> {
+  const o = await run(yaml, argument, h);
+  if ('result' in o) throw new Error(`expected an error, got result ${o.result}`);
+  const e = new WorkflowError(o.error.value);
+  return { ...o.error, tags: e.tags, message: e.message };
+}
+
+export type { VirtualClock };
