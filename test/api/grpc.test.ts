@@ -1,0 +1,338 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as grpc from '@grpc/grpc-js';
+import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
+import { startServer, type RunningServer } from '../../src/server.ts';
+
+// SPEC.md "gRPC API": Google's own client library (@google-cloud/workflows 4.x) over gRPC against the running
+// emulator, on an insecure channel with no credentials, for every RPC; plus REST and gRPC sharing one store.
+const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc (Google client over gRPC)');
+
+const PARENT = 'projects/my-project/locations/us-central1';
+const SOURCE = 'main:\n  params: [args]\n  steps:\n    - add:\n        return: ${args.x + 1}\n';
+const SLEEPY = 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n    - done:\n        return: "late"\n';
+const FAILING = 'main:\n  steps:\n    - first:\n        assign:\n          - a: 1\n    - explode:\n        raise: "boom"\n';
+
+/** The clients need no credentials: a stand-in for google-auth-library (what README shows users). */
+const auth = {
+  getClient: async () => ({ getRequestHeaders: async () => new Headers() }),
+  getUniverseDomain: async () => 'googleapis.com',
+  getProjectId: async () => 'my-project',
+  fetch: (url: string, init: RequestInit) => fetch(url, init),
+};
+
+type GrpcError = Error & { code: number; details: string };
+
+async function rejects(promise: Promise<unknown>): Promise<GrpcError> {
+  try {
+    await promise;
+  } catch (e) {
+    return e as GrpcError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const seconds = (t: { seconds?: unknown } | null | undefined) => Number(String(t?.seconds ?? 'NaN'));
+
+async function restJson(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${server.url}/v1/${PARENT}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+async function createWorkflow(ctx: { workflows: WorkflowsClient }, workflowId: string, sourceContents = SOURCE, description = '') {
+  const [operation] = await ctx.workflows.createWorkflow({ parent: PARENT, workflowId, workflow: { sourceContents, description } });
+  const [workflow] = await operation.promise();
+  return workflow;
+}
+
+async function untilDone(ctx: { executions: ExecutionsClient }, name: string) {
+  for (let i = 0; i < 200; i++) {
+    const [execution] = await ctx.executions.getExecution({ name });
+    if (execution.state !== 'ACTIVE') return execution;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${name} did not finish`);
+}
+
+s.before(async (ctx) => {
+  ctx.server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} } });
+  const options = { servicePath: '127.0.0.1', port: ctx.server.grpcPort, sslCreds: grpc.credentials.createInsecure(), auth };
+  ctx.workflows = new WorkflowsClient(options as never);
+  ctx.executions = new ExecutionsClient(options as never);
+});
+
+s.after(async (ctx) => {
+  await ctx.workflows.close();
+  await ctx.executions.close();
+  await ctx.server.close();
+});
+
+s('the emulator serves gRPC on its own port (spec "Configuration": GRPC_PORT)', (ctx) => {
+  assert.type(ctx.server.grpcPort, 'number');
+  assert.is.not(ctx.server.grpcPort, ctx.server.port);
+});
+
+s('CreateWorkflow returns a done operation whose promise() gives the workflow and OperationMetadata (spec "gRPC API")', async (ctx) => {
+  const [operation] = await ctx.workflows.createWorkflow({
+    parent: PARENT,
+    workflowId: 'create-me',
+    workflow: { sourceContents: SOURCE, description: 'adds one' },
+  });
+  assert.ok(operation.done);
+  assert.match(operation.name!, new RegExp(`^${PARENT}/operations/operation-\\d+-[0-9a-f]+$`));
+  const [workflow, metadata, raw] = await operation.promise();
+  assert.is(workflow.name, `${PARENT}/workflows/create-me`);
+  assert.is(workflow.sourceContents, SOURCE);
+  assert.is(workflow.description, 'adds one');
+  assert.is(workflow.state, 1); // ACTIVE
+  assert.match(workflow.revisionId!, /^\d{6}-[0-9a-f]{3}$/);
+  assert.ok(seconds(workflow.createTime) > 0);
+  assert.is(seconds(workflow.updateTime), seconds(workflow.createTime));
+  assert.is(metadata.verb, 'create');
+  assert.is(metadata.target, `${PARENT}/workflows/create-me`);
+  assert.is(metadata.apiVersion, 'v1');
+  assert.ok(seconds(metadata.endTime) > 0);
+  assert.is((raw as { response?: { type_url?: string } }).response?.type_url, 'type.googleapis.com/google.cloud.workflows.v1.Workflow');
+});
+
+s('GetWorkflow returns every field of the workflow resource (spec "Workflow")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'get-me', SOURCE, 'desc');
+  const [workflow] = await ctx.workflows.getWorkflow({ name: `${PARENT}/workflows/get-me` });
+  assert.is(workflow.name, created.name);
+  assert.is(workflow.state, 'ACTIVE');
+  assert.is(workflow.revisionId, created.revisionId);
+  assert.is(workflow.sourceContents, SOURCE);
+  assert.is(workflow.description, 'desc');
+  assert.is(seconds(workflow.createTime), seconds(created.createTime));
+  assert.is(workflow.createTime!.nanos, created.createTime!.nanos);
+});
+
+s('GetWorkflow with the current revision_id answers; another revision is NOT_FOUND (spec "Versioning")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'get-revision');
+  const [workflow] = await ctx.workflows.getWorkflow({ name: created.name, revisionId: created.revisionId });
+  assert.is(workflow.revisionId, created.revisionId);
+  const error = await rejects(ctx.workflows.getWorkflow({ name: created.name, revisionId: '999999-fff' }));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+});
+
+s('ListWorkflows returns every workflow in one response (spec "Endpoints": no pagination)', async (ctx) => {
+  await createWorkflow(ctx, 'listed-a');
+  await createWorkflow(ctx, 'listed-b');
+  const [workflows, nextRequest] = await ctx.workflows.listWorkflows({ parent: PARENT, pageSize: 1 }, { autoPaginate: false });
+  assert.is(nextRequest, null);
+  const names = workflows.map((w) => w.name);
+  assert.ok(names.includes(`${PARENT}/workflows/listed-a`));
+  assert.ok(names.includes(`${PARENT}/workflows/listed-b`));
+  assert.is(workflows.find((w) => w.name === `${PARENT}/workflows/listed-a`)!.sourceContents, SOURCE);
+});
+
+s('UpdateWorkflow honours update_mask: only the masked fields change (spec "gRPC API")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'masked', SOURCE, 'before');
+  const [operation] = await ctx.workflows.updateWorkflow({
+    workflow: { name: created.name, description: 'after', sourceContents: SLEEPY },
+    updateMask: { paths: ['description'] },
+  });
+  assert.ok(operation.done);
+  const [workflow, metadata] = await operation.promise();
+  assert.is(workflow.description, 'after');
+  assert.is(workflow.sourceContents, SOURCE);
+  assert.is(workflow.revisionId, created.revisionId);
+  assert.is(metadata.verb, 'update');
+  const [sourceOnly] = await ctx.workflows.updateWorkflow({
+    workflow: { name: created.name, description: 'ignored', sourceContents: SLEEPY },
+    updateMask: { paths: ['source_contents'] },
+  });
+  const [updated] = await sourceOnly.promise();
+  assert.is(updated.sourceContents, SLEEPY);
+  assert.is(updated.description, 'after');
+  assert.is.not(updated.revisionId, created.revisionId);
+});
+
+s('UpdateWorkflow without update_mask replaces every updatable field (Google: "the entire workflow will be updated")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'unmasked', SOURCE, 'will be cleared');
+  const [operation] = await ctx.workflows.updateWorkflow({ workflow: { name: created.name, sourceContents: SLEEPY } });
+  const [workflow] = await operation.promise();
+  assert.is(workflow.sourceContents, SLEEPY);
+  assert.is(workflow.description, '');
+});
+
+s('UpdateWorkflow with a mask naming a field the emulator cannot update is INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'bad-mask');
+  const labels = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['labels'] } }));
+  assert.is(labels.code, grpc.status.INVALID_ARGUMENT);
+  const unknown = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['no_such_field'] } }));
+  assert.is(unknown.code, grpc.status.INVALID_ARGUMENT);
+  assert.match(unknown.details, /no_such_field/);
+});
+
+s('UpdateWorkflow of an unknown workflow is NOT_FOUND (spec "Endpoints": PATCH 404)', async (ctx) => {
+  const error = await rejects(
+    ctx.workflows.updateWorkflow({ workflow: { name: `${PARENT}/workflows/ghost`, description: 'x' }, updateMask: { paths: ['description'] } }),
+  );
+  assert.is(error.code, grpc.status.NOT_FOUND);
+});
+
+s('DeleteWorkflow returns a done operation with an empty response; the workflow is gone (spec "Endpoints")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'delete-me');
+  const [operation] = await ctx.workflows.deleteWorkflow({ name: created.name });
+  assert.ok(operation.done);
+  const [, metadata, raw] = await operation.promise();
+  assert.is(metadata.verb, 'delete');
+  assert.is(metadata.target, created.name);
+  assert.is((raw as { response?: { type_url?: string } }).response?.type_url, 'type.googleapis.com/google.protobuf.Empty');
+  const error = await rejects(ctx.workflows.getWorkflow({ name: created.name }));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+  const again = await rejects(ctx.workflows.deleteWorkflow({ name: created.name }));
+  assert.is(again.code, grpc.status.NOT_FOUND);
+});
+
+s('GetOperation returns a returned operation again, done, by name (google.longrunning.Operations)', async (ctx) => {
+  const [operation] = await ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'polled', workflow: { sourceContents: SOURCE } });
+  const polled = await ctx.workflows.checkCreateWorkflowProgress(operation.name!);
+  assert.ok(polled.done);
+  assert.is((polled.result as { name?: string }).name, `${PARENT}/workflows/polled`);
+  const [raw] = await ctx.workflows.operationsClient.getOperation({ name: operation.name! } as never);
+  assert.is(raw.name, operation.name);
+  assert.ok(raw.done);
+  const error = await rejects(ctx.workflows.operationsClient.getOperation({ name: `${PARENT}/operations/operation-1-00` } as never));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+});
+
+s('ListWorkflowRevisions is UNIMPLEMENTED: revision history is not kept (spec "Versioning")', async (ctx) => {
+  const created = await createWorkflow(ctx, 'no-history');
+  const error = await rejects(ctx.workflows.listWorkflowRevisions({ name: created.name }));
+  assert.is(error.code, grpc.status.UNIMPLEMENTED);
+  assert.match(error.details, /revision history is not kept/);
+});
+
+s('errors keep the REST message with the gRPC code: NOT_FOUND (spec "Errors": 404)', async (ctx) => {
+  const error = await rejects(ctx.workflows.getWorkflow({ name: `${PARENT}/workflows/missing` }));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+  const rest = await restJson(ctx.server, 'GET', '/workflows/missing');
+  assert.is(rest.status, 404);
+  assert.is(error.details, rest.json.error.message);
+});
+
+s('CreateWorkflow with an existing ID is ALREADY_EXISTS (spec "Errors": 409)', async (ctx) => {
+  await createWorkflow(ctx, 'twice');
+  const error = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'twice', workflow: { sourceContents: SOURCE } }));
+  assert.is(error.code, grpc.status.ALREADY_EXISTS);
+  const rest = await restJson(ctx.server, 'POST', '/workflows?workflowId=twice', { sourceContents: SOURCE });
+  assert.is(rest.status, 409);
+  assert.is(error.details, rest.json.error.message);
+});
+
+s('CreateWorkflow with an invalid definition, an empty source or no ID is INVALID_ARGUMENT (spec "Errors": 400)', async (ctx) => {
+  const invalid = await rejects(
+    ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'broken', workflow: { sourceContents: 'main:\n  steps: [' } }),
+  );
+  assert.is(invalid.code, grpc.status.INVALID_ARGUMENT);
+  assert.match(invalid.details, /invalid workflow definition/i);
+  const empty = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'empty', workflow: { sourceContents: '' } }));
+  assert.is(empty.code, grpc.status.INVALID_ARGUMENT);
+  const noId = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: '', workflow: { sourceContents: SOURCE } }));
+  assert.is(noId.code, grpc.status.INVALID_ARGUMENT);
+});
+
+s('names of another project are NOT_FOUND, malformed names INVALID_ARGUMENT (spec "Endpoints": {prefix})', async (ctx) => {
+  const other = await rejects(ctx.workflows.getWorkflow({ name: 'projects/other/locations/us-central1/workflows/x' }));
+  assert.is(other.code, grpc.status.NOT_FOUND);
+  const malformed = await rejects(ctx.executions.getExecution({ name: `${PARENT}/workflows/x` }));
+  assert.is(malformed.code, grpc.status.INVALID_ARGUMENT);
+  assert.match(malformed.details, /projects\/\{project\}\/locations\/\{location\}\/workflows\/\{workflow\}\/executions\/\{execution\}/);
+});
+
+s('an execution created over gRPC finishes with the expected result, every field set (spec "Execution")', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'adder');
+  const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":41}' } });
+  assert.is(created.state, 'ACTIVE');
+  assert.match(created.name!, new RegExp(`^${workflow.name}/executions/[^/]+$`));
+  assert.is(created.argument, '{"x":41}');
+  assert.is(created.workflowRevisionId, workflow.revisionId);
+  assert.ok(seconds(created.startTime) > 0);
+  const done = await untilDone(ctx, created.name!);
+  assert.is(done.state, 'SUCCEEDED');
+  assert.is(done.result, '42');
+  assert.is(done.argument, '{"x":41}');
+  assert.is(done.error, null);
+  assert.ok(seconds(done.endTime) >= seconds(done.startTime));
+  assert.ok(done.duration !== null && done.duration !== undefined);
+  assert.is(done.workflowRevisionId, workflow.revisionId);
+});
+
+s('a failed execution carries error.payload (JSON error map) and error.context (spec "States and transitions")', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'failing', FAILING);
+  const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
+  const done = await untilDone(ctx, created.name!);
+  assert.is(done.state, 'FAILED');
+  assert.is(done.result, '');
+  assert.is(JSON.parse(done.error!.payload!).message, 'boom');
+  assert.is(done.error!.context, 'step: explode');
+});
+
+s('CreateExecution for an unknown workflow is NOT_FOUND (spec "Endpoints": 404)', async (ctx) => {
+  const error = await rejects(ctx.executions.createExecution({ parent: `${PARENT}/workflows/nobody`, execution: {} }));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+  const rest = await restJson(ctx.server, 'POST', '/workflows/nobody/executions', {});
+  assert.is(error.details, rest.json.error.message);
+});
+
+s('CancelExecution moves an ACTIVE execution to CANCELLED; again is FAILED_PRECONDITION (spec "States and transitions")', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'sleeper', SLEEPY);
+  const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
+  const [cancelled] = await ctx.executions.cancelExecution({ name: created.name });
+  assert.is(cancelled.state, 'CANCELLED');
+  assert.ok(seconds(cancelled.endTime) > 0);
+  const error = await rejects(ctx.executions.cancelExecution({ name: created.name }));
+  assert.is(error.code, grpc.status.FAILED_PRECONDITION);
+  const rest = await restJson(ctx.server, 'POST', `/workflows/sleeper/executions/${created.name!.split('/').pop()}:cancel`);
+  assert.is(rest.status, 400);
+  assert.is(error.details, rest.json.error.message);
+  const missing = await rejects(ctx.executions.cancelExecution({ name: `${workflow.name}/executions/nope` }));
+  assert.is(missing.code, grpc.status.NOT_FOUND);
+});
+
+s('GetExecution of an unknown execution is NOT_FOUND (spec "Endpoints": 404)', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'lonely');
+  const error = await rejects(ctx.executions.getExecution({ name: `${workflow.name}/executions/nope` }));
+  assert.is(error.code, grpc.status.NOT_FOUND);
+});
+
+s('ListExecutions returns every execution; view BASIC leaves out argument and result (Google ExecutionView)', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'many');
+  const [a] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":1}' } });
+  const [b] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":2}' } });
+  await untilDone(ctx, a.name!);
+  await untilDone(ctx, b.name!);
+  const [full] = await ctx.executions.listExecutions({ parent: workflow.name });
+  assert.equal(full.map((e) => e.name).sort(), [a.name, b.name].sort());
+  assert.equal(full.map((e) => e.result).sort(), ['2', '3']);
+  const [basic] = await ctx.executions.listExecutions({ parent: workflow.name, view: 'BASIC' });
+  assert.is(basic.length, 2);
+  assert.ok(basic.every((e) => e.state === 'SUCCEEDED' && e.argument === '' && e.result === '' && e.workflowRevisionId === workflow.revisionId));
+});
+
+s('REST and gRPC share one store: each sees, runs and cancels what the other created (spec "gRPC API")', async (ctx) => {
+  const rest = await restJson(ctx.server, 'POST', '/workflows?workflowId=from-rest', { sourceContents: SLEEPY });
+  assert.is(rest.status, 200);
+  assert.is(rest.json.name, `${PARENT}/workflows/from-rest`); // plain REST keeps the spec's shape
+  const [workflow] = await ctx.workflows.getWorkflow({ name: rest.json.name });
+  assert.is(workflow.revisionId, rest.json.revisionId);
+  const [execution] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
+  const id = execution.name!.split('/').pop();
+  const cancelled = await restJson(ctx.server, 'POST', `/workflows/from-rest/executions/${id}:cancel`);
+  assert.is(cancelled.json.state, 'CANCELLED');
+  const [seen] = await ctx.executions.getExecution({ name: execution.name });
+  assert.is(seen.state, 'CANCELLED');
+  const viaRest = await restJson(ctx.server, 'POST', '/workflows/from-rest/executions', {});
+  const [cancelledOverGrpc] = await ctx.executions.cancelExecution({ name: viaRest.json.name });
+  assert.is(cancelledOverGrpc.state, 'CANCELLED');
+  const after = await restJson(ctx.server, 'GET', `/workflows/from-rest/executions/${viaRest.json.name.split('/').pop()}`);
+  assert.is(after.json.state, 'CANCELLED');
+});
+
+s.run();
