@@ -18,8 +18,9 @@
  * - `.name` and `[index]`: a map key that is missing is a KeyError; a list index that is negative or out of
  *   range is an IndexError; an index of the wrong type, or member access on a non-map, is a TypeError.
  *
- * Messages follow the wording of Python-style errors that Google's service reports (`unsupported operand
- * type(s) for +: 'string' and 'int'`). Pure: no `node:` imports.
+ * Messages follow the wording the real service uses where it is known (`key not found: results`, `The argument
+ * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
+ * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
@@ -212,7 +213,8 @@ export function contains(a: Value, b: Value): boolean {
     for (let i = 0; i < b.length; i++) if (eq(a, b[i]!)) return true;
     return false;
   }
-  throw typeError(`argument of 'in' must be a map or a list, got '${typeName(b)}'`);
+  // Google's wording for this error (seen in a published issue of Google's samples repository).
+  throw typeError(`The argument of 'in' must be a dict or an array; got: ${typeName(b)}`);
 }
 
 /** `a not in b`: the negation of {@link contains}. @throws TypeError when `b` is neither a map nor a list. */
