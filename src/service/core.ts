@@ -21,7 +21,7 @@ import { runExecution } from '../engine/run.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { CallbackRegistry } from './callbacks.ts';
-import { systemClock } from './clock.ts';
+import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
 import type {
   Callback,

@@ -81,6 +81,8 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
   /** Files already warned about (bad names, conflicts), so a rescan does not repeat the warning. */
   const warned = new Set<string>();
   let closed = false;
+  /** True during the initial load: successful deploys are summed up by the caller, not logged one by one. */
+  let starting = true;
 
   const warnOnce = (key: string, line: string): void => {
     if (warned.has(key)) return;
@@ -139,7 +141,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
     try {
       if (existing === undefined) {
         const wf = service.createWorkflow(id, { sourceContents: content });
-        log(`workflows-emulator: deployed workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
+        if (!starting) log(`workflows-emulator: deployed workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
       } else if (existing !== content) {
         const wf = service.updateWorkflow(id, { sourceContents: content });
         log(`workflows-emulator: updated workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
@@ -215,6 +217,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
 
   // Rule 1: deploy what is there now.
   for (const name of listDir()) sync(name);
+  starting = false;
   const initial = [...owners.entries()].filter(([, f]) => files.get(f)?.deployed).map(([id]) => id);
 
   let watcher: FSWatcher | undefined;
