@@ -1,0 +1,126 @@
+/**
+ * Runs every spec case under test/spec (one YAML file per case; STYLE.md "Tests") end to end: compile the
+ * `workflow` with compileDefinition, run it with runExecution on a virtual clock, and compare.
+ *
+ * Case format:
+ *   description: what the case shows          spec: the spec section it cites
+ *   workflow: |  (the source)                 format: yaml | json   (optional)
+ *   argument: <value>                         (optional)
+ *   result: <value>                           compared strictly as JSON: `2` is an int, `2.0` a double
+ *   error: {tags: [..], code: N, message: "substring", context: "step: name"}   (each key optional)
+ *   error: {definition: "substring"}          the definition must fail to compile with that message
+ * The file is parsed with intAsBigInt so YAML ints stay ints and floats stay doubles.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse } from 'yaml';
+import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { WorkflowError } from '../../src/lang/errors.ts';
+import { toJson, type Value, type WMap } from '../../src/lang/value.ts';
+import { runExecution } from '../../src/engine/run.ts';
+import { harness } from './helpers.ts';
+
+/** Cases that cannot pass yet, by path relative to test/spec, each with its reason. Keep it empty. */
+const SKIP: ReadonlyMap<string, string> = new Map([]);
+
+const root = new URL('../spec/', import.meta.url).pathname;
+
+function collect(dir: string, out: string[]): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) collect(p, out);
+    else if (name.endsWith('.yaml') || name.endsWith('.yml')) out.push(p);
+  }
+  return out;
+}
+
+/** YAML (parsed with intAsBigInt and mapAsMap) to a workflow value. */
+function toValue(x: unknown): Value {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'bigint' || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean') return x;
+  if (Array.isArray(x)) return x.map(toValue);
+  if (x instanceof Map) {
+    const m: WMap = new Map();
+    for (const [k, v] of x) m.set(String(k), toValue(v));
+    return m;
+  }
+  throw new Error(`unsupported YAML value ${String(x)}`);
+}
+
+interface Case {
+  description?: string;
+  spec?: string;
+  workflow: string;
+  format?: 'yaml' | 'json';
+  argument?: unknown;
+  result?: unknown;
+  error?: Map<string, unknown>;
+}
+
+const s = suite('spec cases (test/spec/**/*.yaml)');
+
+for (const file of collect(root, [])) {
+  const rel = relative(root, file);
+  const c = parse(readFileSync(file, 'utf8'), { intAsBigInt: true, mapAsMap: true }) as Map<string, unknown>;
+  const k: Case = Object.fromEntries(c) as unknown as Case;
+  const name = `${rel}: ${k.description ?? '(no description)'}${k.spec ? ` [spec: ${k.spec}]` : ''}`;
+  if (SKIP.has(rel)) {
+    s.skip(`${name} (skipped: ${SKIP.get(rel)})`, () => {});
+    continue;
+  }
+  s(name, async () => {
+    assert.ok(c.has('result') || c.has('error'), 'a case needs `result` or `error`');
+    const expectedError = k.error instanceof Map ? k.error : undefined;
+    let def;
+    try {
+      def = compileDefinition(k.workflow, k.format ? { format: k.format } : {});
+    } catch (e) {
+      const want = expectedError?.get('definition');
+      if (typeof want !== 'string') throw e;
+      assert.ok((e as Error).message.includes(want), `definition error '${(e as Error).message}' lacks '${want}'`);
+      return;
+    }
+    assert.not.ok(expectedError?.has('definition'), 'expected the definition to be rejected');
+    const h = harness();
+    const argument = c.has('argument') ? toValue(k.argument) : undefined;
+    let actual: { result: string } | { error: WorkflowError };
+    try {
+      actual = { result: toJson(await runExecution(def, argument, h.deps, new AbortController().signal)) };
+    } catch (e) {
+      if (!(e instanceof WorkflowError)) throw e;
+      actual = { error: e };
+    }
+    if (c.has('result')) {
+      if ('error' in actual) {
+        assert.unreachable(`expected result, got error ${toJson(actual.error.value)} at step ${actual.error.stepName}`);
+      } else {
+        assert.is(actual.result, toJson(toValue(k.result)));
+      }
+      return;
+    }
+    if ('result' in actual) assert.unreachable(`expected an error, got result ${actual.result}`);
+    else {
+      const err = actual.error;
+      const json = toJson(err.value);
+      const tags = expectedError?.get('tags');
+      if (tags !== undefined) assert.equal(err.tags, toJsArray(tags), `tags of ${json}`);
+      const code = expectedError?.get('code');
+      if (code !== undefined) {
+        const got = err.value instanceof Map ? err.value.get('code') : undefined;
+        assert.is(String(got), String(code), `code of ${json}`);
+      }
+      const message = expectedError?.get('message');
+      if (message !== undefined) assert.ok(err.message.includes(String(message)), `message of ${json} lacks '${message}'`);
+      const context = expectedError?.get('context');
+      if (context !== undefined) assert.is(`step: ${err.stepName}`, context);
+    }
+  });
+}
+
+function toJsArray(x: unknown): string[] {
+  return Array.isArray(x) ? x.map(String) : [String(x)];
+}
+
+s.run();
