@@ -304,6 +304,8 @@ function callFn(e: Extract<Expr, { kind: 'call' }>): Fn {
 
 function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
   const l = compileSync(e.left);
+  const special = literalOperandFn(e, l);
+  if (special) return special;
   const r = compileSync(e.right);
   // One closure shape per operator, so each operator's call site stays monomorphic for the JIT.
   switch (e.op) {
@@ -352,6 +354,50 @@ function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
     case 'not in':
       return (env) => notContains(l(env), r(env));
   }
+}
+
+/**
+ * Specializations for a literal right operand, the most common shape (`n * 2`, `s == "v"`, `i < 10`): the
+ * constant is captured instead of called, and a string/bool/null literal makes `==` an identity test (such a
+ * value only equals an identical one). Undefined when no specialization applies.
+ */
+function literalOperandFn(e: Extract<Expr, { kind: 'binary' }>, l: Fn): Fn | undefined {
+  if (e.right.kind !== 'literal') return undefined;
+  const k = e.right.value;
+  if (typeof k === 'bigint') {
+    switch (e.op) {
+      case '+':
+        return (env) => {
+          const a = l(env);
+          return typeof a === 'bigint' ? wrap(a + k) : add(a, k);
+        };
+      case '-':
+        return (env) => {
+          const a = l(env);
+          return typeof a === 'bigint' ? wrap(a - k) : sub(a, k);
+        };
+      case '*':
+        return (env) => {
+          const a = l(env);
+          return typeof a === 'bigint' ? wrap(a * k) : mul(a, k);
+        };
+      case '<':
+        return (env) => lt(l(env), k);
+      case '>':
+        return (env) => gt(l(env), k);
+      case '<=':
+        return (env) => le(l(env), k);
+      case '>=':
+        return (env) => ge(l(env), k);
+      default:
+        return undefined;
+    }
+  }
+  if (typeof k === 'string' || typeof k === 'boolean' || k === null) {
+    if (e.op === '==') return (env) => l(env) === k;
+    if (e.op === '!=') return (env) => l(env) !== k;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -219,6 +219,32 @@ s('evaluateAsync also works for synchronous expressions (spec Expressions)', asy
   await rejects(evAsync('missing'), 'KeyError');
 });
 
+s('operators with a literal operand agree with the general path, values and errors (spec Expressions)', () => {
+  const ops = ['+', '-', '*', '/', '//', '%', '<', '>', '<=', '>=', '==', '!=', 'in', 'not in', 'and', 'or'];
+  const literals = ['2', '0', '-9223372036854775808', '2.0', '"v"', 'true', 'null', '[2]', '{"v": 1}'];
+  const values: Record<string, unknown>[] = [
+    { x: 2n }, { x: 9223372036854775807n }, { x: -3n }, { x: 2.0 }, { x: 0.5 }, { x: 'v' }, { x: 'w' }, { x: true },
+    { x: null }, { x: [2] }, { x: { v: 1 } },
+  ];
+  const outcome = (text: string, vars: Record<string, unknown>): unknown => {
+    try {
+      return ev(text, vars);
+    } catch (e) {
+      return e instanceof WorkflowError ? `error ${e.tags.join()} ${e.message}` : `bug ${String(e)}`;
+    }
+  };
+  for (const op of ops) {
+    for (const lit of literals) {
+      for (const vars of values) {
+        const y = ev(lit);
+        const special = outcome(`x ${op} ${lit}`, vars);
+        const general = outcome(`x ${op} y`, { ...vars, y });
+        assert.equal(special, general, `x ${op} ${lit} with x = ${String(vars.x)}`);
+      }
+    }
+  }
+});
+
 s('a compiled expression is reusable across environments (spec Expressions: compile once)', () => {
   const c = compileExpression('a + b * 2 > c and m["k"] == "v"', options);
   same(c.evaluate(makeEnv({ a: 1n, b: 2n, c: 3n, m: { k: 'v' } })), true);

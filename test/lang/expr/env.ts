@@ -8,12 +8,16 @@ import { fromJs, type Value } from '../../../src/lang/value.ts';
 /** Functions the test Env knows: a few sync ones, and `slow_*` ones that return promises. */
 export const calls: string[] = [];
 
-/** An Env over plain JS variables (converted with fromJs unless already values) and a small function table. */
+/**
+ * An Env over plain JS variables and a small function table. Top-level bigints, numbers (doubles, even when
+ * integral), strings, booleans, null and Maps are taken as values; arrays and objects go through fromJs (where
+ * integral numbers become ints).
+ */
 export function makeEnv(vars: Record<string, unknown> = {}): Env {
   const m = new Map<string, Value>();
   for (const k of Object.keys(vars)) {
     const v = vars[k];
-    m.set(k, typeof v === 'bigint' || v instanceof Map ? (v as Value) : fromJs(v));
+    m.set(k, typeof v === 'bigint' || typeof v === 'number' || v instanceof Map ? (v as Value) : fromJs(v));
   }
   return {
     lookup: (name) => m.get(name),
