@@ -1,14 +1,465 @@
-/** Placeholder until the web UI lands (issue 6); its owner replaces the whole file. */
+/**
+ * The web UI's HTTP handler (spec "Web UI"): server-rendered HTML pages with htmx fragments, served on the
+ * REST port under `/ui`, with `/` redirecting to `/ui`. Everything goes through the one ServiceCore that REST
+ * and gRPC use; starting and cancelling executions are form POSTs under `/ui/...`.
+ *
+ * | Method | Path | Answer |
+ * |---|---|---|
+ * | GET | `/` | 302 to `/ui` |
+ * | GET | `/ui` | dashboard |
+ * | GET | `/ui/workflows` | workflow list |
+ * | GET | `/ui/workflows/{id}` | workflow: details, start form, executions, source |
+ * | GET | `/ui/workflows/{id}/executions[?state=S]` | executions of one workflow |
+ * | POST | `/ui/workflows/{id}/executions` | start an execution (form field `argument`, JSON text) |
+ * | GET | `/ui/executions[?state=S]` | executions of all workflows |
+ * | GET | `/ui/executions/{workflowId}/{executionId}` | execution |
+ * | POST | `/ui/executions/{workflowId}/{executionId}/cancel` | cancel it |
+ * | GET | `/ui/assets/{name}` | htmx, stylesheet, ui.js (src/ui/assets.ts) |
+ *
+ * htmx requests: a GET with `HX-Request: true` and `HX-Target: live` (a live region polling itself) gets that
+ * region alone. A start POST answers `HX-Redirect` to the new execution, or the form with its error (status
+ * 422); a cancel POST answers the execution's live region. Without JavaScript the same forms answer 303 See
+ * Other (or the full page with the error). Unknown workflows and executions get a 404 page; a poll that finds
+ * its resource gone gets `HX-Refresh` so the browser shows that page.
+ *
+ * Security: every user string is escaped by the `html` template; pages carry a Content-Security-Policy that
+ * allows scripts and styles from this origin only (no inline script, no eval); POSTs from another origin are
+ * refused with 403.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServiceCore } from '../service/model.ts';
+import { ApiError } from '../service/errors.ts';
+import type { Execution, ExecutionState, ServiceCore } from '../service/model.ts';
+import { JsonSyntaxError, parseJson } from '../lang/value.ts';
+import { getAsset } from './assets.ts';
+import { executionIds, lastSegment } from './format.ts';
+import { uiPath, type SafeHtml } from './html.ts';
+import {
+  dashboardLive,
+  dashboardPage,
+  errorPage,
+  executionLive,
+  executionPage,
+  executionsLive,
+  executionsPage,
+  layout,
+  notFoundPage,
+  type ExecutionData,
+  type ExecutionsData,
+  type Page,
+  type Site,
+  STATES,
+  type StartForm,
+  startForm,
+  type StateCounts,
+  type WorkflowData,
+  workflowLive,
+  workflowPage,
+  type WorkflowRow,
+  workflowsLive,
+  workflowsPage,
+} from './views.ts';
+
+/** Options of {@link createUi}. */
+export interface UiOptions {
+  /** Current time in milliseconds since the epoch, for running durations; `Date.now` by default. */
+  readonly now?: () => number;
+}
+
+/** Executions shown on the dashboard. */
+export const RECENT_EXECUTIONS = 10;
+/** Executions shown on a workflow page (the full list is one click away). */
+export const WORKFLOW_PAGE_EXECUTIONS = 25;
+/** Largest form body accepted, in bytes (an argument is at most 32 KB before URL encoding). */
+export const MAX_FORM_BYTES = 1024 * 1024;
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  vary: 'HX-Request, HX-Target',
+} as const;
+
+/** What a route produces: a status, extra headers and a body (empty for redirects). */
+interface Reply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
 
 /**
  * Creates the web UI handler for `/`, `/ui` and `/ui/*` on the REST port. The HTTP server calls it for those
- * paths only.
+ * paths only, with the request URL already parsed. The handler never throws: an unexpected failure is
+ * answered with a 500 page.
  */
-export function createUi(_service: ServiceCore): (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void> {
-  return (_req, res) => {
-    res.writeHead(501, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The web UI is not built yet.\n');
+export function createUi(
+  service: ServiceCore,
+  options: UiOptions = {},
+): (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void> {
+  const now = options.now ?? Date.now;
+  return async (req, res, url) => {
+    // The server may build `url` on a placeholder host; the browser's Host header says how it reached us.
+    const host = req.headers.host;
+    const origin = host && /^[\w.:[\]-]+$/.test(host) ? `http://${host}` : url.origin;
+    const site: Site = { project: service.project, location: service.location, origin };
+    let reply: Reply;
+    try {
+      reply = await route(service, site, now, req, url);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      reply = htmlReply(500, layout(site, errorPage(message)));
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.writeHead(reply.status, reply.headers ?? {});
+    res.end(req.method === 'HEAD' ? undefined : reply.body);
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Routing
+
+async function route(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, url: URL): Promise<Reply> {
+  const method = req.method ?? 'GET';
+  const path = url.pathname;
+  if (path === '/') return methodIs(method, ['GET', 'HEAD']) ?? redirect(302, '/ui');
+  if (path !== '/ui' && !path.startsWith('/ui/')) return notFound(site, req, 'There is no page at this address.');
+
+  let segments: string[];
+  try {
+    segments = path.slice(3).split('/').filter((s) => s !== '').map(decodeURIComponent);
+  } catch {
+    return notFound(site, req, 'There is no page at this address.');
+  }
+  const [a, b, c, d, ...rest] = segments;
+  const live = isHtmx(req) && req.headers['hx-target'] === 'live';
+
+  if (a === undefined) return methodIs(method, ['GET', 'HEAD']) ?? dashboard(service, site, now, live);
+  if (a === 'assets' && b !== undefined && c === undefined) return methodIs(method, ['GET', 'HEAD']) ?? asset(req, url, b);
+  if (a === 'workflows') {
+    if (b === undefined) return methodIs(method, ['GET', 'HEAD']) ?? workflows(service, site, live);
+    if (c === undefined) return methodIs(method, ['GET', 'HEAD']) ?? workflow(service, site, now, req, b, live);
+    if (c === 'executions' && d === undefined) {
+      if (method === 'POST') return startExecution(service, site, now, req, b);
+      return methodIs(method, ['GET', 'HEAD', 'POST']) ?? executions(service, site, now, req, url, b, live);
+    }
+  }
+  if (a === 'executions') {
+    if (b === undefined) return methodIs(method, ['GET', 'HEAD']) ?? executions(service, site, now, req, url, undefined, live);
+    if (c !== undefined && d === undefined) return methodIs(method, ['GET', 'HEAD']) ?? execution(service, site, now, req, b, c, live);
+    if (c !== undefined && d === 'cancel' && rest.length === 0) {
+      return methodIs(method, ['POST']) ?? cancelExecution(service, site, now, req, b, c);
+    }
+  }
+  return notFound(site, req, 'There is no page at this address.');
+}
+
+/** Undefined when `method` is allowed, else a 405 reply naming the allowed ones. */
+function methodIs(method: string, allowed: readonly string[]): Reply | undefined {
+  if (allowed.includes(method)) return undefined;
+  return {
+    status: 405,
+    headers: { 'content-type': 'text/plain; charset=utf-8', allow: allowed.join(', ') },
+    body: `Method ${method} is not allowed here.\n`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pages
+
+function dashboard(service: ServiceCore, site: Site, now: () => number, live: boolean): Reply {
+  const all = newestFirst(service.listExecutions());
+  const data = {
+    counts: countStates(all),
+    workflows: workflowRows(service, all),
+    recent: all.slice(0, RECENT_EXECUTIONS),
+    totalExecutions: all.length,
+    nowMs: now(),
+  };
+  return live ? fragment(dashboardLive(site, data)) : page(site, 200, dashboardPage(site, data));
+}
+
+function workflows(service: ServiceCore, site: Site, live: boolean): Reply {
+  const rows = workflowRows(service, service.listExecutions());
+  return live ? fragment(workflowsLive(site, rows)) : page(site, 200, workflowsPage(site, rows));
+}
+
+function workflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
+  const data = workflowData(service, now, id);
+  if (!data) return notFound(site, req, `There is no workflow “${id}”.`);
+  return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
+}
+
+function executions(
+  service: ServiceCore,
+  site: Site,
+  now: () => number,
+  req: IncomingMessage,
+  url: URL,
+  workflowId: string | undefined,
+  live: boolean,
+): Reply {
+  if (workflowId !== undefined && !exists(() => service.getWorkflow(workflowId)) && service.listExecutions(workflowId).length === 0) {
+    return notFound(site, req, `There is no workflow “${workflowId}”.`);
+  }
+  const all = newestFirst(service.listExecutions(workflowId));
+  const state = parseState(url.searchParams.get('state'));
+  const data: ExecutionsData = {
+    ...(workflowId !== undefined ? { workflowId } : {}),
+    ...(state ? { state } : {}),
+    executions: state ? all.filter((e) => e.state === state) : all,
+    counts: countStates(all),
+    nowMs: now(),
+  };
+  return live ? fragment(executionsLive(data)) : page(site, 200, executionsPage(data));
+}
+
+function execution(
+  service: ServiceCore,
+  site: Site,
+  now: () => number,
+  req: IncomingMessage,
+  workflowId: string,
+  executionId: string,
+  live: boolean,
+): Reply {
+  const data = executionData(service, now, workflowId, executionId);
+  if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
+  return live ? fragment(executionLive(data)) : page(site, 200, executionPage(data));
+}
+
+function asset(req: IncomingMessage, url: URL, name: string): Reply {
+  const a = getAsset(name);
+  if (!a) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'No such asset.\n' };
+  const etag = `"${a.hash}"`;
+  const headers = {
+    'content-type': a.contentType,
+    etag,
+    'x-content-type-options': 'nosniff',
+    'cache-control': url.searchParams.get('v') === a.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+  if (req.headers['if-none-match'] === etag) return { status: 304, headers };
+  return { status: 200, headers, body: a.body };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Actions
+
+async function startExecution(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string): Promise<Reply> {
+  const refused = crossOrigin(req);
+  if (refused) return refused;
+  const form = await readForm(req);
+  if (!form) return { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
+  const argument = (form.get('argument') ?? '').trim();
+  if (!exists(() => service.getWorkflow(id))) return notFound(site, req, `There is no workflow “${id}”.`);
+
+  const again = (error: string): Reply => {
+    const state: StartForm = { argument, error };
+    if (isHtmx(req)) return fragment(startForm(id, state), 422);
+    const data = workflowData(service, now, id);
+    return data ? page(site, 422, workflowPage(data, state)) : notFound(site, req, `There is no workflow “${id}”.`);
+  };
+
+  if (argument !== '') {
+    try {
+      parseJson(argument);
+    } catch (err) {
+      return again(`The argument is not valid JSON: ${err instanceof JsonSyntaxError ? err.message : String(err)}.`);
+    }
+  }
+  let created: Execution;
+  try {
+    created = service.createExecution(id, argument === '' ? {} : { argument });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') return notFound(site, req, `There is no workflow “${id}”.`);
+    if (err instanceof ApiError) return again(err.message);
+    throw err;
+  }
+  const { executionId } = executionIds(created);
+  const location = uiPath('executions', id, executionId);
+  if (isHtmx(req)) return { status: 200, headers: { 'hx-redirect': location, 'cache-control': 'no-store' }, body: '' };
+  return redirect(303, location);
+}
+
+async function cancelExecution(
+  service: ServiceCore,
+  site: Site,
+  now: () => number,
+  req: IncomingMessage,
+  workflowId: string,
+  executionId: string,
+): Promise<Reply> {
+  const refused = crossOrigin(req);
+  if (refused) return refused;
+  await readForm(req);
+  let notice: string | undefined;
+  try {
+    service.cancelExecution(workflowId, executionId);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') {
+      return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
+    }
+    if (!(err instanceof ApiError)) throw err;
+    notice = `Not cancelled: ${err.message}`;
+  }
+  if (!isHtmx(req)) return redirect(303, uiPath('executions', workflowId, executionId));
+  const data = executionData(service, now, workflowId, executionId);
+  if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
+  return fragment(executionLive(notice ? { ...data, notice } : data));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Data
+
+function workflowRows(service: ServiceCore, all: readonly Execution[]): WorkflowRow[] {
+  const byWorkflow = new Map<string, Execution[]>();
+  for (const e of newestFirst(all)) {
+    const id = executionIds(e).workflowId;
+    const list = byWorkflow.get(id);
+    if (list) list.push(e);
+    else byWorkflow.set(id, [e]);
+  }
+  return service
+    .listWorkflows()
+    .map((workflow) => {
+      const list = byWorkflow.get(lastSegment(workflow.name)) ?? [];
+      return {
+        workflow,
+        total: list.length,
+        active: list.filter((e) => e.state === 'ACTIVE').length,
+        ...(list[0] ? { latest: list[0] } : {}),
+      };
+    })
+    .sort((x, y) => compareText(lastSegment(x.workflow.name), lastSegment(y.workflow.name)));
+}
+
+function workflowData(service: ServiceCore, now: () => number, id: string): WorkflowData | undefined {
+  const workflow = attempt(() => service.getWorkflow(id));
+  if (!workflow) return undefined;
+  const all = newestFirst(service.listExecutions(id));
+  return {
+    workflow,
+    executions: all.slice(0, WORKFLOW_PAGE_EXECUTIONS),
+    totalExecutions: all.length,
+    activeExecutions: all.filter((e) => e.state === 'ACTIVE').length,
+    nowMs: now(),
+  };
+}
+
+function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string): ExecutionData | undefined {
+  const execution = attempt(() => service.getExecution(workflowId, executionId));
+  if (!execution) return undefined;
+  return {
+    execution,
+    callbacks: attempt(() => service.listCallbacks(workflowId, executionId)) ?? [],
+    logs: attempt(() => service.executionLogs(workflowId, executionId)) ?? [],
+    nowMs: now(),
+  };
+}
+
+function countStates(all: readonly Execution[]): StateCounts {
+  const counts: Record<ExecutionState, number> = { ACTIVE: 0, SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
+  for (const e of all) counts[e.state]++;
+  return counts;
+}
+
+/** Sorted by start time, newest first; ties keep the service's order. */
+function newestFirst(list: readonly Execution[]): Execution[] {
+  return [...list].sort((x, y) => Date.parse(y.startTime) - Date.parse(x.startTime) || compareText(y.startTime, x.startTime));
+}
+
+function compareText(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function parseState(text: string | null): ExecutionState | undefined {
+  const upper = (text ?? '').toUpperCase();
+  return STATES.find((s) => s === upper);
+}
+
+/** The value `f` returns, or undefined when it throws NOT_FOUND. Other errors propagate. */
+function attempt<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+function exists(f: () => unknown): boolean {
+  return attempt(f) !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// HTTP helpers
+
+function isHtmx(req: IncomingMessage): boolean {
+  return req.headers['hx-request'] === 'true';
+}
+
+function htmlReply(status: number, body: string, headers: Readonly<Record<string, string>> = {}): Reply {
+  return { status, headers: { ...HTML_HEADERS, ...headers }, body };
+}
+
+function page(site: Site, status: number, p: Page): Reply {
+  return htmlReply(status, layout(site, p));
+}
+
+function fragment(markup: SafeHtml, status = 200): Reply {
+  return htmlReply(status, markup.value);
+}
+
+function redirect(status: 302 | 303, location: string): Reply {
+  return { status, headers: { location, 'cache-control': 'no-store' }, body: '' };
+}
+
+/** The 404 page; an htmx request (a poll or a form) is also told to reload, so the browser shows it. */
+function notFound(site: Site, req: IncomingMessage, message: string): Reply {
+  return htmlReply(404, layout(site, notFoundPage(message)), isHtmx(req) ? { 'hx-refresh': 'true' } : {});
+}
+
+/**
+ * A 403 reply for a POST that a page of another origin sent (a cross-site form), else undefined. Browsers
+ * send `Origin` (and `Sec-Fetch-Site`) with every POST; clients without them (curl) are let through.
+ */
+function crossOrigin(req: IncomingMessage): Reply | undefined {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  let foreign = site === 'cross-site' || site === 'same-site';
+  if (origin !== undefined) {
+    try {
+      foreign ||= new URL(origin).host !== req.headers.host;
+    } catch {
+      foreign = true;
+    }
+  }
+  if (!foreign) return undefined;
+  return { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Cross-origin form posts are refused.\n' };
+}
+
+/** Reads a URL-encoded form body; undefined when it is larger than {@link MAX_FORM_BYTES}. */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
