@@ -162,10 +162,10 @@ export function liveRegion(
   const attrs = polling
     ? html` hx-get="${url}" hx-trigger="every ${sec}s" hx-target="this" hx-swap="outerHTML" data-polling="true"`
     : '';
-  const note = polling
+  const noteMarkup = polling
     ? html`<p class="live-note"><span class="pulse" aria-hidden="true"></span>${note}</p>`
     : '';
-  return html`<div id="live"${attrs}>${note}${content}</div>`;
+  return html`<div id="live"${attrs}>${noteMarkup}${content}</div>`;
 }
 
 function executionLink(e: Execution): SafeHtml {
