@@ -2,10 +2,17 @@
 // tags (spec "Expressions", "Data types", "Errors").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ev, raises, same } from './env.ts';
+import { ev, makeEnv, options, raises, same } from './env.ts';
+import { compileExpression } from '../../../src/lang/expr/compile.ts';
 import { fromJs, type Value } from '../../../src/lang/value.ts';
 
 const s = suite('expression operators');
+
+/** Compiles once and returns an evaluator over plain variables. */
+function compileExpressionFor(text: string): (vars: Record<string, unknown>) => Value {
+  const c = compileExpression(text, options);
+  return (vars) => c.evaluate(makeEnv(vars));
+}
 
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
@@ -80,6 +87,45 @@ s('int overflow wraps to signed 64 bits: 9223372036854775807 + 1 (spec Data type
   same(ev('-(-9223372036854775808)'), MIN);
   same(ev('x // -1', { x: MIN }), MIN);
   same(ev('x % -1', { x: MIN }), 0n);
+});
+
+s('int arithmetic matches exact arithmetic wrapped to 64 bits, for random operands (spec Data types)', () => {
+  // A fixed-seed generator of 64-bit ints, weighted toward the edges where wrapping and rounding happen.
+  let seed = 0x2545f491n;
+  const next = (): bigint => {
+    seed = (seed * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    const r = BigInt.asIntN(64, seed);
+    switch (Number(seed >> 61n)) {
+      case 0:
+        return r >> 40n;
+      case 1:
+        return MAX - (r & 0xffn);
+      case 2:
+        return MIN + (r & 0xffn);
+      default:
+        return r;
+    }
+  };
+  const add = compileExpressionFor('x + y');
+  const subtract = compileExpressionFor('x - y');
+  const multiply = compileExpressionFor('x * y');
+  const floor = compileExpressionFor('x // y');
+  const modulo = compileExpressionFor('x % y');
+  for (let i = 0; i < 2000; i++) {
+    const x = next();
+    const y = next();
+    const vars = { x, y };
+    same(add(vars), BigInt.asIntN(64, x + y));
+    same(subtract(vars), BigInt.asIntN(64, x - y));
+    same(multiply(vars), BigInt.asIntN(64, x * y));
+    if (y === 0n) continue;
+    const q = floor(vars) as bigint;
+    const r = modulo(vars) as bigint;
+    // Floor semantics: the remainder has the divisor's sign and is smaller than it in magnitude.
+    assert.ok(r === 0n || r < 0n === y < 0n, `sign of ${x} % ${y}`);
+    assert.ok((r < 0n ? -r : r) < (y < 0n ? -y : y), `size of ${x} % ${y}`);
+    assert.is(BigInt.asIntN(64, q * y + r), x, `${x} == (${x} // ${y}) * ${y} + ${x} % ${y}`);
+  }
 });
 
 s('unary minus negates ints and doubles and is a TypeError otherwise (spec Expressions)', () => {
