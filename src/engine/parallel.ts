@@ -15,6 +15,7 @@
  * index (int) of a parallel for, and `error` the branch's error value as `except` would have caught it; the
  * list is in the order the errors happened.
  */
+import { setMaxListeners } from 'node:events';
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
@@ -105,6 +106,8 @@ class SiblingFailed extends Error {}
 function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, limit: number, work: Work): Promise<Completion> {
   const parent = scope.frame;
   const ctrl = new AbortController();
+  // Every running branch's wait listens on this one signal (up to 20 at once): not a leak.
+  setMaxListeners(MAX_CONCURRENCY + 10, ctrl.signal);
   const onParentAbort = (): void => ctrl.abort(parent.signal.reason);
   if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
   parent.signal.addEventListener('abort', onParentAbort, { once: true });
