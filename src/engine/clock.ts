@@ -52,34 +52,74 @@ function abortableSleep<T>(
 export interface VirtualClock extends Clock {
   /** Every sleep requested so far, in milliseconds, in call order (retry backoff tests read it). */
   readonly sleepsMs: number[];
-  /** Moves the time forward without sleeping. */
+  /** Moves the time forward without sleeping; held sleeps whose time has come then end. */
   advance(ms: number): void;
 }
 
+/** Options of {@link createVirtualClock}. */
+export interface VirtualClockOptions {
+  /** The initial time, ms since the Unix epoch (default 2026-01-01T00:00:00Z). */
+  readonly startMs?: number;
+  /**
+   * Sleeps longer than this are held until {@link VirtualClock.advance} (or other sleeps) move the time past
+   * their end, instead of ending at once (default: none are held). Tests that make real HTTP requests hold
+   * the 1800 s request timeout this way while retry backoffs still pass instantly.
+   */
+  readonly holdOverMs?: number;
+}
+
 /**
- * A virtual clock for tests: `now()` starts at `startMs` (default 2026-01-01T00:00:00Z) and only moves when
- * something sleeps or {@link VirtualClock.advance} is called. `sleep(ms)` records `ms`, advances the time by
- * it, and resolves on the next macrotask (so an abort can still win, and other work interleaves as it would
- * with real timers); it rejects with the signal's reason when the signal aborts first.
+ * A virtual clock for tests: `now()` starts at `startMs` and only moves when something sleeps or
+ * {@link VirtualClock.advance} is called. `sleep(ms)` records `ms`, and (unless held, see
+ * {@link VirtualClockOptions.holdOverMs}) advances the time by it and resolves on the next macrotask, so an
+ * abort can still win and other work interleaves as it would with real timers; it rejects with the signal's
+ * reason when the signal aborts first.
  */
-export function createVirtualClock(startMs = Date.UTC(2026, 0, 1)): VirtualClock {
-  let nowMs = startMs;
+export function createVirtualClock(options: VirtualClockOptions = {}): VirtualClock {
+  let nowMs = options.startMs ?? Date.UTC(2026, 0, 1);
+  const holdOverMs = options.holdOverMs ?? Infinity;
   const sleepsMs: number[] = [];
+  const held = new Set<{ readonly untilMs: number; readonly wake: () => void }>();
+  const release = (): void => {
+    for (const h of held) {
+      if (h.untilMs <= nowMs) {
+        held.delete(h);
+        h.wake();
+      }
+    }
+  };
   return {
     sleepsMs,
     now: () => nowMs,
     advance(ms) {
       nowMs += ms;
+      release();
     },
     sleep(ms, signal) {
       sleepsMs.push(ms);
+      const d = Math.max(0, ms);
+      if (d > holdOverMs) {
+        const untilMs = nowMs + d;
+        return abortableSleep(
+          0,
+          signal,
+          (f) => {
+            const h = { untilMs, wake: f };
+            held.add(h);
+            return h;
+          },
+          (h) => held.delete(h),
+        );
+      }
       return abortableSleep(
         0,
         signal,
-        (f) => setImmediate(() => {
-          nowMs += Math.max(0, ms);
-          f();
-        }),
+        (f) =>
+          setImmediate(() => {
+            nowMs += d;
+            f();
+            release();
+          }),
         (t) => clearImmediate(t),
       );
     },

@@ -29,8 +29,11 @@ export interface Harness {
   readonly callbacks: MemoryCallbackHub;
 }
 
-/** Builds deps with a virtual clock (or the given one). */
-export function harness(clock: Clock = createVirtualClock()): Harness {
+/**
+ * Builds deps with the given clock, by default a virtual one on which every sleep ends at once except those
+ * over 1000 s (so the 1800 s default HTTP timeout of real requests never fires by itself).
+ */
+export function harness(clock: Clock = createVirtualClock({ holdOverMs: 1_000_000 })): Harness {
   const logs: LogEntry[] = [];
   const callbacks = createMemoryCallbackHub('http://localhost:8787', clock);
   return {
