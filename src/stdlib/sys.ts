@@ -94,7 +94,8 @@ export const functions: StdlibFunction[] = [
       const t = str('sys.sleep_until', 'time', time);
       const atMs = Date.parse(t);
       if (Number.isNaN(atMs)) throw valueError(`sys.sleep_until: '${t}' is not an RFC 3339 timestamp`);
-      return sleepMs(Math.max(0, atMs - ctx.clock.now()), ctx);
+      const ms = atMs - ctx.clock.now();
+      return ms > 0 ? sleepMs(ms, ctx) : null;
     },
   },
 ];
