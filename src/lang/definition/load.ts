@@ -3,7 +3,9 @@
  * a tree of source nodes out, each node keeping its offset so every later error can name `line:col`.
  *
  * YAML is read with the `yaml` package's Document API (YAML 1.2 core schema, so `true`/`True`/`TRUE` are
- * booleans, ints and floats stay distinct, ints are read as bigint and stay exact). JSON sources are read
+ * booleans, ints and floats stay distinct, ints are read as bigint and stay exact), after a fast path
+ * (fast-yaml.ts) that reads the plain YAML workflows are written in with the same results, and leaves
+ * everything else, and every error, to the `yaml` package. JSON sources are read
  * with the same parser (JSON is YAML flow syntax, and the parser gives positions) after a strict JSON syntax
  * check, with JSON's semantics where they differ: a repeated key keeps the last value instead of being an
  * error. In both, an int beyond 64 bits becomes a double, as `parseJson` does (spec "Data types").
@@ -11,10 +13,11 @@
  * Maps become ordered entry lists with string keys (so `__proto__` is just a key); anchors and aliases are
  * resolved; anything the workflow language has no value for (complex keys, custom tags) is an error.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { INT_MAX, INT_MIN, JsonSyntaxError, parseJson } from '../value.ts';
 import type { SourcePos } from './ast.ts';
 import { DefinitionError } from './errors.ts';
+import { parseYamlFast } from './fast-yaml.ts';
 
 /** Largest accepted source, in UTF-8 bytes (spec "Limits": workflow source 128 KB). */
 export const MAX_SOURCE_BYTES = 128 * 1024;
@@ -96,10 +99,17 @@ export function loadSource(source: string, format?: 'yaml' | 'json'): LoadedSour
   if (bytes > MAX_SOURCE_BYTES) {
     throw new DefinitionError(`source is ${bytes} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (128 KB)`);
   }
-  const lineCounter = new LineCounter();
+  const lineStarts = lineStartsOf(source);
   const posAt = (offset: number): SourcePos => {
-    const p = lineCounter.linePos(offset);
-    return { line: p.line, col: p.col };
+    // The last line start at or before the offset (binary search).
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - lineStarts[lo]! + 1 };
   };
 
   let fmt = format;
@@ -111,15 +121,17 @@ export function loadSource(source: string, format?: 'yaml' | 'json'): LoadedSour
       parseJson(source);
     } catch (e) {
       if (!(e instanceof JsonSyntaxError)) throw e;
-      // Positions need the line table, which the YAML pass below builds; count lines here instead.
       throw new DefinitionError(`JSON syntax error: ${e.message.replace(/ at position \d+$/, '')}`, {
-        pos: linePosOf(source, e.offset),
+        pos: posAt(e.offset),
       });
     }
   }
 
+  // The fast reader covers the plain YAML that workflows are written in, and JSON; anything else, and every
+  // error, goes to the `yaml` package.
+  const fast = parseYamlFast(source, fmt === 'json');
+  if (fast) return { root: fast, source, format: fmt, posAt };
   const doc = parseDocument(source, {
-    lineCounter,
     intAsBigInt: true,
     schema: 'core',
     version: '1.2',
@@ -147,16 +159,15 @@ function isJson(source: string): boolean {
   }
 }
 
-function linePosOf(source: string, offset: number): SourcePos {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < source.length; i++) {
-    if (source.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+/** Offsets at which each line starts (line 1 at index 0). */
+function lineStartsOf(source: string): number[] {
+  const starts = [0];
+  let i = source.indexOf('\n');
+  while (i >= 0) {
+    starts.push(i + 1);
+    i = source.indexOf('\n', i + 1);
   }
-  return { line, col: offset - lineStart + 1 };
+  return starts;
 }
 
 const MAX_DEPTH = 500;
