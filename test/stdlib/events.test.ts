@@ -1,0 +1,83 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { toJson, type Value, type WMap } from '../../src/lang/value.ts';
+import { createVirtualClock } from '../../src/engine/clock.ts';
+import { runExecution } from '../../src/engine/run.ts';
+import { harness } from '../engine/helpers.ts';
+
+// Spec "Events": create_callback_endpoint and await_callback, through whole executions with the in-memory hub.
+const s = suite('stdlib events.*');
+
+const workflow = (method: string) => `
+main:
+  steps:
+    - create:
+        call: events.create_callback_endpoint
+        args:
+          ${method ? `http_callback_method: ${method}` : ''}
+        result: cb
+    - wait:
+        call: events.await_callback
+        args:
+          callback: \${cb}
+        result: ev
+    - r:
+        return: \${[ev.http_request.body, ev.http_request.method, ev.type, ev.http_request.headers["x-k"]]}
+`;
+
+async function waitForCallback(list: () => { id: string; method: string }[]): Promise<{ id: string; method: string }> {
+  for (let i = 0; i < 100; i++) {
+    const cbs = list();
+    if (cbs.length > 0) return cbs[0]!;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error('no callback created');
+}
+
+s('a request to the callback resumes the execution with its body, method and type HTTP (spec "Events")', async () => {
+  const h = harness();
+  const p = runExecution(compileDefinition(workflow('PUT')), null, h.deps, new AbortController().signal);
+  const cb = await waitForCallback(() => h.callbacks.list());
+  assert.is(cb.method, 'PUT');
+  h.callbacks.deliver(cb.id, { method: 'PUT', headers: { 'X-K': 'v' }, body: new Map([['n', 1n]]) as WMap });
+  assert.is(toJson(await p), '[{"n":1},"PUT","HTTP","v"]');
+});
+
+s('the default callback method is POST (spec "Events")', async () => {
+  const h = harness();
+  const p = runExecution(compileDefinition(workflow('')), null, h.deps, new AbortController().signal);
+  const cb = await waitForCallback(() => h.callbacks.list());
+  assert.is(cb.method, 'POST');
+  h.callbacks.deliver(cb.id, { method: 'POST', headers: { 'x-k': 'w' }, body: 'x' });
+  assert.is(toJson(await p), '["x","POST","HTTP","w"]');
+});
+
+s('await_callback waits 43200 s by default, then raises TimeoutError (spec "Events")', async () => {
+  const clock = createVirtualClock();
+  const h = harness(clock);
+  try {
+    await runExecution(compileDefinition(workflow('')), null, h.deps, new AbortController().signal);
+    assert.unreachable();
+  } catch (e) {
+    assert.match(String((e as { message: string }).message), /no request within 43200 seconds/);
+  }
+  assert.equal(clock.sleepsMs, [43_200_000]);
+});
+
+s('every allowed method is accepted, in any case (spec "Events")', async () => {
+  for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'patch']) {
+    const h = harness();
+    const def = compileDefinition(`
+main:
+  steps:
+    - r:
+        return: \${events.create_callback_endpoint("${m}").url}
+`);
+    const url = (await runExecution(def, null, h.deps, new AbortController().signal)) as Value;
+    assert.type(url, 'string');
+    assert.is(h.callbacks.list()[0]!.method, m.toUpperCase());
+  }
+});
+
+s.run();

@@ -1,0 +1,136 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WorkflowError } from '../../src/lang/errors.ts';
+import { mapOf, type Value } from '../../src/lang/value.ts';
+import { createVirtualClock } from '../../src/engine/clock.ts';
+import { createMemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
+import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
+import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
+
+// Spec "Standard library", sys table and the built-in environment variables; Google's sys reference for
+// sys.sleep_until and the `timestamp` argument of sys.log.
+const s = suite('stdlib sys.*');
+
+function setup(startMs = Date.UTC(2026, 10, 21, 8, 0, 0) + 0.25) {
+  const clock = createVirtualClock({ startMs });
+  const logs: LogEntry[] = [];
+  const ctx: CallContext = {
+    clock,
+    fetch: globalThis.fetch,
+    env: new Map([
+      ['CLOUD_PROJECT_ID', 'p'],
+      ['GOOGLE_CLOUD_PROJECT_ID', 'p'],
+    ]),
+    signal: new AbortController().signal,
+    log: (e) => logs.push(e),
+    callbacks: createMemoryCallbackHub('http://h', clock),
+  };
+  const call = (name: string, ...args: Value[]) => {
+    const fn = STDLIB.get(name)!;
+    return fn.impl(bindPositionalArgs(fn, args), ctx);
+  };
+  const named = (name: string, args: Record<string, Value>) => {
+    const fn = STDLIB.get(name)!;
+    return fn.impl(bindNamedArgs(fn, mapOf(args)), ctx);
+  };
+  return { clock, logs, ctx, call, named };
+}
+
+function raises(f: () => unknown, tag: string): void {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof WorkflowError, String(e));
+    assert.ok((e as WorkflowError).tags.includes(tag), `${(e as WorkflowError).tags} lacks ${tag}`);
+    return;
+  }
+  assert.unreachable(`expected ${tag}`);
+}
+
+s('sys.get_env returns the value, the default when unset, KeyError otherwise (spec "sys")', () => {
+  const { call } = setup();
+  assert.is(call('sys.get_env', 'CLOUD_PROJECT_ID'), 'p');
+  assert.is(call('sys.get_env', 'GOOGLE_CLOUD_PROJECT_ID'), 'p');
+  assert.is(call('sys.get_env', 'NOPE', 'd'), 'd');
+  assert.is(call('sys.get_env', 'NOPE', null), null);
+  raises(() => call('sys.get_env', 'NOPE'), 'KeyError');
+  raises(() => call('sys.get_env', 1n), 'TypeError');
+});
+
+s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', () => {
+  const { call, clock } = setup();
+  const t = call('sys.now');
+  assert.is(typeof t, 'number');
+  assert.is(t, clock.now() / 1000);
+  assert.ok(!Number.isInteger((t as number) * 1000));
+});
+
+s('sys.log records data with DEFAULT severity; text is an alias of data (spec "sys")', () => {
+  const { named, logs, clock } = setup();
+  assert.is(named('sys.log', { data: mapOf({ a: 1n }) }), null);
+  named('sys.log', { text: 'hello', severity: 'warning' });
+  assert.is(logs.length, 2);
+  assert.is(logs[0]!.severity, 'DEFAULT');
+  assert.equal(logs[0]!.payload, mapOf({ a: 1n }));
+  assert.is(logs[0]!.structured, false);
+  assert.is(logs[0]!.time, new Date(clock.now()).toISOString());
+  assert.equal([logs[1]!.severity, logs[1]!.payload], ['WARNING', 'hello']);
+});
+
+s('sys.log with json is structured logging of a map (spec "sys")', () => {
+  const { named, logs } = setup();
+  named('sys.log', { json: mapOf({ k: 'v' }), severity: 'INFO' });
+  assert.is(logs[0]!.structured, true);
+  assert.equal(logs[0]!.payload, mapOf({ k: 'v' }));
+  raises(() => named('sys.log', { json: 'not a map' }), 'TypeError');
+  raises(() => named('sys.log', { json: mapOf({}), data: 'x' }), 'TypeError');
+});
+
+s('sys.log accepts every spec severity and refuses others (spec "sys")', () => {
+  const { named, logs } = setup();
+  for (const sev of ['DEFAULT', 'DEBUG', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL', 'ALERT', 'EMERGENCY']) {
+    named('sys.log', { data: 1n, severity: sev });
+  }
+  assert.is(logs.length, 9);
+  raises(() => named('sys.log', { data: 1n, severity: 'LOUD' }), 'ValueError');
+});
+
+s('sys.sleep waits the given seconds on the clock and returns null (spec "sys")', async () => {
+  const { call, clock } = setup();
+  assert.is(await call('sys.sleep', 1.5), null);
+  assert.is(await call('sys.sleep', 2n), null);
+  assert.equal(clock.sleepsMs, [1500, 2000]);
+  raises(() => call('sys.sleep', -1n), 'ValueError');
+  raises(() => call('sys.sleep', 'x'), 'TypeError');
+});
+
+s('sys.sleep rejects with the signal reason when the execution is cancelled (issue 3)', async () => {
+  const { ctx } = setup();
+  const ctrl = new AbortController();
+  const fn = STDLIB.get('sys.sleep')!;
+  const p = fn.impl([10n], { ...ctx, signal: ctrl.signal, clock: createVirtualClock({ holdOverMs: 0 }) });
+  ctrl.abort('gone');
+  try {
+    await p;
+    assert.unreachable();
+  } catch (e) {
+    assert.is(e, 'gone');
+  }
+});
+
+s('sys.sleep_until sleeps until an RFC 3339 time; a past time returns at once (Google sys reference)', async () => {
+  const { call, clock } = setup(Date.UTC(2026, 0, 1));
+  assert.is(await call('sys.sleep_until', '2026-01-01T00:00:10Z'), null);
+  assert.equal(clock.sleepsMs, [10_000]);
+  assert.is(call('sys.sleep_until', '2025-01-01T00:00:00Z'), null);
+  assert.equal(clock.sleepsMs, [10_000]);
+  raises(() => call('sys.sleep_until', 'tomorrow'), 'ValueError');
+});
+
+s('sys.sleep and sys.sleep_until are blocking; get_env, now and log are not (expressions compile accordingly)', () => {
+  assert.is(STDLIB.get('sys.sleep')!.blocking, true);
+  assert.is(STDLIB.get('sys.sleep_until')!.blocking, true);
+  for (const n of ['sys.get_env', 'sys.now', 'sys.log']) assert.not.ok(STDLIB.get(n)!.blocking, n);
+});
+
+s.run();
