@@ -4,7 +4,8 @@
  *
  * Request: `url` (http or https), `method` (http.request only), `headers`, `body` (bytes sent raw; with no
  * Content-Type header any other body is JSON-encoded and sent as `application/json; charset=utf-8`; a string
- * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded),
+ * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded;
+ * ignored for GET and HEAD, which the platform fetch cannot send with a body),
  * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced: spec
  * "Authentication"), `timeout` (seconds, default and maximum 1800).
  *
@@ -73,7 +74,9 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
   const method = str(fnName, 'method', a.method).toUpperCase();
   const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
   const headers = buildHeaders(fnName, a.headers);
-  const body = encodeBody(fnName, a.body, headers);
+  // The platform fetch refuses a body on GET and HEAD; the real service accepts the argument, so it is
+  // dropped rather than failing a workflow that works there.
+  const body = method === 'GET' || method === 'HEAD' ? undefined : encodeBody(fnName, a.body, headers);
   const timeoutMs = timeoutOf(fnName, a.timeout);
 
   const signal = ctx.signal;
@@ -164,7 +167,14 @@ function buildHeaders(fn: string, h: Value | undefined): Headers {
   const out = new Headers();
   if (h === undefined || h === null) return out;
   if (!isMap(h)) throw typeError(`${fn}: headers must be a map, got ${typeName(h)}`);
-  for (const [k, v] of h) out.set(k, scalarText(fn, `headers.${k}`, v));
+  for (const [k, v] of h) {
+    const text = scalarText(fn, `headers.${k}`, v);
+    try {
+      out.set(k, text);
+    } catch {
+      throw valueError(`${fn}: invalid header ${JSON.stringify(k)}: ${JSON.stringify(text)}`);
+    }
+  }
   return out;
 }
 

@@ -194,6 +194,25 @@ s('cancellation aborts the request at once and rejects with the signal reason (i
   }
 });
 
+s('a body given to http.get is dropped, since fetch cannot send one (documented deviation)', async () => {
+  const r = await http('http.get', { url: `${server.url}/echo`, body: mapOf({ a: 1n }) });
+  assert.is(echoed(r).body, '');
+});
+
+s('an invalid header value is a ValueError (spec "Errors": right type, invalid value)', async () => {
+  const e = await httpError('http.get', { url: `${server.url}/echo`, headers: mapOf({ 'X-Bad': 'a\nb' }) });
+  assert.equal(e.tags, ['ValueError']);
+});
+
+s('a map body under application/x-www-form-urlencoded is form-encoded (Google http reference)', async () => {
+  const r = await http('http.post', {
+    url: `${server.url}/echo`,
+    headers: mapOf({ 'Content-Type': 'application/x-www-form-urlencoded' }),
+    body: mapOf({ a: '1 2', b: 3n }),
+  });
+  assert.is(echoed(r).body, 'a=1+2&b=3');
+});
+
 s('in a workflow, except catches HttpError and reads code and body (spec "try/except", "http")', async () => {
   const out = await result(`
 main:
