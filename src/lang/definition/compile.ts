@@ -261,9 +261,10 @@ class Compiler {
     const entries: SEntry[] = [];
     for (const item of node.items) {
       const e = this.stepEntry(item);
-      if (names.has(e.key)) {
+      // Google's "Steps" reference: "Step names must be unique at the subworkflow level".
+      if (this.stepNamesSeen.has(e.key)) {
         this.cx.step = e.key;
-        this.fail(e.keyNode, `duplicate step name '${e.key}'`);
+        this.fail(e.keyNode, `duplicate step name '${e.key}' (step names must be unique within a workflow)`);
       }
       names.set(e.key, entries.length);
       this.stepNamesSeen.add(e.key);
@@ -497,37 +498,27 @@ class Compiler {
     return node.items.map((item) => this.switchCase(name, at, item, frame));
   }
 
+  /**
+   * One switch condition: `condition` plus `next`, `steps`, both, or the fields of a step written inline
+   * (Google's schema allows any step content there: assign, call, return, raise, and even for, try, ...).
+   */
   private switchCase(name: string, at: SScalar, item: SNode, frame: Frame): SwitchCase {
     if (item.kind !== 'map') return this.fail(item, "a switch entry must be a map with 'condition'");
     const cond = item.entries.find((e) => e.key === 'condition');
     if (!cond) return this.fail(item, "a switch entry must have a 'condition'");
-    const INLINE = ['assign', 'call', 'args', 'result', 'return', 'raise'];
-    let steps: SEntry | undefined;
-    let next: SEntry | undefined;
-    const inline: SEntry[] = [];
-    for (const e of item.entries) {
-      if (e === cond) continue;
-      if (e.key === 'steps') steps = e;
-      else if (e.key === 'next') next = e;
-      else if (INLINE.includes(e.key)) inline.push(e);
-      else this.fail(e.keyNode, `unknown field '${e.key}' in a switch condition`);
-    }
-    if (steps && inline.length > 0) {
-      this.fail(inline[0]!.keyNode, `conflicting fields 'steps' and '${inline[0]!.key}' in a switch condition`);
-    }
+    const rest = item.entries.filter((e) => e !== cond);
     const c: { -readonly [K in keyof SwitchCase]: SwitchCase[K] } = {
       condition: compileTemplate(cond.value, this.cx),
       pos: this.pos(item),
     };
-    if (inline.length > 0 || (steps && next)) {
-      // Inline content (and `steps` followed by a `next`) is a step of its own, named for the switch step,
-      // that runs in the switch step's list: its `next` resolves there.
-      const entries = item.entries.filter((e) => e !== cond);
-      c.step = this.stepBody(name, at, { kind: 'map', entries, offset: item.offset }, frame);
-    } else if (steps) {
-      c.steps = this.stepList(steps.value, frame, 'plain', `step '${name}'`);
-    } else if (next) {
-      c.next = this.jump(next.value, frame);
+    if (rest.length === 1 && rest[0]!.key === 'steps') {
+      c.steps = this.stepList(rest[0]!.value, frame, 'plain', `step '${name}'`);
+    } else if (rest.length === 1 && rest[0]!.key === 'next') {
+      c.next = this.jump(rest[0]!.value, frame);
+    } else if (rest.length > 0) {
+      // Inline content (or `steps` followed by `next`) is a step of its own, named for the switch step, that
+      // runs in the switch step's list: its `next` resolves there.
+      c.step = this.stepBody(name, at, { kind: 'map', entries: rest, offset: item.offset }, frame);
     }
     return c;
   }
