@@ -11,9 +11,14 @@ import {
   WorkflowSchema,
   ListWorkflowsResponseSchema,
 } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
-import { Executions, ListExecutionsResponseSchema } from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
+import {
+  Executions,
+  ExecutionView,
+  ListExecutionsResponseSchema,
+  type Execution as ExecutionMessage,
+} from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
-import type { ServiceCore } from '../service/model.ts';
+import type { Execution, ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { executionToMessage, locationName, parseName, workflowToMessage, workflowUpdateMask } from './convert.ts';
 import { operationStoreFor } from './grpc-operations.ts';
@@ -89,6 +94,22 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
   };
 }
 
+/**
+ * The FULL message of an execution, cached by resource identity: the core replaces an execution's resource
+ * object whenever it changes, so a cached message is never stale, and polling GetExecution converts once.
+ */
+const fullMessages = new WeakMap<Execution, ExecutionMessage>();
+function fullMessage(execution: Execution): ExecutionMessage {
+  let message = fullMessages.get(execution);
+  if (!message) fullMessages.set(execution, (message = executionToMessage(execution)));
+  return message;
+}
+
+/** The message of `execution` in `view` (UNSPECIFIED and FULL: every field; BASIC: no payloads). */
+function viewOf(execution: Execution, view: ExecutionView): ExecutionMessage {
+  return view === ExecutionView.BASIC ? executionToMessage(execution, view) : fullMessage(execution);
+}
+
 /** google.cloud.workflows.executions.v1.Executions over `core` (every RPC). */
 export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
   const workflowId = (parent: string) => parseName(core, parent, ['workflows'], 'parent')[0]!;
@@ -99,21 +120,21 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
       // Pagination, filter and order_by are not implemented; the default view is FULL, as on REST.
       async listExecutions(request) {
         const id = workflowId(request.parent);
-        const executions = core.listExecutions(id).map((e) => executionToMessage(e, request.view));
+        const executions = core.listExecutions(id).map((e) => viewOf(e, request.view));
         return create(ListExecutionsResponseSchema, { executions });
       },
       async createExecution(request) {
         const id = workflowId(request.parent);
         const argument = request.execution?.argument;
-        return executionToMessage(core.createExecution(id, argument ? { argument } : {}));
+        return fullMessage(core.createExecution(id, argument ? { argument } : {}));
       },
       async getExecution(request) {
         const [id, executionId] = executionIds(request.name);
-        return executionToMessage(core.getExecution(id, executionId), request.view);
+        return viewOf(core.getExecution(id, executionId), request.view);
       },
       async cancelExecution(request) {
         const [id, executionId] = executionIds(request.name);
-        return executionToMessage(core.cancelExecution(id, executionId));
+        return fullMessage(core.cancelExecution(id, executionId));
       },
     },
   };

@@ -7,6 +7,7 @@
  * grpc-services.ts over the same service core REST uses; this module only routes, maps errors and listens.
  */
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import type { Socket } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { ServiceCore } from '../service/model.ts';
@@ -114,6 +115,8 @@ export async function startGrpcServer(service: ServiceCore, opts: { host: string
     process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
     return undefined;
   }
+  // Small responses must not wait for Nagle's algorithm (40 ms against the client's delayed ACK).
+  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   const sessions = new Set<ServerHttp2Session>();
   server.on('session', (session) => {
     sessions.add(session);
