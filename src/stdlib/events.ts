@@ -13,6 +13,7 @@ export const CALLBACK_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT'
 /** Default wait of events.await_callback: 43200 s, 12 hours (spec "Events"). */
 export const DEFAULT_CALLBACK_TIMEOUT_SEC = 43200;
 
+/** The `events` rows of the standard-library table. */
 export const functions: StdlibFunction[] = [
   {
     // Returns a map whose `url` is the full callback URL; the callback then appears in the execution's list.

@@ -299,6 +299,7 @@ function verb(method: string): StdlibFunction {
   };
 }
 
+/** The `http` rows of the standard-library table: the five verbs and http.request, all blocking. */
 export const functions: StdlibFunction[] = [
   verb('GET'),
   verb('POST'),

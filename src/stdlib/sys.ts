@@ -32,6 +32,7 @@ function sleepMs(ms: number, ctx: CallContext): Promise<Value> {
   return ctx.clock.sleep(ms, ctx.signal).then(() => null);
 }
 
+/** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */
 export const functions: StdlibFunction[] = [
   {
     // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
