@@ -1,0 +1,229 @@
+// Benchmarks of the running emulator (issue 4), against the built bundle (dist/emulator.js) as a child process,
+// loopback only:
+//   - executions/s: 16 concurrent keep-alive clients each creating a trivial execution and polling it to
+//     SUCCEEDED over REST (target >= 2,000/s);
+//   - GET of an execution: requests/s as a ratio to a bare node:http server (also a child process) answering
+//     the same JSON bytes, measured in the same run (target >= 0.5);
+//   - cold start: spawn to the listening line, median of 7 (target <= 300 ms);
+//   - hot reload: a workflow file written to its new revision visible over REST, median of 7 (target <= 500 ms).
+// Usage: npm run build && node --expose-gc --import tsx bench/service.bench.ts
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { report } from './report.ts';
+
+const EMULATOR = new URL('../dist/emulator.js', import.meta.url).pathname;
+const CLIENTS = 16;
+const API = '/v1/projects/my-project/locations/us-central1';
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+  port: number;
+}
+
+function spawnEmulator(extra: string[] = []): Promise<Proc & { startedMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [EMULATOR, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...extra], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, port: Number(m[1]), startedMs: performance.now() - t0 });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+}
+
+function stop(p: { child: ChildProcess }): Promise<void> {
+  return new Promise((r) => {
+    if (p.child.exitCode !== null) return r();
+    p.child.on('exit', () => r());
+    p.child.kill('SIGTERM');
+  });
+}
+
+/** A keep-alive HTTP client: one request at a time per caller; the agent pools CLIENTS sockets. */
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+function call(port: number, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Runs `CLIENTS` loops of `op` for `ms`; returns operations per second. */
+async function throughput(ms: number, op: () => Promise<void>): Promise<number> {
+  let count = 0;
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < end) {
+        await op();
+        count++;
+      }
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
+}
+
+async function executionsPerSecond(): Promise<void> {
+  const emu = await spawnEmulator();
+  try {
+    const src = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
+    const c = await call(emu.port, 'POST', `${API}/workflows?workflowId=trivial`, JSON.stringify({ sourceContents: src }));
+    if (c.status !== 200) throw new Error(c.text);
+    const body = JSON.stringify({ argument: '{"n": 1}' });
+    const one = async (): Promise<void> => {
+      const created = await call(emu.port, 'POST', `${API}/workflows/trivial/executions`, body);
+      if (created.status !== 200) throw new Error(created.text);
+      const path = '/v1/' + (JSON.parse(created.text) as { name: string }).name;
+      for (;;) {
+        const r = await call(emu.port, 'GET', path);
+        const state = (JSON.parse(r.text) as { state: string }).state;
+        if (state === 'SUCCEEDED') return;
+        if (state !== 'ACTIVE') throw new Error(r.text);
+      }
+    };
+    await throughput(500, one); // warm-up
+    const rate = await throughput(3000, one);
+    report('REST executions created and polled to SUCCEEDED (16 keep-alive clients)', rate, 'executions/s', { value: 2000, higherIsBetter: true });
+  } finally {
+    await stop(emu);
+  }
+}
+
+async function getRatio(): Promise<void> {
+  const emu = await spawnEmulator();
+  let bare: ChildProcess | undefined;
+  try {
+    const src = 'main:\n  steps:\n    - done:\n        return: {"ok": true, "items": [1, 2, 3]}\n';
+    await call(emu.port, 'POST', `${API}/workflows?workflowId=hot`, JSON.stringify({ sourceContents: src }));
+    const created = JSON.parse((await call(emu.port, 'POST', `${API}/workflows/hot/executions`, '{"argument": "{\\"a\\": 1}"}')).text);
+    const path = '/v1/' + created.name;
+    let bytes = '';
+    for (;;) {
+      bytes = (await call(emu.port, 'GET', path)).text;
+      if (!bytes.includes('"ACTIVE"')) break;
+    }
+    // The bare server: node:http answering the same bytes with the same headers, in its own process.
+    const script = `const b=${JSON.stringify(bytes)};const s=require('node:http').createServer({keepAlive:true},(q,r)=>{r.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':Buffer.byteLength(b)});r.end(b)});s.keepAliveTimeout=65000;s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
+    bare = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const barePort = await new Promise<number>((r) => bare!.stdout!.setEncoding('utf8').on('data', (d: string) => r(Number(/port (\d+)/.exec(d)![1]))));
+    const check = await call(barePort, 'GET', path);
+    if (check.text !== bytes) throw new Error('the bare server answers different bytes');
+    await rawGets(emu.port, path, 500);
+    await rawGets(barePort, path, 500);
+    // Alternate to even out noise.
+    let e = 0;
+    let b = 0;
+    for (let i = 0; i < 2; i++) {
+      e += await rawGets(emu.port, path, 1500);
+      b += await rawGets(barePort, path, 1500);
+    }
+    report('GET execution over REST', e / 2, 'requests/s');
+    report('bare node:http, same bytes', b / 2, 'requests/s');
+    report('GET execution throughput / bare node:http', e / b, 'ratio', { value: 0.5, higherIsBetter: true });
+  } finally {
+    bare?.kill('SIGTERM');
+    await stop(emu);
+  }
+}
+
+/**
+ * GET throughput with a lean load generator (raw keep-alive sockets, one request in flight each, responses
+ * framed by content-length), so that the client costs little next to the server being measured.
+ */
+function rawGets(port: number, path: string, ms: number): Promise<number> {
+  const req = Buffer.from(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`);
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  let count = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const sock = connect(port, '127.0.0.1');
+      sock.setNoDelay(true);
+      let buf = Buffer.alloc(0);
+      sock.on('connect', () => sock.write(req));
+      sock.on('error', reject);
+      sock.on('data', (d: Buffer) => {
+        buf = buf.length ? Buffer.concat([buf, d]) : d;
+        for (;;) {
+          const head = buf.indexOf('\r\n\r\n');
+          if (head < 0) return;
+          const m = /content-length: *(\d+)/i.exec(buf.subarray(0, head).toString('latin1'));
+          const total = head + 4 + Number(m![1]);
+          if (buf.length < total) return;
+          buf = buf.subarray(total);
+          count++;
+          if (performance.now() < end) sock.write(req);
+          else {
+            sock.destroy();
+            resolve();
+            return;
+          }
+        }
+      });
+    });
+  return Promise.all(Array.from({ length: CLIENTS }, one)).then(() => count / ((performance.now() - t0) / 1000));
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function coldStart(): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const emu = await spawnEmulator();
+    times.push(emu.startedMs);
+    await stop(emu);
+  }
+  report('cold start: spawn to the listening line (median of 7)', median(times), 'ms', { value: 300, higherIsBetter: false });
+}
+
+async function hotReload(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-bench-'));
+  const file = join(dir, 'reload.yaml');
+  writeFileSync(file, 'main:\n  steps:\n    - done:\n        return: 0\n');
+  const emu = await spawnEmulator(['--workflows-dir', dir]);
+  try {
+    const revision = async (): Promise<string> => (JSON.parse((await call(emu.port, 'GET', `${API}/workflows/reload`)).text) as { revisionId: string }).revisionId;
+    const times: number[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const before = await revision();
+      const t0 = performance.now();
+      writeFileSync(file, `main:\n  steps:\n    - done:\n        return: ${i}\n`);
+      while ((await revision()) === before) await new Promise((r) => setTimeout(r, 2));
+      times.push(performance.now() - t0);
+    }
+    report('hot reload: file written to new revision over REST (median of 7)', median(times), 'ms', { value: 500, higherIsBetter: false });
+  } finally {
+    await stop(emu);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await executionsPerSecond();
+await getRatio();
+await coldStart();
+await hotReload();
+agent.destroy();
