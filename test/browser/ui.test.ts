@@ -1,0 +1,280 @@
+// Browser tests of the web UI (SPEC.md "Web UI", issue 6): Debian's Chromium, driven by playwright-core,
+// against the built bundle (dist/emulator.js, so the embedded htmx and stylesheet are what is tested) started
+// on a free loopback port. Workflows are deployed through the REST API; everything else happens in the page.
+// Each page is saved as a screenshot at laptop and phone width in test/browser/screenshots/ (git-ignored).
+//
+// Usage: npm run test:browser   (builds first; needs `apt-get install -y chromium`, or CHROMIUM_PATH)
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startEmulator, type EmulatorProcess } from '../support/emulator.ts';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+const HELLO = `main:
+  params: [args]
+  steps:
+    - log:
+        call: sys.log
+        args:
+          text: \${"Greeting " + args.name}
+          severity: INFO
+    - pause:
+        call: sys.sleep
+        args:
+          seconds: 2
+    - done:
+        return:
+          greeting: \${"Hello, " + args.name + "!"}
+          letters: \${len(args.name)}
+`;
+
+const SLEEPER = `main:
+  steps:
+    - make:
+        call: events.create_callback_endpoint
+        result: cb
+    - nap:
+        call: sys.sleep
+        args:
+          seconds: 600
+`;
+
+const BROKEN = `main:
+  params: [order]
+  steps:
+    - check:
+        switch:
+          - condition: \${order.total < 0}
+            raise:
+              code: 400
+              message: \${"Order " + string(order.id) + " has a negative total"}
+              tags: ["ValueError"]
+    - done:
+        return: ok
+`;
+
+interface Ctx {
+  emu: EmulatorProcess;
+  browser: Browser;
+  page: Page;
+  /** Console errors and page errors seen so far (CSP violations show up here). */
+  errors: string[];
+}
+
+const s = suite<Ctx>('ui in Chromium (spec "Web UI", issue 6)');
+
+async function deploy(emu: EmulatorProcess, id: string, sourceContents: string, description = ''): Promise<void> {
+  const r = await emu.request('POST', `/workflows?workflowId=${id}`, { sourceContents, description });
+  assert.is(r.status, 200, r.text);
+}
+
+async function startViaApi(emu: EmulatorProcess, id: string, argument?: unknown): Promise<string> {
+  const r = await emu.request('POST', `/workflows/${id}/executions`, argument === undefined ? {} : { argument: JSON.stringify(argument) });
+  assert.is(r.status, 200, r.text);
+  return String(r.body.name).split('/').pop()!;
+}
+
+async function stateViaApi(emu: EmulatorProcess, id: string, executionId: string): Promise<string> {
+  return (await emu.request('GET', `/workflows/${id}/executions/${executionId}`)).body.state;
+}
+
+async function until(f: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await f())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Saves the current page at laptop and at phone width, full length. */
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}${name}-laptop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SHOTS}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(LAPTOP);
+}
+
+/** The text of the execution page's State field. */
+async function shownState(page: Page): Promise<string> {
+  return (await page.locator('dd[role="status"]').innerText()).trim();
+}
+
+s.before(async (ctx) => {
+  mkdirSync(SHOTS, { recursive: true });
+  ctx.emu = await startEmulator({ workflowsDir: false, args: ['--host', '127.0.0.1'] });
+  ctx.browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  ctx.page = await ctx.browser.newPage({ viewport: LAPTOP, reducedMotion: 'reduce' });
+  ctx.page.setDefaultTimeout(15_000);
+  ctx.errors = [];
+  ctx.page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 404/.test(m.text())) ctx.errors.push(m.text());
+  });
+  ctx.page.on('pageerror', (e) => ctx.errors.push(e.message));
+});
+
+s.after(async (ctx) => {
+  await ctx.browser?.close();
+  const code = await ctx.emu?.close();
+  // The emulator's own complaints, if any, help explain a failure above.
+  if (ctx.emu && (code !== 0 || ctx.emu.stderr().trim())) {
+    process.stderr.write(`emulator exit code ${code} (signal ${ctx.emu.child.signalCode}); stderr:\n${ctx.emu.stderr()}\n`);
+  }
+});
+
+s('the dashboard opens from /, empty, then lists a workflow deployed through the API (spec "Web UI" /ui)', async ({ emu, page }) => {
+  await page.goto(emu.url + '/');
+  assert.is(new URL(page.url()).pathname, '/ui');
+  assert.is(await page.title(), 'Dashboard · Workflows emulator');
+  assert.match(await page.locator('main').innerText(), /No workflows yet/);
+  await shoot(page, '01-dashboard-empty');
+
+  await deploy(emu, 'hello', HELLO, 'Greets someone by name, slowly.');
+  await deploy(emu, 'sleeper', SLEEPER, 'Creates a callback, then sleeps for ten minutes.');
+  await deploy(emu, 'broken', BROKEN);
+  await page.reload();
+  for (const id of ['hello', 'sleeper', 'broken']) assert.ok(await page.getByRole('link', { name: id, exact: true }).isVisible(), id);
+  assert.is(await page.locator('.count-active .count-n').innerText(), '0');
+});
+
+s('an execution started from the form goes from ACTIVE to SUCCEEDED without a reload (issue 6)', async ({ emu, page }) => {
+  await page.goto(emu.url + '/ui/workflows/hello');
+  assert.is(await page.title(), 'Workflow hello · Workflows emulator');
+  await page.getByLabel('Argument (JSON)').fill('{"name": "Ada"}');
+  await shoot(page, '02-workflow');
+  await page.getByRole('button', { name: 'Start execution' }).click();
+  await page.waitForURL(/\/ui\/executions\/hello\/[^/]+$/);
+  assert.is(await shownState(page), 'Active');
+  assert.match(await page.title(), /^Execution \S+ of hello · Workflows emulator$/);
+  await page.evaluate(() => {
+    (window as unknown as { sameDocument: boolean }).sameDocument = true;
+  });
+  await shoot(page, '03-execution-active');
+
+  await page.locator('dd[role="status"]', { hasText: 'Succeeded' }).waitFor();
+  assert.ok(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true), 'no reload');
+  const result = await page.locator('section[aria-labelledby="ex-result"] pre').innerText();
+  assert.equal(JSON.parse(result), { greeting: 'Hello, Ada!', letters: 3 });
+  assert.match(await page.locator('.logs').innerText(), /INFO\s+Greeting Ada/);
+  assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
+  await shoot(page, '04-execution-succeeded');
+});
+
+s('invalid JSON in the start form is shown as an error and nothing is sent (issue 6)', async ({ emu, page }) => {
+  await page.goto(emu.url + '/ui/workflows/hello');
+  const before = (await emu.request('GET', '/workflows/hello/executions')).body.executions.length;
+  const posts: string[] = [];
+  const onRequest = (r: { method(): string; url(): string }) => {
+    if (r.method() === 'POST') posts.push(r.url());
+  };
+  page.on('request', onRequest);
+  await page.getByLabel('Argument (JSON)').fill('{"name": Ada}');
+  await page.getByRole('button', { name: 'Start execution' }).click();
+  const error = page.locator('#argument-error');
+  await error.waitFor({ state: 'visible' });
+  assert.match(await error.innerText(), /^The argument is not valid JSON: /);
+  assert.is(await page.getByLabel('Argument (JSON)').getAttribute('aria-invalid'), 'true');
+  await page.waitForTimeout(300);
+  page.off('request', onRequest);
+  assert.equal(posts, []);
+  assert.is((await emu.request('GET', '/workflows/hello/executions')).body.executions.length, before);
+  assert.ok(new URL(page.url()).pathname === '/ui/workflows/hello');
+  await shoot(page, '05-workflow-invalid-json');
+});
+
+s('the start form works from the keyboard alone (issue 6 "keyboard accessible")', async ({ emu, page }) => {
+  await page.goto(emu.url + '/ui/workflows/hello');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  await page.getByLabel('Argument (JSON)').focus();
+  await page.keyboard.type('{"name": "Kay"}');
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Start execution');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/ui\/executions\/hello\/[^/]+$/);
+  await page.locator('dd[role="status"]', { hasText: 'Succeeded' }).waitFor();
+  assert.match(await page.locator('section[aria-labelledby="ex-result"] pre').innerText(), /Hello, Kay!/);
+});
+
+s('a sleeping execution is cancelled with the Cancel button, in place (spec "States and transitions")', async ({ emu, page }) => {
+  const id = await startViaApi(emu, 'sleeper');
+  await page.goto(`${emu.url}/ui/executions/sleeper/${id}`);
+  assert.is(await shownState(page), 'Active');
+  await page.locator('section[aria-labelledby="ex-callbacks"] td', { hasText: `${emu.url}/callbacks/` }).waitFor();
+  await shoot(page, '06-execution-sleeping');
+  const url = page.url();
+  await page.getByRole('button', { name: 'Cancel execution' }).click();
+  await page.locator('dd[role="status"]', { hasText: 'Cancelled' }).waitFor();
+  assert.is(page.url(), url);
+  assert.is(await page.getByRole('button', { name: 'Cancel execution' }).count(), 0);
+  assert.is(await stateViaApi(emu, 'sleeper', id), 'CANCELLED');
+  await shoot(page, '07-execution-cancelled');
+});
+
+s('the dashboard refreshes itself while an execution is ACTIVE (issue 6)', async ({ emu, page }) => {
+  const id = await startViaApi(emu, 'sleeper');
+  await page.goto(emu.url + '/ui');
+  assert.is(await page.locator('.count-active .count-n').innerText(), '1');
+  await shoot(page, '08-dashboard-active');
+  await emu.request('POST', `/workflows/sleeper/executions/${id}:cancel`);
+  await until(async () => (await page.locator('.count-active .count-n').innerText()) === '0');
+  assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
+  assert.is(await page.locator('.count-cancelled .count-n').innerText(), '2');
+  await shoot(page, '09-dashboard');
+});
+
+s('a failed execution is found through the state filter and its error read (spec "Web UI")', async ({ emu, page }) => {
+  const id = await startViaApi(emu, 'broken', { id: 42, total: -5 });
+  await until(async () => (await stateViaApi(emu, 'broken', id)) === 'FAILED');
+  await startViaApi(emu, 'broken', { id: 43, total: 5 });
+  await page.goto(emu.url + '/ui/executions');
+  assert.is(await page.title(), 'Executions · Workflows emulator');
+  await shoot(page, '10-executions');
+  await page.getByRole('navigation', { name: 'Filter by state' }).getByRole('link', { name: /^Failed/ }).click();
+  await page.waitForURL(/state=FAILED/);
+  assert.is(await page.title(), 'Executions · Failed · Workflows emulator');
+  assert.is(await page.locator('table.list tbody tr').count(), 1);
+  await shoot(page, '11-executions-failed');
+  await page.getByRole('link', { name: id }).click();
+  await page.waitForURL(new RegExp(`/ui/executions/broken/${id}$`));
+  assert.is(await shownState(page), 'Failed');
+  assert.is(await page.locator('.error-message').innerText(), 'Order 42 has a negative total');
+  assert.match(await page.locator('.error-head').innerText(), /ValueError/);
+  assert.match(await page.locator('.error-context').innerText(), /step: check/);
+  const payload = JSON.parse(await page.locator('section[aria-labelledby="ex-error"] pre').innerText());
+  assert.is(payload.code, 400);
+  assert.equal(payload.tags, ['ValueError']);
+  await shoot(page, '12-execution-failed');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, '12-execution-failed-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
+s('the workflow list, the executions of one workflow and the 404 page render (spec "Web UI")', async ({ emu, page }) => {
+  await page.goto(emu.url + '/ui/workflows');
+  assert.is(await page.title(), 'Workflows · Workflows emulator');
+  assert.match(await page.locator('main').innerText(), /sleeper/);
+  await shoot(page, '13-workflows');
+  await page.goto(emu.url + '/ui/workflows/broken/executions');
+  assert.is(await page.title(), 'Executions of broken · Workflows emulator');
+  assert.is(await page.locator('table.list tbody tr').count(), 2);
+  await shoot(page, '14-workflow-executions');
+  const r = await page.goto(emu.url + '/ui/workflows/missing');
+  assert.is(r?.status(), 404);
+  assert.is(await page.title(), 'Not found · Workflows emulator');
+  await shoot(page, '15-not-found');
+});
+
+s('no console errors and no CSP violations on any page (issue 6 security)', async ({ errors }) => {
+  assert.equal(errors, []);
+});
+
+s.run();
