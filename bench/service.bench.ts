@@ -163,7 +163,7 @@ function rawGets(port: number, path: string, ms: number): Promise<number> {
     new Promise((resolve, reject) => {
       const sock = connect(port, '127.0.0.1');
       sock.setNoDelay(true);
-      let buf = Buffer.alloc(0);
+      let buf: Buffer = Buffer.alloc(0);
       sock.on('connect', () => sock.write(req));
       sock.on('error', reject);
       sock.on('data', (d: Buffer) => {
