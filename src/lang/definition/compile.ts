@@ -351,7 +351,7 @@ class Compiler {
       case 'for':
         return { ...base, kind: 'for', loop: this.forSpec(v, frame, 'for') };
       case 'parallel':
-        return { ...base, kind: 'parallel', ...this.parallel(v, frame) };
+        return { ...base, kind: 'parallel', ...this.parallel(v, frame, kindEntry.keyNode) };
       case 'try':
         return { ...base, kind: 'try', ...this.tryStep(name, at, kindEntry, field('retry'), field('except'), frame) };
       case 'raise':
@@ -580,10 +580,10 @@ class Compiler {
     return this.fail(node, "'range' must be a list of two values [start, end]");
   }
 
-  private parallel(node: SNode, frame: Frame): ParallelFields {
+  private parallel(node: SNode, frame: Frame, at: SScalar): ParallelFields {
     if (node.kind !== 'map') return this.fail(node, "'parallel' must be a map with 'branches' or 'for'");
     if (this.parallelDepth >= MAX_PARALLEL_DEPTH) {
-      this.fail(node, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`);
+      this.fail(at, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`);
     }
     const get = (k: string) => node.entries.find((e) => e.key === k);
     for (const e of node.entries) {

@@ -6,13 +6,15 @@
  * The subset: block mappings and sequences indented with spaces, comments, blank lines, plain scalars on
  * one line, single- and double-quoted scalars on one line, literal block scalars (`|`, `|-`, `|+`), and flow
  * collections (`[a, b: 1]`, `{"k": v}`, also spanning lines, which covers JSON documents). Scalars resolve as
- * in the YAML 1.2 core schema (null, bool, int, float, string), exactly as the `yaml` package resolves them.
+ * in the YAML 1.2 core schema (null, bool, int, float, string), exactly as the `yaml` package resolves them,
+ * then as the loader converts them (an int beyond 64 bits becomes a double).
  *
  * Anything else (anchors, aliases, tags, directives, document markers, folded or multi-line scalars, complex
  * keys, tabs in indentation, duplicate keys, and every syntax error) makes {@link parseYamlFast} return
  * undefined; the caller then parses the source with the `yaml` package, which is the reference for both
  * values and error messages. Offsets follow the `yaml` package's node ranges.
  */
+import { INT_MAX, INT_MIN } from '../value.ts';
 import type { SEntry, SNode, SScalar } from './load.ts';
 
 /** Thrown internally to give up on the fast path. */
@@ -627,9 +629,9 @@ export function resolvePlain(text: string): string | number | bigint | boolean |
   const c = text.charCodeAt(0);
   // Most plain scalars are words: skip the tests when the first character rules them all out.
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
-    if (INT_DEC.test(text)) return BigInt(text.charCodeAt(0) === 43 ? text.slice(1) : text);
-    if (INT_OCT.test(text)) return BigInt('0o' + text.slice(2));
-    if (INT_HEX.test(text)) return BigInt(text);
+    if (INT_DEC.test(text)) return int64(BigInt(text.charCodeAt(0) === 43 ? text.slice(1) : text));
+    if (INT_OCT.test(text)) return int64(BigInt('0o' + text.slice(2)));
+    if (INT_HEX.test(text)) return int64(BigInt(text));
     if (FLOAT.test(text)) return parseFloat(text);
     if (INF.test(text)) return text.charCodeAt(0) === 45 ? -Infinity : Infinity;
     if (NAN.test(text)) return NaN;
@@ -652,6 +654,11 @@ export function resolvePlain(text: string): string | number | bigint | boolean |
       return false;
   }
   return text;
+}
+
+// An int beyond 64 bits cannot be an int of the language: it reads as a double, as the loader and parseJson do.
+function int64(b: bigint): bigint | number {
+  return b > INT_MAX || b < INT_MIN ? Number(b) : b;
 }
 
 /** Unescapes the inside of a one-line double-quoted scalar; gives up on escapes outside the common set. */

@@ -223,7 +223,12 @@ export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: numb
   if (node.style !== 'block' && raw.slice(content, raw.length - content) === value) {
     return node.offset + content + Math.max(0, valueIndex);
   }
-  // Escapes, folding or a block scalar: find the line holding the character in the raw text.
+  // A one-line quoted scalar with escapes: walk the raw text escape by escape.
+  if (content === 1 && !raw.includes('\n')) {
+    const mapped = quotedIndex(raw.slice(1, -1), node.style === 'double', valueIndex);
+    if (mapped !== undefined) return node.offset + 1 + mapped;
+  }
+  // Folding or a block scalar: find the line holding the character in the raw text.
   const lineStart = value.lastIndexOf('\n', valueIndex - 1) + 1;
   let lineEnd = value.indexOf('\n', valueIndex);
   if (lineEnd < 0) lineEnd = value.length;
@@ -233,6 +238,31 @@ export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: numb
     if (found >= 0 && raw.indexOf(line, found + 1) < 0) return node.offset + found + (valueIndex - lineStart);
   }
   return node.offset + content;
+}
+
+/**
+ * The index in the raw text of a one-line quoted scalar (quotes excluded) of the character at `valueIndex` of
+ * its value: `''` is one character in single quotes; `\x`, `\xXX`, `\uXXXX`, `\UXXXXXXXX` escapes in double
+ * quotes.
+ */
+function quotedIndex(raw: string, double: boolean, valueIndex: number): number | undefined {
+  let r = 0;
+  for (let v = 0; v < valueIndex; v++) {
+    if (r >= raw.length) return undefined;
+    const c = raw[r];
+    if (!double) r += c === "'" ? 2 : 1;
+    else if (c !== '\\') r += 1;
+    else {
+      const e = raw[r + 1];
+      r += e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+      // \U and some \u escapes are two UTF-16 units in the value for one escape in the raw text.
+      if ((e === 'U' || e === 'u') && v + 1 < valueIndex) {
+        const cp = parseInt(raw.slice(r - (e === 'U' ? 8 : 4), r), 16);
+        if (cp > 0xffff) v++;
+      }
+    }
+  }
+  return r <= raw.length ? r : undefined;
 }
 
 /** The position of a source node's first character. @internal */

@@ -1,0 +1,361 @@
+// Deploy-time validation of definitions: every refusal is a DefinitionError naming the step, the line:col
+// and the problem (spec "Errors": invalid workflow definition, 400; spec "Limits").
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { DefinitionError } from '../../../src/lang/definition/errors.ts';
+
+const s = suite('definition validation');
+
+interface Expect {
+  /** The step the message names; null: the message names none. */
+  readonly step: string | null;
+  /** 1-based line and column; null: none (the size limit). */
+  readonly at: readonly [number, number] | null;
+  readonly reason: RegExp;
+}
+
+function rejects(src: string, want: Expect, format?: 'yaml' | 'json'): void {
+  let err: unknown;
+  try {
+    compileDefinition(src, format ? { format } : {});
+  } catch (e) {
+    err = e;
+  }
+  assert.instance(err, DefinitionError, 'expected a DefinitionError');
+  const e = err as DefinitionError;
+  assert.match(e.reason, want.reason);
+  assert.is(e.step, want.step ?? undefined, `step of: ${e.message}`);
+  if (want.at) {
+    assert.equal([e.line, e.col], [...want.at], `position of: ${e.message}`);
+    const where = want.step !== null ? `step "${want.step}" (line ${want.at[0]}, column ${want.at[1]}): ` : `line ${want.at[0]}, column ${want.at[1]}: `;
+    assert.is(e.message, `invalid workflow definition: ${where}${e.reason}`);
+  } else {
+    assert.is(e.line, undefined);
+    assert.is(e.message, `invalid workflow definition: ${e.reason}`);
+  }
+}
+
+function accepts(src: string): void {
+  compileDefinition(src);
+}
+
+/** A step list with `n` assignments / conditions / branches. */
+const repeat = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('');
+
+// ---------------------------------------------------------------------------------------------------------
+// Fields
+
+s('an unknown field names the step and the field\'s line:col (spec "Step types")', () => {
+  rejects('- check:\n    assign:\n      - x: 1\n    nxt: end\n', { step: 'check', at: [4, 5], reason: /^unknown field 'nxt'$/ });
+});
+
+s('two kinds in one step are conflicting fields (spec "Step types")', () => {
+  rejects('- a:\n    assign:\n      - x: 1\n    call: sys.now\n', { step: 'a', at: [4, 5], reason: /^conflicting fields 'assign' and 'call'/ });
+});
+
+s('a field of another kind is refused: args without call, retry without try (spec "call", "try")', () => {
+  rejects('- a:\n    return: 1\n    args: {}\n', { step: 'a', at: [3, 5], reason: /'args' is only allowed with 'call', not with 'return'/ });
+  rejects('- a:\n    retry: ${http.default_retry}\n', { step: 'a', at: [2, 5], reason: /'retry' is only allowed with 'try'/ });
+});
+
+s('a step with fields indented too little gets a hint (spec "Workflow definition language")', () => {
+  rejects('- a:\n  assign:\n    - x: 1\n', { step: 'a', at: [2, 3], reason: /indented too little/ });
+});
+
+s('an empty step body is refused (spec "Step types")', () => {
+  rejects('- a:\n- b:\n    return: 1\n', { step: 'a', at: [1, 3], reason: /must be a map of fields/ });
+});
+
+s('a workflow without steps, with empty steps, or with an unknown field is refused (spec "Workflow definition language")', () => {
+  rejects('main:\n  params: [a]\n', { step: null, at: [1, 1], reason: /workflow 'main' has no 'steps'/ });
+  rejects('main:\n  steps: []\n', { step: null, at: [2, 10], reason: /'steps' must not be empty/ });
+  rejects('main:\n  steps:\n    - a:\n        return: 1\n  stepz: []\n', { step: null, at: [5, 3], reason: /unknown field 'stepz' in workflow 'main'/ });
+});
+
+s('a map without main is refused (spec "Workflow definition language")', () => {
+  rejects('sub:\n  steps:\n    - a:\n        return: 1\n', { step: null, at: [1, 1], reason: /missing 'main' workflow/ });
+});
+
+s('a scalar document is refused (spec "Workflow definition language")', () => {
+  rejects('hello\n', { step: null, at: [1, 1], reason: /must be a map of workflows or a list of steps/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Source
+
+s('a YAML syntax error names its line and column (spec "Errors")', () => {
+  rejects('main:\n  steps:\n    - a:\n        return: [1, 2\n    - b: 1\n', { step: null, at: [5, 5], reason: /^YAML syntax error: / });
+});
+
+s('a repeated YAML key is an error (YAML 1.2)', () => {
+  rejects('- a:\n    return: 1\n    return: 2\n', { step: null, at: [3, 5], reason: /YAML syntax error: Map keys must be unique/ });
+});
+
+s('an empty source is refused (spec "Errors")', () => {
+  rejects('# nothing\n', { step: null, at: [1, 1], reason: /empty/ });
+});
+
+s('a source over 128 KB of UTF-8 is refused, counting bytes not characters (spec "Limits")', () => {
+  const pad = '# ' + 'é'.repeat(40 * 1024) + '\n'; // 80 KB of UTF-8 in 40 K characters
+  accepts(pad + '- a:\n    return: 1\n');
+  rejects(pad + pad + '- a:\n    return: 1\n', { step: null, at: null, reason: /^source is 16\d{4} bytes; the limit is 131072 bytes \(128 KB\)$/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Jumps
+
+s('next to a missing step is refused at the next value (spec "next")', () => {
+  rejects('- a:\n    next: nowhere\n- b:\n    return: 1\n', { step: 'a', at: [2, 11], reason: /^next: step 'nowhere' not found$/ });
+});
+
+s('next may not jump into a nested list (Google "Jumps")', () => {
+  rejects('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n', {
+    step: 'a',
+    at: [2, 11],
+    reason: /step 'inner' not found \(next may only target a step of the same list or of an enclosing list/,
+  });
+});
+
+s('next may not leave a for loop; break does (Google "Iteration")', () => {
+  rejects('- f:\n    for:\n      value: v\n      in: [1]\n      steps:\n        - s:\n            next: after\n- after:\n    return: 1\n', {
+    step: 's',
+    at: [7, 19],
+    reason: /may not leave a for loop/,
+  });
+});
+
+s('next may not leave a parallel branch (spec "parallel")', () => {
+  rejects(
+    '- p:\n    parallel:\n      branches:\n        - b1:\n            steps:\n              - x:\n                  next: after\n        - b2:\n            steps:\n              - y:\n                  return: 1\n- after:\n    return: 1\n',
+    { step: 'x', at: [7, 25], reason: /may not leave a for loop or a parallel branch/ },
+  );
+});
+
+s('break and continue outside a for loop are refused (spec "for")', () => {
+  rejects('- a:\n    next: break\n', { step: 'a', at: [2, 11], reason: /^next: break is only allowed inside a for loop$/ });
+  rejects(
+    '- f:\n    for:\n      value: v\n      in: [1]\n      steps:\n        - p:\n            parallel:\n              branches:\n                - b:\n                    steps:\n                      - c:\n                          next: continue\n',
+    { step: 'c', at: [12, 33], reason: /continue is only allowed inside a for loop/ },
+  );
+});
+
+s('next must be a step name (spec "next")', () => {
+  rejects('- a:\n    next: [x]\n', { step: 'a', at: [2, 11], reason: /next must be a step name/ });
+});
+
+s('duplicate step names in one workflow are refused, in the same list or nested (Google "Steps": unique at the subworkflow level)', () => {
+  rejects('- a:\n    assign:\n      - x: 1\n- a:\n    return: 1\n', { step: 'a', at: [4, 3], reason: /^duplicate step name 'a'/ });
+  rejects('- a:\n    steps:\n      - b:\n          steps:\n            - a:\n                return: 1\n', { step: 'a', at: [5, 15], reason: /^duplicate step name 'a'/ });
+});
+
+s('the same step name in two workflows, or in two parallel branches, is allowed (Google "Steps")', () => {
+  accepts('main:\n  steps:\n    - init:\n        call: sub\n    - r:\n        return: 1\nsub:\n  steps:\n    - init:\n        return: 2\n');
+  accepts(
+    '- p:\n    parallel:\n      branches:\n        - b1:\n            steps:\n              - x:\n                  assign:\n                    - a: 1\n        - b2:\n            steps:\n              - x:\n                  assign:\n                    - a: 2\n',
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Calls
+
+s('a call of an unknown function or subworkflow is refused at its name (spec "call")', () => {
+  rejects('- a:\n    call: nosuch\n', { step: 'a', at: [2, 11], reason: /^unknown function or subworkflow 'nosuch'$/ });
+  rejects('- a:\n    call: text.nosuch\n', { step: 'a', at: [2, 11], reason: /^unknown function or subworkflow 'text.nosuch'$/ });
+});
+
+s('an expression calling an unknown function is refused at the call (spec "Expressions")', () => {
+  rejects('- a:\n    return: ${1 + nosuch(2)}\n', { step: 'a', at: [2, 19], reason: /^unknown function or subworkflow 'nosuch' in expression$/ });
+  rejects('- a:\n    assign:\n      - x: ${[len("a"), map.nosuch(1)]}\n', { step: 'a', at: [3, 25], reason: /'map.nosuch'/ });
+});
+
+s('connectors and non-emulated namespaces deploy, in calls and expressions (spec "Not supported")', () => {
+  accepts(
+    '- a:\n    call: googleapis.run.v1.namespaces.services.get\n    args: {name: x}\n- b:\n    return: ${googleapis.x.y(1) + experimental.executions.run(1) + gke.request(1)}\n',
+  );
+});
+
+s('if(), not() and subworkflows are known in expressions (spec "Expressions")', () => {
+  accepts('main:\n  steps:\n    - a:\n        return: ${if(not(true), sub(1), get_type(1))}\nsub:\n  params: [x]\n  steps:\n    - r:\n        return: ${x}\n');
+});
+
+s("'call' takes a name, not an expression, and 'result' a variable name (spec \"call\")", () => {
+  rejects('- a:\n    call: ${f}\n', { step: 'a', at: [2, 11], reason: /not an expression/ });
+  rejects('- a:\n    call: sys.now\n    result: a.b\n', { step: 'a', at: [3, 13], reason: /'result' must be a variable name/ });
+  rejects('- a:\n    call: sys.log\n    args: [1]\n', { step: 'a', at: [3, 11], reason: /'args' must be a map/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Params
+
+s('bad params are refused: not a list, a bad entry, a bad or repeated name, more than one for main (spec "Workflow definition language")', () => {
+  rejects('main:\n  params: x\n  steps:\n    - a:\n        return: 1\n', { step: null, at: [2, 11], reason: /params of workflow 'main' must be a list/ });
+  rejects('main:\n  steps:\n    - a:\n        return: 1\nsub:\n  params: [[x]]\n  steps:\n    - a:\n        return: 1\n', {
+    step: null,
+    at: [6, 12],
+    reason: /bad parameter in workflow 'sub'/,
+  });
+  rejects('main:\n  steps:\n    - a:\n        return: 1\nsub:\n  params: [a, 2b]\n  steps:\n    - a:\n        return: 1\n', {
+    step: null,
+    at: [6, 15],
+    reason: /bad parameter name '2b'/,
+  });
+  rejects('main:\n  steps:\n    - a:\n        return: 1\nsub:\n  params: [a, a: 1]\n  steps:\n    - a:\n        return: 1\n', {
+    step: null,
+    at: [6, 15],
+    reason: /duplicate parameter 'a'/,
+  });
+  rejects('main:\n  params: [a, b]\n  steps:\n    - a:\n        return: 1\n', { step: null, at: [2, 11], reason: /'main' takes at most one parameter/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Limits
+
+s('50 assignments in a step are allowed, 51 are refused (spec "Limits")', () => {
+  accepts('- a:\n    assign:\n' + repeat(50, (i) => `      - x${i}: ${i}\n`));
+  rejects('- a:\n    assign:\n' + repeat(51, (i) => `      - x${i}: ${i}\n`), {
+    step: 'a',
+    at: [2, 5],
+    reason: /^too many assignments in one step: 51 \(the limit is 50\)$/,
+  });
+});
+
+s('50 switch conditions are allowed, 51 are refused (spec "Limits")', () => {
+  const sw = (n: number) => '- s:\n    switch:\n' + repeat(n, (i) => `      - condition: \${x == ${i}}\n        next: end\n`);
+  accepts(sw(50));
+  rejects(sw(51), { step: 's', at: [3, 7], reason: /^too many conditions in one switch: 51 \(the limit is 50\)$/ });
+});
+
+s('10 parallel branches are allowed, 11 are refused (spec "Limits")', () => {
+  const p = (n: number) =>
+    '- p:\n    parallel:\n      branches:\n' + repeat(n, (i) => `        - b${i}:\n            steps:\n              - s${i}:\n                  return: ${i}\n`);
+  accepts(p(10));
+  rejects(p(11), { step: 'p', at: [4, 9], reason: /^too many branches in one parallel step: 11 \(the limit is 10\)$/ });
+});
+
+s('an expression of 400 characters is allowed, 401 is refused (spec "Limits")', () => {
+  const e = (n: number) => '"' + 'x'.repeat(n - 2) + '"';
+  accepts(`- a:\n    return: \${${e(400)}}\n`);
+  rejects(`- a:\n    return: \${${e(401)}}\n`, { step: 'a', at: [2, 15], reason: /^expression is 401 characters long; the limit is 400$/ });
+});
+
+s('parallel nesting of 2 is allowed, 3 is refused where visible in the source (spec "Limits": ParallelNestingError)', () => {
+  // `depth` parallel steps, each inside a branch of the one before.
+  const nest = (depth: number): string => {
+    const lines: string[] = [];
+    for (let d = 0; d < depth; d++) {
+      const i = ' '.repeat(12 * d);
+      lines.push(`${i}- p${d}:`, `${i}    parallel:`, `${i}      branches:`, `${i}        - c${d}:`, `${i}            steps:`);
+      lines.push(`${i}              - q${d}:`, `${i}                  return: 0`, `${i}        - b${d}:`, `${i}            steps:`);
+    }
+    lines.push(' '.repeat(12 * depth) + '- leaf:', ' '.repeat(12 * depth) + '    return: 1');
+    return lines.join('\n') + '\n';
+  };
+  accepts(nest(2));
+  rejects(nest(3), { step: 'p2', at: [20, 29], reason: /^parallel steps nested more than 2 deep \(ParallelNestingError\)$/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Expressions
+
+s('an empty ${} is refused (spec "Expressions")', () => {
+  rejects('- a:\n    return: ${}\n', { step: 'a', at: [2, 13], reason: /^empty expression '\$\{\}'$/ });
+  rejects('- a:\n    return: "${  }"\n', { step: 'a', at: [2, 14], reason: /^empty expression/ });
+});
+
+s('a nested ${${x}} is refused (spec "Expressions")', () => {
+  rejects("- a:\n    return: '${${x}}'\n", { step: 'a', at: [2, 16], reason: /^nested expression/ });
+  rejects("- a:\n    return: '${1 + ${x}}'\n", { step: 'a', at: [2, 20], reason: /^nested expression/ });
+});
+
+s('an expression syntax error points at the offending character (spec "Expressions")', () => {
+  rejects('- a:\n    return: ${1 + * 2}\n', { step: 'a', at: [2, 19], reason: /^invalid expression '\$\{1 \+ \* 2\}': / });
+  rejects('- a:\n    assign:\n      - x: "${(1 + 2}"\n', { step: 'a', at: [3, 21], reason: /^invalid expression/ });
+});
+
+s('an expression in a quoted scalar with escapes maps past the escapes (spec "Expressions")', () => {
+  rejects('- a:\n    return: "${\\"a\\" + * 2}"\n', { step: 'a', at: [2, 24], reason: /^invalid expression/ });
+  rejects("- a:\n    return: '${''a'' + nosuch()}'\n", { step: 'a', at: [2, 24], reason: /'nosuch'/ });
+});
+
+s('an invalid assignment target is refused at its key (spec "assign")', () => {
+  rejects('- a:\n    assign:\n      - 1x: 1\n', { step: 'a', at: [3, 9], reason: /^invalid assignment target '1x'/ });
+  rejects('- a:\n    assign:\n      - a + b: 1\n', { step: 'a', at: [3, 9], reason: /^invalid assignment target 'a \+ b'/ });
+  rejects("- a:\n    assign:\n      - '${x}': 1\n", { step: 'a', at: [3, 9], reason: /not an expression/ });
+  rejects('- a:\n    assign:\n      - m[nosuch(1)]: 1\n', { step: 'a', at: [3, 11], reason: /unknown function or subworkflow 'nosuch'/ });
+  rejects('- a:\n    assign:\n      - x\n', { step: 'a', at: [3, 9], reason: /each assignment must be a map with exactly one entry/ });
+  rejects('- a:\n    assign: []\n', { step: 'a', at: [2, 13], reason: /'assign' must not be empty/ });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// for, parallel, try/retry/except, switch
+
+s('for needs value, steps and exactly one of in and range (spec "for")', () => {
+  rejects('- f:\n    for:\n      in: [1]\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [3, 7], reason: /needs 'value'/ });
+  rejects('- f:\n    for:\n      value: v\n      in: [1]\n', { step: 'f', at: [3, 7], reason: /needs 'steps'/ });
+  rejects('- f:\n    for:\n      value: v\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [3, 7], reason: /needs 'in'/ });
+  rejects('- f:\n    for:\n      value: v\n      in: [1]\n      range: [1, 2]\n      steps:\n        - a:\n            return: 1\n', {
+    step: 'f',
+    at: [5, 7],
+    reason: /conflicting fields 'in' and 'range'/,
+  });
+  rejects('- f:\n    for:\n      value: v\n      range: [1, 2, 3]\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [4, 14], reason: /two values/ });
+  rejects('- f:\n    for:\n      value: v.w\n      in: [1]\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [3, 14], reason: /'value' must be a variable name/ });
+  rejects('- f:\n    for:\n      value: v\n      in: [1]\n      step: []\n', { step: 'f', at: [5, 7], reason: /unknown field 'step' in 'for'/ });
+});
+
+s('parallel needs branches or for, a known exception_policy, shared names and a positive concurrency_limit (spec "parallel")', () => {
+  const tail = '      branches:\n        - b:\n            steps:\n              - x:\n                  return: 1\n';
+  rejects('- p:\n    parallel:\n      shared: [a]\n', { step: 'p', at: [3, 7], reason: /needs 'branches' or 'for'/ });
+  rejects('- p:\n    parallel:\n      exception_policy: stopAll\n' + tail, { step: 'p', at: [3, 25], reason: /'unhandled' or 'continueAll'/ });
+  rejects('- p:\n    parallel:\n      shared: [a.b]\n' + tail, { step: 'p', at: [3, 16], reason: /each shared variable must be a variable name/ });
+  rejects('- p:\n    parallel:\n      concurrency_limit: 0\n' + tail, { step: 'p', at: [3, 26], reason: /positive integer/ });
+  rejects('- p:\n    parallel:\n      branches:\n        - b:\n            stepz: []\n', { step: 'p', at: [5, 13], reason: /unknown field 'stepz' in branch 'b'/ });
+  rejects(
+    '- p:\n    parallel:\n      branches:\n        - b:\n            steps:\n              - x:\n                  return: 1\n        - b:\n            steps:\n              - y:\n                  return: 1\n',
+    { step: 'p', at: [8, 11], reason: /duplicate branch name 'b'/ },
+  );
+});
+
+s('retry must name a known policy, or give a known predicate and max_retries (spec "try / except / retry")', () => {
+  const t = '- t:\n    try:\n      raise: x\n';
+  rejects(t + '    retry: ${nosuch.policy}\n', { step: 't', at: [4, 12], reason: /^unknown retry policy 'nosuch.policy'/ });
+  rejects(t + '    retry: http.default_retry\n', { step: 't', at: [4, 12], reason: /must be an expression naming it/ });
+  rejects(t + '    retry:\n      predicate: ${nosuch}\n      max_retries: 1\n', { step: 't', at: [5, 18], reason: /^unknown retry predicate 'nosuch'/ });
+  rejects(t + '    retry:\n      max_retries: 1\n', { step: 't', at: [5, 7], reason: /needs a 'predicate'/ });
+  rejects(t + '    retry:\n      predicate: ${http.default_retry_predicate}\n', { step: 't', at: [5, 7], reason: /needs 'max_retries'/ });
+  rejects(t + '    retry:\n      predicate: ${http.default_retry_predicate}\n      max_retries: 1.5\n', {
+    step: 't',
+    at: [6, 20],
+    reason: /'max_retries' must be a non-negative integer/,
+  });
+  rejects(t + '    retry:\n      predicate: ${http.default_retry_predicate}\n      max_retries: 1\n      backoff:\n        delay: 1\n', {
+    step: 't',
+    at: [8, 9],
+    reason: /unknown field 'delay' in 'backoff'/,
+  });
+});
+
+s('a subworkflow used as a retry predicate must take one parameter (spec "try / except / retry")', () => {
+  rejects(
+    'main:\n  steps:\n    - t:\n        try:\n          raise: x\n        retry:\n          predicate: ${p}\n          max_retries: 1\np:\n  steps:\n    - r:\n        return: true\n',
+    { step: 't', at: [7, 22], reason: /must be a subworkflow taking one parameter/ },
+  );
+});
+
+s('except takes as and steps only (spec "try / except / retry")', () => {
+  rejects('- t:\n    try:\n      raise: x\n    except:\n      as: e\n', { step: 't', at: [4, 5], reason: /'except' needs 'steps'/ });
+  rejects('- t:\n    try:\n      raise: x\n    except:\n      as: e\n      error: x\n      steps:\n        - a:\n            return: 1\n', {
+    step: 't',
+    at: [6, 7],
+    reason: /unknown field 'error' in 'except'/,
+  });
+});
+
+s('switch must be a list of conditions, each with condition (spec "switch")', () => {
+  rejects('- s:\n    switch:\n      - next: end\n', { step: 's', at: [3, 9], reason: /must have a 'condition'/ });
+  rejects('- s:\n    switch: []\n', { step: 's', at: [2, 13], reason: /at least one condition/ });
+  rejects('- s:\n    switch:\n      - condition: true\n        nope: 1\n', { step: 's', at: [4, 9], reason: /unknown field 'nope'/ });
+});
+
+s.run();
