@@ -501,8 +501,10 @@ class FastYaml {
         if (c === CR && s.charCodeAt(this.i) === NL) this.i++;
         const ind = this.indentAt(this.i);
         const d = s.charCodeAt(this.i + ind);
-        // A continuation line of a flow collection inside a block must be indented past the block.
-        if (ind <= parentIndent && !(d === NL || d === CR || d === HASH || this.i + ind >= this.n)) bail();
+        // A continuation line of a flow collection inside a block must be indented past the block; only the
+        // closing bracket may stand at the block's own indentation.
+        const closing = (d === RBRACKET || d === RBRACE) && ind === parentIndent;
+        if (ind <= parentIndent && !closing && !(d === NL || d === CR || d === HASH || this.i + ind >= this.n)) bail();
         this.i += ind;
       } else if (c === HASH) {
         const p = this.i;
