@@ -732,7 +732,11 @@ class Compiler {
     let initial: Template = { kind: 'const', value: 1 };
     let max: Template = { kind: 'const', value: 60 };
     let mult: Template = { kind: 'const', value: 1.25 };
-    if (backoffE) {
+    if (backoffE && backoffE.value.kind === 'scalar' && typeof backoffE.value.value === 'string') {
+      // `backoff: ${retry.default_backoff}`: the stdlib's default backoff by name.
+      const name = this.dottedName(backoffE.value, 'backoff');
+      if (name !== 'retry.default_backoff') this.fail(backoffE.value, `unknown backoff '${name}' (known: retry.default_backoff)`);
+    } else if (backoffE) {
       const b = backoffE.value;
       if (b.kind !== 'map') return this.fail(b, "'backoff' must be a map with 'initial_delay', 'max_delay' and 'multiplier'");
       for (const e of b.entries) {

@@ -14,7 +14,7 @@ import { compileExpression, MAX_EXPRESSION_LENGTH } from '../expr/compile.ts';
 import { ExpressionSyntaxError } from '../expr/parser.ts';
 import type { Value, WMap } from '../value.ts';
 import { isBlocking, STDLIB } from '../../stdlib/index.ts';
-import type { CallTarget, SourcePos, Template } from './ast.ts';
+import type { CallTarget, Template } from './ast.ts';
 import { DefinitionError } from './errors.ts';
 import type { LoadedSource, SNode, SScalar } from './load.ts';
 
@@ -263,9 +263,4 @@ function quotedIndex(raw: string, double: boolean, valueIndex: number): number |
     }
   }
   return r <= raw.length ? r : undefined;
-}
-
-/** The position of a source node's first character. @internal */
-export function posOf(cx: TemplateContext, node: SNode): SourcePos {
-  return cx.load.posAt(node.offset);
 }

@@ -485,6 +485,16 @@ pred:
   assert.is(c.except!.as, undefined);
 });
 
+s('backoff may name the default backoff: ${retry.default_backoff} (Google standard library "retry")', () => {
+  const t = as(
+    mainSteps('- t:\n    try:\n      raise: x\n    retry:\n      predicate: ${retry.always}\n      max_retries: 2\n      backoff: ${retry.default_backoff}\n')[0],
+    'try',
+  );
+  const r = t.retry as Extract<NonNullable<typeof t.retry>, { kind: 'custom' }>;
+  assert.equal(r.predicate, { kind: 'stdlib', name: 'retry.always' });
+  assert.equal([constOf(r.initialDelaySec), constOf(r.maxDelaySec), constOf(r.multiplier)], [1, 60, 1.25]);
+});
+
 s('raise, return, nested steps and a pure jump (spec "Step types")', () => {
   const steps = mainSteps(`
 - r1:
