@@ -3,7 +3,8 @@
  * google.cloud.workflows.executions.v1.Executions and google.longrunning.Operations (GetOperation) from the
  * published protobuf definitions (proto/, gen/), over HTTP/2 cleartext (h2c, no TLS) on GRPC_PORT. The router
  * speaks gRPC, gRPC-Web and the Connect protocol on the same port, so Google's client libraries (with an
- * insecure channel), grpcurl-style tools and Connect clients all work. The RPCs themselves live in
+ * insecure channel), Connect clients and grpcurl (given the .proto files: `-import-path proto`; there is no
+ * reflection service) all work. The RPCs themselves live in
  * grpc-services.ts over the same service core REST uses; this module only routes, maps errors and listens.
  */
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';

@@ -63,6 +63,16 @@ for (const [protocol, make] of Object.entries(transports)) {
   });
 }
 
+s('Operations methods other than GetOperation and WaitOperation answer UNIMPLEMENTED (spec "gRPC API")', async (ctx) => {
+  const operations = createClient(Operations, createGrpcTransport({ baseUrl: `http://127.0.0.1:${ctx.server.port}` }));
+  try {
+    await operations.listOperations({ name: PARENT });
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as ConnectError).code, Code.Unimplemented);
+  }
+});
+
 s('an execution started over gRPC reaches SUCCEEDED with its result (spec "States and transitions")', async (ctx) => {
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${ctx.server.port}` });
   await createClient(Workflows, transport).createWorkflow({
