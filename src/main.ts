@@ -8,13 +8,14 @@
 import { parseConfig, USAGE } from './config.ts';
 import { startServer } from './server.ts';
 import { VERSION } from './version.ts';
+import { RUN_HINT, runCommand } from './cli/run.ts';
 
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');
@@ -55,4 +56,6 @@ async function serve(args: readonly string[]): Promise<void> {
 }
 
 const args = process.argv.slice(2);
+// The one-shot command (issue 7): src/cli/run.ts.
+if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
 await serve(args);

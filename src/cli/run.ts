@@ -1,0 +1,428 @@
+/**
+ * The one-shot command (issue 7 "One-shot runs"): `workflows-emulator run <file.yaml|file.json> [--data
+ * '<json>' | --data @args.json]` compiles one workflow file and runs one execution of it with the engine,
+ * without the management API, for CI scripts and for trying a workflow once.
+ *
+ * Streams and exit codes:
+ * - stdout holds the result's JSON only (one line, ints exact), so `... | jq` always works;
+ * - stderr holds everything else: sys.log lines (the same JSON lines the server prints on stdout), the
+ *   callback URLs the execution waits on, and on failure a line naming the failing step followed by the
+ *   error payload's JSON as the last line;
+ * - exit 0 for SUCCEEDED, 1 for FAILED, 2 when the run could not start (an invalid definition, reported as
+ *   `<file>:<line>:<col>: invalid workflow definition: ...`, a bad option or `--data`, an unreadable file, or
+ *   the callback port in use), 130 (SIGINT) or 143 (SIGTERM) when interrupted: the execution is cancelled.
+ *
+ * Callbacks: when the definition uses `events.create_callback_endpoint`, an HTTP listener serving only
+ * `/callbacks/{id}` is opened on PORT/HOST (spec "Configuration"; `--port 0` picks a free port) for as long
+ * as the execution runs; every `events.await_callback` prints the URL it waits on to stderr. Workflows that
+ * never create a callback open no port, so a one-shot run works next to a running emulator.
+ *
+ * The execution sees what the service would give it: CLOUD_PROJECT_ID and CLOUD_LOCATION from PROJECT and
+ * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID (spec "sys").
+ */
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, extname } from 'node:path';
+import { listenHttp, type HttpListener } from '../api/http-server.ts';
+import { displayHost } from '../server.ts';
+import { parseConfig } from '../config.ts';
+import { systemClock } from '../engine/clock.ts';
+import { runExecution } from '../engine/run.ts';
+import type { ExecutionDeps } from '../engine/types.ts';
+import { compileDefinition } from '../lang/definition/compile.ts';
+import type { Definition } from '../lang/definition/ast.ts';
+import { WorkflowError } from '../lang/errors.ts';
+import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
+import { CallbackRegistry } from '../service/callbacks.ts';
+import { MAX_ARGUMENT_BYTES, MAX_SOURCE_BYTES } from '../service/core.ts';
+import type { CallbackRequest } from '../service/model.ts';
+import { revisionId } from '../service/names.ts';
+import type { LogEntry } from '../stdlib/types.ts';
+
+/** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
+export const RUN_EXIT = {
+  /** The execution SUCCEEDED; its result's JSON is on stdout. */
+  succeeded: 0,
+  /** The execution FAILED; its error payload's JSON is the last line of stderr. */
+  failed: 1,
+  /** Nothing ran: invalid definition (with file:line:col), bad option or `--data`, unreadable file, port in use. */
+  usage: 2,
+  /** Interrupted by SIGINT (128 + 2); the execution was cancelled. */
+  sigint: 130,
+  /** Interrupted by SIGTERM (128 + 15); the execution was cancelled. */
+  sigterm: 143,
+} as const;
+
+/** Largest callback request body accepted, in bytes (as on the emulator's REST port). */
+const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
+
+/** The usage text of `workflows-emulator run --help`. */
+export const RUN_USAGE = `Usage: workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json] [options]
+
+Runs one execution of the workflow in the file, without the management API, and exits.
+  stdout  the result as JSON (nothing else)
+  stderr  sys.log lines (JSON), callback URLs being waited on, and on failure the error payload's JSON
+          as the last line
+  exit    0 SUCCEEDED, 1 FAILED, 2 invalid definition (file:line:col) or bad arguments,
+          130/143 interrupted (SIGINT/SIGTERM; the execution is cancelled)
+
+Options:
+  --data <json>         the execution argument as JSON text (default: none, i.e. null)
+  --data @<file>        the argument read from a JSON file; --data @- reads standard input
+  --port <n>            port of the callback endpoint, opened only when the workflow creates a callback
+                        (PORT, default 8787; 0: a free port)
+  --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
+  --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
+  --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
+  --help                print this help
+`;
+
+/** The lines the server's `--help` ends with, pointing at this command. */
+export const RUN_HINT = `
+One-shot runs (no management API; result on stdout, exit 0 SUCCEEDED, 1 FAILED, 2 invalid):
+  workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json]   (see run --help)
+`;
+
+/** Where the command writes and what it reads; the process's by default, replaceable in tests. */
+export interface RunIO {
+  /** Writes to standard output; resolves once written. */
+  stdout(text: string): Promise<void>;
+  /** Writes to standard error; resolves once written. */
+  stderr(text: string): Promise<void>;
+  /** Environment variables (PORT, HOST, PROJECT, LOCATION). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads standard input to its end (for `--data @-`). */
+  readStdin(): Promise<string>;
+  /**
+   * Aborted to interrupt the run (SIGINT/SIGTERM in the command): the execution is cancelled and the
+   * command resolves with the exit code carried as the abort reason (a number), or 130 by default.
+   */
+  readonly interrupt?: AbortSignal;
+}
+
+/** The parsed command line of `run`. */
+interface RunArgs {
+  readonly file: string;
+  /** `--data` as given: JSON text, `@path`, or undefined. */
+  readonly data: string | undefined;
+  readonly port: number;
+  readonly host: string;
+  readonly project: string;
+  readonly location: string;
+}
+
+/** A reason the run could not start: printed on one line, exit code 2. */
+class UsageError extends Error {}
+
+/**
+ * Runs the `run` command with `args` (the words after `run`) and resolves to its exit code (see
+ * {@link RUN_EXIT}). It never rejects: every problem is reported on `io.stderr` and becomes an exit code.
+ * The caller exits the process with the code.
+ */
+export async function runCommand(args: readonly string[], io: RunIO = processIO()): Promise<number> {
+  let parsed: RunArgs | 'help';
+  let definition: Definition;
+  let source: string;
+  let argument: Value = null;
+  try {
+    parsed = parseRunArgs(args, io.env);
+    if (parsed === 'help') {
+      await io.stdout(RUN_USAGE);
+      return RUN_EXIT.succeeded;
+    }
+    source = readSource(parsed.file);
+    definition = compileFile(parsed.file, source);
+    if (parsed.data !== undefined) argument = await readArgument(parsed.data, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    await io.stderr(`workflows-emulator run: ${e.message}\n`);
+    return RUN_EXIT.usage;
+  }
+  return execute(parsed, definition, source, argument, io);
+}
+
+/** Parses `run`'s words: one file, `--data`, and the server's --port/--host/--project/--location. */
+function parseRunArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>>): RunArgs | 'help' {
+  let file: string | undefined;
+  let data: string | undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--data' || arg.startsWith('--data=')) {
+      if (data !== undefined) throw new UsageError('--data given twice');
+      if (arg === '--data') {
+        data = args[++i];
+        if (data === undefined) throw new UsageError("option --data needs a value: JSON text, @file or @-");
+      } else data = arg.slice('--data='.length);
+      continue;
+    }
+    if (/^--(port|host|project|location)(=|$)/.test(arg)) {
+      rest.push(arg);
+      if (!arg.includes('=') && i + 1 < args.length) rest.push(args[++i]!);
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}" (see workflows-emulator run --help)`);
+    if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${arg}")`);
+    file = arg;
+  }
+  if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
+  // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
+  const { PORT, HOST, PROJECT, LOCATION } = env;
+  const config = parseConfig(rest, { PORT, HOST, PROJECT, LOCATION });
+  if (config.kind === 'error') throw new UsageError(config.message);
+  if (config.kind !== 'config') return 'help';
+  const { port, host, project, location } = config.config;
+  return { file, data, port, host, project, location };
+}
+
+function readSource(file: string): string {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const bytes = Buffer.byteLength(source, 'utf8');
+  if (bytes > MAX_SOURCE_BYTES) throw new UsageError(`${file}: the source is ${bytes} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (128 KB)`);
+  if (source.trim() === '') throw new UsageError(`${file}: the file is empty: a workflow definition is required`);
+  return source;
+}
+
+/** Compiles the file; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
+function compileFile(file: string, source: string): Definition {
+  const ext = extname(file).toLowerCase();
+  const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
+  try {
+    return compileDefinition(source, format ? { format } : {});
+  } catch (e) {
+    const err = e as { message?: unknown; line?: unknown; col?: unknown };
+    const message = typeof err.message === 'string' ? err.message : String(e);
+    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
+    throw new UsageError(`${file}${at}: ${/^invalid workflow definition/.test(message) ? message : `invalid workflow definition: ${message}`}`);
+  }
+}
+
+/** The argument from `--data`: JSON text, `@file` or `@-` (stdin); ints stay exact. */
+async function readArgument(data: string, io: RunIO): Promise<Value> {
+  let text = data;
+  let from = '--data';
+  if (data.startsWith('@')) {
+    const path = data.slice(1);
+    from = path === '-' ? '--data @- (standard input)' : `--data @${path}`;
+    try {
+      text = path === '-' ? await io.readStdin() : readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_ARGUMENT_BYTES) throw new UsageError(`${from}: the argument is ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes (32 KB)`);
+  try {
+    return parseJson(text.trim() === '' ? 'null' : text);
+  } catch (e) {
+    throw new UsageError(`${from} is not valid JSON: ${e instanceof JsonSyntaxError ? e.message : String(e)}`);
+  }
+}
+
+/** A workflow ID for CLOUD_WORKFLOW_ID and log lines: the file name made a valid ID. */
+function workflowIdOf(file: string): string {
+  let id = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+  if (!/^[a-z]/.test(id)) id = 'w' + id;
+  return id.slice(0, 128);
+}
+
+async function execute(args: RunArgs, definition: Definition, source: string, argument: Value, io: RunIO): Promise<number> {
+  const workflowId = workflowIdOf(args.file);
+  const executionId = crypto.randomUUID();
+  const executionName = `projects/${args.project}/locations/${args.location}/workflows/${workflowId}/executions/${executionId}`;
+  const revision = revisionId(1, source);
+  const abort = new AbortController();
+  let active = true;
+  // Output is written in order: logs and callback notices may be printed while the execution runs.
+  let written: Promise<void> = Promise.resolve();
+  const err = (text: string): void => {
+    written = written.then(() => io.stderr(text));
+  };
+
+  // The callback endpoint, only for workflows that can create a callback (the call must be named literally).
+  let listener: HttpListener | undefined;
+  let callbacks: CallbackRegistry | undefined;
+  if (source.includes('create_callback_endpoint')) {
+    try {
+      listener = await listenHttp((req, res) => serveCallback(callbacks, req, res), { host: args.host, port: args.port });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (use --port or PORT; 0 picks a free port)` : (e as Error).message;
+      await io.stderr(`workflows-emulator run: cannot serve the callback endpoint on ${args.host}:${args.port}: ${why}\n`);
+      return RUN_EXIT.usage;
+    }
+    callbacks = new CallbackRegistry(`http://${displayHost(args.host)}:${listener.port}`, systemClock);
+  }
+  const hub = callbacks?.hubFor({ executionName, isActive: () => active });
+
+  const env = new Map<string, string>();
+  for (const [k, v] of [
+    ['PROJECT_ID', args.project],
+    ['LOCATION', args.location],
+    ['WORKFLOW_ID', workflowId],
+    ['WORKFLOW_REVISION_ID', revision],
+    ['WORKFLOW_EXECUTION_ID', executionId],
+  ] as const) {
+    env.set('CLOUD_' + k, v);
+    env.set('GOOGLE_CLOUD_' + k, v);
+  }
+  const deps: ExecutionDeps = {
+    clock: systemClock,
+    fetch: (input, init) => globalThis.fetch(input, init),
+    env,
+    log: (entry) => err(logLine(entry, workflowId, executionId) + '\n'),
+    callbacks: {
+      create: (method) => {
+        if (!hub) throw WorkflowError.of('SystemError', 'events.create_callback_endpoint: no callback endpoint is served');
+        return hub.create(method);
+      },
+      await: (callback, timeoutMs, signal) => {
+        if (!hub) return Promise.reject(WorkflowError.of('SystemError', 'events.await_callback: no callback endpoint is served'));
+        const url = callback instanceof Map ? callback.get('url') : undefined;
+        const method = typeof url === 'string' ? (callbacks!.list(executionName).find((c) => c.url === url)?.method ?? 'POST') : 'POST';
+        err(`workflows-emulator run: waiting for a callback: ${method} ${String(url)} (timeout ${timeoutMs / 1000} s)\n`);
+        return hub.await(callback, timeoutMs, signal);
+      },
+    },
+  };
+
+  const onInterrupt = (): void => abort.abort(io.interrupt?.reason);
+  io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  let code: number;
+  try {
+    const value = await runExecution(definition, argument, deps, abort.signal);
+    let json: string | undefined;
+    try {
+      json = toJson(value);
+    } catch (e) {
+      // As the service does: a result that cannot be JSON (bytes) fails the execution.
+      const failure = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
+      failure.stepName = definition.main.name;
+      code = reportFailure(failure, err);
+    }
+    if (json !== undefined) {
+      written = written.then(() => io.stdout(json + '\n'));
+      code = RUN_EXIT.succeeded;
+    }
+  } catch (e) {
+    if (abort.signal.aborted) {
+      const reason = abort.signal.reason;
+      code = typeof reason === 'number' ? reason : RUN_EXIT.sigint;
+      err(`workflows-emulator run: interrupted; the execution was cancelled\n`);
+    } else {
+      code = reportFailure(WorkflowError.from(e), err);
+    }
+  } finally {
+    active = false;
+    io.interrupt?.removeEventListener('abort', onInterrupt);
+    await listener?.close();
+  }
+  await written;
+  return code!;
+}
+
+/** Prints the failing step and the error payload (the last line of stderr); returns exit code 1. */
+function reportFailure(e: WorkflowError, err: (text: string) => void): number {
+  err(`workflows-emulator run: the execution FAILED (step: ${e.stepName ?? 'main'})\n`);
+  err(encodePayload(e.value) + '\n');
+  return RUN_EXIT.failed;
+}
+
+/** A sys.log entry as the server prints it: `{"time","severity","workflowId","executionId",...Payload}`. */
+function logLine(entry: LogEntry, workflowId: string, executionId: string): string {
+  let payload: string;
+  try {
+    payload = toJson(entry.payload);
+  } catch {
+    payload = JSON.stringify(String(entry.payload));
+  }
+  return (
+    `{"time":${JSON.stringify(entry.time)},"severity":${JSON.stringify(entry.severity)},` +
+    `"workflowId":${JSON.stringify(workflowId)},"executionId":${JSON.stringify(executionId)},` +
+    `${entry.structured ? '"jsonPayload"' : '"textPayload"'}:${payload}}`
+  );
+}
+
+/** The error map as JSON; bytes inside are shown as base64 text and non-finite doubles as strings. */
+function encodePayload(v: Value): string {
+  const safe = (x: Value): Value => {
+    if (x instanceof Uint8Array) return Buffer.from(x).toString('base64');
+    if (typeof x === 'number' && !Number.isFinite(x)) return String(x);
+    if (Array.isArray(x)) return x.map(safe);
+    if (x instanceof Map) return new Map([...x].map(([k, e]) => [k, safe(e)] as [string, Value]));
+    return x;
+  };
+  return toJson(safe(v));
+}
+
+/** Serves `/callbacks/{id}` (any method), answering as the emulator's REST port does; anything else is 404. */
+function serveCallback(registry: CallbackRegistry | undefined, req: IncomingMessage, res: ServerResponse): void {
+  const send = (status: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+  const raw = req.url ?? '/';
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  if (!registry || !path.startsWith('/callbacks/')) {
+    send(404, { error: { code: 404, message: `no such path: ${req.method} ${path} (a one-shot run serves only /callbacks/{id})`, status: 'NOT_FOUND' } });
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooBig = false;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_CALLBACK_BODY_BYTES) tooBig = true;
+    else chunks.push(c);
+  });
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    if (tooBig) {
+      send(400, { error: { code: 400, message: `the request body is larger than ${MAX_CALLBACK_BODY_BYTES} bytes`, status: 'INVALID_ARGUMENT' } });
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    const query: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))) if (!Object.hasOwn(query, k)) query[k] = v;
+    let id = path.slice('/callbacks/'.length);
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // an undecodable ID is simply unknown
+    }
+    const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query, body: Buffer.concat(chunks) };
+    const answer = registry.deliver(id, request);
+    send(answer.status, answer.body);
+  });
+}
+
+/** The process's streams, environment and signals. */
+export function processIO(): RunIO {
+  const write = (stream: NodeJS.WriteStream, text: string): Promise<void> =>
+    new Promise((resolve) => {
+      stream.write(text, () => resolve());
+    });
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => interrupt.abort(RUN_EXIT.sigint));
+  process.once('SIGTERM', () => interrupt.abort(RUN_EXIT.sigterm));
+  return {
+    stdout: (text) => write(process.stdout, text),
+    stderr: (text) => write(process.stderr, text),
+    env: process.env,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    interrupt: interrupt.signal,
+  };
+}

@@ -1,0 +1,313 @@
+/**
+ * The JS API for test suites (issue 7 "An API for JS test suites"): `import { startEmulator } from
+ * 'workflows-emulator'` starts the whole emulator in-process (REST and the web UI, gRPC, and optionally a
+ * watched workflows directory) on free loopback ports, so a Vitest, Jest, node:test or uvu suite can deploy
+ * workflows, run them to their end and read results without a child process.
+ *
+ * ```ts
+ * const emulator = await startEmulator();
+ * await emulator.deploy('hello', 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.x + 1}\n');
+ * const execution = await emulator.run('hello', { x: 41 });   // { state: 'SUCCEEDED', result: 42, ... }
+ * await emulator.close();
+ * ```
+ *
+ * The public types are declared here, self-contained, so build.mjs can emit dist/index.d.ts from this one
+ * file; they match the REST resources of the spec ("Resources and their fields").
+ */
+import { startServer, type RunningServer } from './server.ts';
+import type { Execution as ServiceExecution, ServiceEvent } from './service/model.ts';
+import { toJson } from './lang/value.ts';
+
+/** Options of {@link startEmulator}; every field is optional. */
+export interface EmulatorOptions {
+  /**
+   * A directory of workflow files: every `.yaml`/`.json` file in it is deployed at start (the file name is
+   * the workflow ID) and kept in sync while running (spec "Directory watching"). Default: none (start with
+   * zero workflows and deploy with {@link Emulator.deploy}).
+   */
+  readonly workflowsDir?: string;
+  /** REST and web UI port. Default 0: a free port. */
+  readonly port?: number;
+  /** gRPC port. Default 0: a free port. */
+  readonly grpcPort?: number;
+  /** Bind address of both ports. Default `127.0.0.1` (loopback only). */
+  readonly host?: string;
+  /** PROJECT: in resource names and CLOUD_PROJECT_ID. Default `my-project`. */
+  readonly project?: string;
+  /** LOCATION: in resource names and CLOUD_LOCATION. Default `us-central1`. */
+  readonly location?: string;
+  /** Extra variables every execution can read with `sys.get_env` (the CLOUD_* built-ins win). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Receives each `sys.log` line as the command-line emulator prints it (one JSON object, no newline).
+   * Default: nothing is printed; the entries are on {@link FinishedExecution.logs}.
+   */
+  readonly onLog?: (line: string) => void;
+}
+
+/** A workflow resource, as REST returns it (spec "Workflow"). Timestamps are RFC 3339 UTC. */
+export interface Workflow {
+  /** `projects/{project}/locations/{location}/workflows/{workflowId}` */
+  readonly name: string;
+  readonly state: 'ACTIVE';
+  readonly revisionId: string;
+  readonly sourceContents: string;
+  readonly description: string;
+  readonly createTime: string;
+  readonly updateTime: string;
+}
+
+/** Execution states (spec "States and transitions"). */
+export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+/** An execution resource, as REST returns it (spec "Execution"): `argument` and `result` are JSON text. */
+export interface Execution {
+  /** `projects/{project}/locations/{location}/workflows/{workflowId}/executions/{executionId}` */
+  readonly name: string;
+  readonly state: ExecutionState;
+  readonly argument?: string;
+  readonly result?: string;
+  /** On FAILED: `payload` is the JSON text of the error map, `context` is `step: <step name>`. */
+  readonly error?: { readonly payload: string; readonly context: string };
+  readonly startTime: string;
+  readonly endTime?: string;
+  readonly workflowRevisionId: string;
+}
+
+/** The error map of a failed execution (spec "Error map"), decoded. */
+export interface ErrorPayload {
+  readonly message: string;
+  /** HTTP status for HttpError, otherwise usually 0. */
+  readonly code: number;
+  /** Error tags such as `KeyError`, `HttpError`, or a workflow's own. */
+  readonly tags: readonly string[];
+  /** Only for HTTP errors: response headers and body. */
+  readonly headers?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  /** Other fields of a map raised by the workflow. */
+  readonly [field: string]: unknown;
+}
+
+/** One `sys.log` call of an execution. */
+export interface LogRecord {
+  /** Time of the call, RFC 3339 UTC. */
+  readonly time: string;
+  /** DEFAULT, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT or EMERGENCY. */
+  readonly severity: string;
+  /** The logged text or value (the `json` map for structured logging), as plain JS. */
+  readonly payload: unknown;
+}
+
+/** A callback endpoint of an execution (spec "Callback"). */
+export interface Callback {
+  readonly name: string;
+  /** The HTTP method it accepts (`POST` by default). */
+  readonly method: string;
+  /** `http://<host>:<port>/callbacks/<id>`: send the request here. */
+  readonly url: string;
+  readonly createTime: string;
+}
+
+/** An execution that has ended, with its result or error decoded from JSON. */
+export interface FinishedExecution {
+  /** The resource name. */
+  readonly name: string;
+  readonly workflowId: string;
+  readonly executionId: string;
+  readonly state: 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+  /**
+   * On SUCCEEDED: the returned value, decoded with `JSON.parse` (ints beyond 2^53 lose precision there; the
+   * exact text is `resource.result`). Undefined otherwise.
+   */
+  readonly result?: unknown;
+  /** On FAILED: the decoded error map and `step: <step name>`. */
+  readonly error?: { readonly payload: ErrorPayload; readonly context: string };
+  /** The `sys.log` calls of the execution, oldest first. */
+  readonly logs: readonly LogRecord[];
+  /** The execution resource exactly as REST returns it. */
+  readonly resource: Execution;
+}
+
+/** Options of {@link Emulator.run} and {@link Emulator.wait}. */
+export interface WaitOptions {
+  /**
+   * Give up waiting after this many milliseconds: the promise rejects (the execution goes on). Default: wait
+   * as long as it takes (your test runner's timeout applies).
+   */
+  readonly timeoutMs?: number;
+}
+
+/** A running in-process emulator, from {@link startEmulator}. */
+export interface Emulator {
+  /** REST API and web UI base URL, e.g. `http://127.0.0.1:41234` (what `WORKFLOWS_EMULATOR_HOST` holds). */
+  readonly url: string;
+  /** The REST port. */
+  readonly port: number;
+  /** gRPC address for Google's clients, e.g. `127.0.0.1:41235` (cleartext, no credentials). */
+  readonly grpcAddress: string;
+  /** The gRPC port. */
+  readonly grpcPort: number;
+  readonly project: string;
+  readonly location: string;
+  /** `projects/{project}/locations/{location}`: the parent of every workflow. */
+  readonly parent: string;
+  /**
+   * Deploys `source` (YAML or JSON, at most 128 KB) as workflow `workflowId`: creates it, or updates it when
+   * it exists (a new revision when the source changed). Resolves to the workflow resource.
+   *
+   * @throws (rejects with) an Error whose `code` is `INVALID_ARGUMENT` for an invalid workflow ID or an
+   *   invalid definition; the message names the step, line and column.
+   */
+  deploy(workflowId: string, source: string, options?: { readonly description?: string }): Promise<Workflow>;
+  /**
+   * Runs workflow `workflowId` with `argument` (any JSON-serialisable JS value, passed to `main`'s
+   * parameter; undefined: no argument) and resolves when the execution has ended, whatever its state: a
+   * FAILED execution resolves too, with `error` set.
+   *
+   * @throws (rejects with) an Error with `code` `NOT_FOUND` for an unknown workflow, `INVALID_ARGUMENT` for
+   *   an argument over 32 KB; a plain Error when `timeoutMs` passes first.
+   */
+  run(workflowId: string, argument?: unknown, options?: WaitOptions): Promise<FinishedExecution>;
+  /** Starts an execution and resolves at once with it ACTIVE (for callbacks or cancellation); see `run`. */
+  start(workflowId: string, argument?: unknown): Promise<Execution>;
+  /** Waits until the execution (by resource or name) has ended. Rejects when `timeoutMs` passes first. */
+  wait(execution: string | { readonly name: string }, options?: WaitOptions): Promise<FinishedExecution>;
+  /** The callback endpoints an execution has created so far, oldest first. */
+  callbacks(execution: string | { readonly name: string }): Promise<Callback[]>;
+  /** Cancels an ACTIVE execution; rejects with `code` `FAILED_PRECONDITION` when it has ended. */
+  cancel(execution: string | { readonly name: string }): Promise<Execution>;
+  /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator in this process on free loopback ports (by default) and resolves once REST, the web
+ * UI and gRPC listen and any `workflowsDir` files are deployed.
+ *
+ * @throws (rejects with) the listen error (e.g. `EADDRINUSE` for a fixed port in use) or an Error for a
+ *   `workflowsDir` that does not exist.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const server: RunningServer = await startServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    grpcPort: options.grpcPort ?? 0,
+    ...(options.project !== undefined ? { project: options.project } : {}),
+    ...(options.location !== undefined ? { location: options.location } : {}),
+    ...(options.workflowsDir !== undefined ? { workflowsDir: options.workflowsDir } : {}),
+    service: { log: options.onLog ?? (() => {}), ...(options.env ? { env: options.env } : {}) },
+  });
+  const service = server.service;
+  const parent = `projects/${service.project}/locations/${service.location}`;
+  const host = new URL(server.url).hostname;
+
+  const idsOf = (execution: string | { readonly name: string }): { workflowId: string; executionId: string } => {
+    const name = typeof execution === 'string' ? execution : execution.name;
+    const m = /workflows\/([^/]+)\/executions\/([^/]+)$/.exec(name);
+    if (!m) throw new TypeError(`not an execution name: ${name}`);
+    return { workflowId: m[1]!, executionId: m[2]! };
+  };
+
+  const finished = (workflowId: string, executionId: string, resource: ServiceExecution): FinishedExecution => {
+    const logs = service.executionLogs(workflowId, executionId).map((e) => ({
+      time: e.time,
+      severity: e.severity,
+      payload: decodeLogged(e.payload),
+    }));
+    return {
+      name: resource.name,
+      workflowId,
+      executionId,
+      state: resource.state as FinishedExecution['state'],
+      ...(resource.result !== undefined ? { result: JSON.parse(resource.result) as unknown } : {}),
+      ...(resource.error !== undefined
+        ? { error: { payload: JSON.parse(resource.error.payload) as ErrorPayload, context: resource.error.context } }
+        : {}),
+      logs,
+      resource,
+    };
+  };
+
+  const wait = (execution: string | { readonly name: string }, waitOptions: WaitOptions = {}): Promise<FinishedExecution> => {
+    const { workflowId, executionId } = idsOf(execution);
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let unsubscribe = (): void => {};
+      const check = (): boolean => {
+        let resource: ServiceExecution;
+        try {
+          resource = service.getExecution(workflowId, executionId);
+        } catch (e) {
+          stop();
+          reject(e);
+          return true;
+        }
+        if (resource.state === 'ACTIVE') return false;
+        stop();
+        resolve(finished(workflowId, executionId, resource));
+        return true;
+      };
+      const stop = (): void => {
+        unsubscribe();
+        if (timer !== undefined) clearTimeout(timer);
+      };
+      if (check()) return;
+      unsubscribe = service.subscribe((event: ServiceEvent) => {
+        if (event.type === 'execution' && event.executionId === executionId) check();
+      });
+      if (waitOptions.timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          stop();
+          reject(new Error(`execution ${workflowId}/${executionId} did not end within ${waitOptions.timeoutMs} ms`));
+        }, waitOptions.timeoutMs);
+      }
+    });
+  };
+
+  const start = async (workflowId: string, argument?: unknown): Promise<Execution> =>
+    service.createExecution(workflowId, argument === undefined ? {} : { argument: JSON.stringify(argument) });
+
+  return {
+    url: server.url,
+    port: server.port,
+    grpcAddress: `${host}:${server.grpcPort}`,
+    grpcPort: server.grpcPort ?? 0,
+    project: service.project,
+    location: service.location,
+    parent,
+    async deploy(workflowId, source, deployOptions = {}) {
+      const input = { sourceContents: source, ...(deployOptions.description !== undefined ? { description: deployOptions.description } : {}) };
+      let exists = true;
+      try {
+        service.getWorkflow(workflowId);
+      } catch {
+        exists = false;
+      }
+      return exists ? service.updateWorkflow(workflowId, input) : service.createWorkflow(workflowId, input);
+    },
+    start,
+    wait,
+    async run(workflowId, argument, waitOptions) {
+      const execution = await start(workflowId, argument);
+      return wait(execution, waitOptions);
+    },
+    async callbacks(execution) {
+      const { workflowId, executionId } = idsOf(execution);
+      return service.listCallbacks(workflowId, executionId);
+    },
+    async cancel(execution) {
+      const { workflowId, executionId } = idsOf(execution);
+      return service.cancelExecution(workflowId, executionId);
+    },
+    close: () => server.close(),
+  };
+}
+
+/** A logged workflow value as plain JS (via its JSON; bytes become base64 text). */
+function decodeLogged(payload: Parameters<typeof toJson>[0]): unknown {
+  try {
+    return JSON.parse(toJson(payload)) as unknown;
+  } catch {
+    return payload instanceof Uint8Array ? Buffer.from(payload).toString('base64') : String(payload);
+  }
+}
