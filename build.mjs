@@ -1,8 +1,10 @@
 // Bundles the emulator into one dependency-free ES module, dist/emulator.js (only `node:` built-ins stay
-// imports), runnable with `node dist/emulator.js`, `deno run -A dist/emulator.js` or `bun dist/emulator.js`.
-// Usage: node build.mjs [--watch]
+// imports), runnable with `node dist/emulator.js`, `deno run -A dist/emulator.js` or `bun dist/emulator.js`;
+// and the JS API for test suites (src/index.ts) into dist/index.js with its types in dist/index.d.ts.
+// Usage: node build.mjs [--watch] [--metafile]   (--metafile writes dist/meta.json for `esbuild --analyze`-style size checks)
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -13,6 +15,16 @@ const uiAssets = {
   'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
   'styles.css': file('./src/ui/styles.css'),
   'ui.js': file('./src/ui/ui.js'),
+};
+
+// Bundled CommonJS dependencies (yaml) require built-ins by bare name ("process", "buffer"); give them the
+// `node:` prefix so every import of the bundle is a `node:` built-in (Deno and Bun resolve those everywhere).
+const nodePrefix = {
+  name: 'node-prefix',
+  setup(build) {
+    const bare = new RegExp(`^(${builtinModules.filter((m) => !m.startsWith('_')).join('|').replace(/\//g, '\\/')})$`);
+    build.onResolve({ filter: bare }, (args) => ({ path: `node:${args.path}`, external: true }));
+  },
 };
 
 const options = {
@@ -35,11 +47,36 @@ const options = {
   define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
+  plugins: [nodePrefix],
 };
+
+// The JS API (`import { startEmulator } from 'workflows-emulator'`): the same bundle minus the shebang.
+const apiOptions = {
+  ...options,
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
+  banner: { js: options.banner.js.split('\n').slice(1).join('\n') },
+};
+
+/** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
+async function writeTypes() {
+  const ts = (await import('typescript')).default;
+  const source = readFileSync(new URL('./src/index.ts', import.meta.url), 'utf8');
+  const { outputText, diagnostics } = ts.transpileDeclaration(source, {
+    fileName: 'index.ts',
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, allowImportingTsExtensions: true },
+  });
+  if (diagnostics?.length) {
+    throw new Error(`dist/index.d.ts: ${diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('; ')}`);
+  }
+  writeFileSync(new URL('./dist/index.d.ts', import.meta.url), outputText);
+}
 
 if (process.argv.includes('--watch')) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
 } else {
-  await esbuild.build(options);
+  const metafile = process.argv.includes('--metafile');
+  const [cli] = await Promise.all([esbuild.build({ ...options, metafile }), esbuild.build(apiOptions), writeTypes()]);
+  if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(cli.metafile));
 }
