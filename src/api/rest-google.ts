@@ -128,6 +128,15 @@ export interface RestAnswer {
   readonly body: JsonValue;
 }
 
+/** A path variable's value, percent-decoded; kept as sent when it is not valid percent-encoding. */
+function decodePathValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** The route for `httpMethod` and `path`, with the path variables' values; undefined when none matches. */
 function match(core: ServiceCore, httpMethod: string, path: string): { route: Route; values: string[] } | undefined {
   let routes = routesByCore.get(core);
@@ -135,7 +144,7 @@ function match(core: ServiceCore, httpMethod: string, path: string): { route: Ro
   for (const route of routes) {
     if (route.httpMethod !== httpMethod) continue;
     const m = route.regex.exec(path);
-    if (m) return { route, values: m.slice(1).map((v) => decodeURIComponent(v)) };
+    if (m) return { route, values: m.slice(1).map(decodePathValue) };
   }
   return undefined;
 }
