@@ -10,9 +10,12 @@
  * spec "Limits" that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
  * expressions, parallel nesting 2, 128 KB).
  *
- * Jumps (Google's "Jumps" and "Iteration" references): `next` may name a step of the same list or of an
- * enclosing list, but never leave a `for` body or a parallel branch (their iterations and branches run on
- * their own); `break` and `continue` only inside a `for` (or parallel `for`) body; `end` anywhere.
+ * Jumps: `next` may name a step of the same list or of an enclosing list (Google's `error_catch` sample jumps
+ * from `except` steps to the top list), but never leave a `for` body or a parallel branch, whose iterations
+ * and branches run on their own (`break` leaves a loop); `break` and `continue` only inside a `for` (or
+ * parallel `for`) body; `end` anywhere. Step names are unique per workflow (Google's "Steps" reference:
+ * "unique at the subworkflow level"), a parallel branch or parallel `for` body counting as a workflow of
+ * its own.
  */
 import type { Expr } from '../expr/ast.ts';
 import { compileExpression } from '../expr/compile.ts';
