@@ -13,9 +13,8 @@
  * Jumps: `next` may name a step of the same list or of an enclosing list (Google's `error_catch` sample jumps
  * from `except` steps to the top list), but never leave a `for` body or a parallel branch, whose iterations
  * and branches run on their own (`break` leaves a loop); `break` and `continue` only inside a `for` (or
- * parallel `for`) body; `end` anywhere. Step names are unique per workflow (Google's "Steps" reference:
- * "unique at the subworkflow level"), a parallel branch or parallel `for` body counting as a workflow of
- * its own.
+ * parallel `for`) body; `end` anywhere. Step names are unique per workflow, nested lists and parallel
+ * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
 import type { Expr } from '../expr/ast.ts';
 import { compileExpression } from '../expr/compile.ts';
@@ -130,10 +129,8 @@ class Compiler {
   private paramCounts = new Map<string, { min: number; max: number }>();
   private parallelDepth = 0;
   private unresolved: PendingJump[] = [];
-  /** Step names of the current namespace: the workflow, or a parallel branch or parallel for body. */
+  /** Step names of the workflow being compiled (unique per workflow). */
   private stepNames = new Set<string>();
-  /** Every step name of the workflow, for messages. */
-  private allStepNames = new Set<string>();
 
   constructor(private readonly load: LoadedSource) {
     this.cx = { load, workflows: this.workflowNames, step: undefined };
@@ -244,13 +241,12 @@ class Compiler {
     this.parallelDepth = 0;
     this.unresolved = [];
     this.stepNames = new Set();
-    this.allStepNames = new Set();
     this.cx.step = undefined;
     const list = this.stepList(steps, undefined, 'workflow', `workflow '${name}'`);
     if (this.unresolved.length > 0) {
       const j = this.unresolved[0]!;
       this.cx.step = j.step;
-      const elsewhere = this.allStepNames.has(j.name)
+      const elsewhere = this.stepNames.has(j.name)
         ? ' (next may only target a step of the same list or of an enclosing list, and may not leave a for loop or a parallel branch)'
         : '';
       this.fail(j.node, `next: step '${j.name}' not found${elsewhere}`);
@@ -268,16 +264,13 @@ class Compiler {
     const entries: SEntry[] = [];
     for (const item of node.items) {
       const e = this.stepEntry(item);
-      // Google's "Steps" reference: "Step names must be unique at the subworkflow level". A parallel branch
-      // or parallel for body is a namespace of its own here: it runs as its own thread and no jump crosses
-      // its boundary, so a name there cannot be ambiguous.
+      // Google's "Steps" reference: "Step names must be unique at the subworkflow level".
       if (this.stepNames.has(e.key)) {
         this.cx.step = e.key;
         this.fail(e.keyNode, `duplicate step name '${e.key}' (step names must be unique within a workflow)`);
       }
       names.set(e.key, entries.length);
       this.stepNames.add(e.key);
-      this.allStepNames.add(e.key);
       entries.push(e);
     }
     const frame: Frame = { names, parent, kind };
@@ -630,15 +623,11 @@ class Compiler {
       out.concurrencyLimit = compileTemplate(l, this.cx);
     }
     this.parallelDepth++;
-    const outerNames = this.stepNames;
     try {
-      if (forE) {
-        this.stepNames = new Set();
-        out.for = this.forSpec(forE.value, frame, 'for');
-      } else out.branches = this.branches(branchesE!.value, frame);
+      if (forE) out.for = this.forSpec(forE.value, frame, 'for');
+      else out.branches = this.branches(branchesE!.value, frame);
     } finally {
       this.parallelDepth--;
-      this.stepNames = outerNames;
     }
     return out;
   }
@@ -664,7 +653,6 @@ class Compiler {
       if (!stepsE) return this.fail(e.keyNode, `branch '${e.key}' has no 'steps'`);
       const saved = this.cx.step;
       this.cx.step = e.key;
-      this.stepNames = new Set();
       const steps = this.stepList(stepsE.value, frame, 'branch', `branch '${e.key}'`);
       this.cx.step = saved;
       return { name: e.key, steps, pos: this.pos(e.keyNode) };

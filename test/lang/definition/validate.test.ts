@@ -149,10 +149,11 @@ s('duplicate step names in one workflow are refused, in the same list or nested 
   rejects('- a:\n    steps:\n      - b:\n          steps:\n            - a:\n                return: 1\n', { step: 'a', at: [5, 15], reason: /^duplicate step name 'a'/ });
 });
 
-s('the same step name in two workflows, or in two parallel branches, is allowed (Google "Steps")', () => {
+s('the same step name in two workflows is allowed, in two parallel branches it is not (Google "Steps")', () => {
   accepts('main:\n  steps:\n    - init:\n        call: sub\n    - r:\n        return: 1\nsub:\n  steps:\n    - init:\n        return: 2\n');
-  accepts(
+  rejects(
     '- p:\n    parallel:\n      branches:\n        - b1:\n            steps:\n              - x:\n                  assign:\n                    - a: 1\n        - b2:\n            steps:\n              - x:\n                  assign:\n                    - a: 2\n',
+    { step: 'x', at: [11, 17], reason: /^duplicate step name 'x'/ },
   );
 });
 
