@@ -16,10 +16,10 @@
  * parallel `for`) body; `end` anywhere. Step names are unique per workflow, nested lists and parallel
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
-import type { Expr } from '../expr/ast.ts';
-import { compileExpression } from '../expr/compile.ts';
+import { typeError } from '../errors.ts';
+import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
-import type { Value } from '../value.ts';
+import { typeName, type Value } from '../value.ts';
 import { RETRY_POLICIES, STDLIB } from '../../stdlib/index.ts';
 import type {
   Assignment,
@@ -556,7 +556,8 @@ class Compiler {
 
   /**
    * `range: [start, end]` (each a value or an expression), or one expression yielding that list
-   * (`range: ${[0, len(x) - 1]}`): the latter is compiled as `(E)[0]` and `(E)[1]`.
+   * (`range: ${[0, len(x) - 1]}`, Google's schema: `^\$\{\[.+\]\}$`): each bound then evaluates the expression
+   * and takes its element.
    */
   private range(node: SNode): readonly [Template, Template] {
     if (node.kind === 'seq') {
@@ -564,14 +565,12 @@ class Compiler {
       return [compileTemplate(node.items[0]!, this.cx), compileTemplate(node.items[1]!, this.cx)];
     }
     if (node.kind === 'scalar' && typeof node.value === 'string' && expressionText(node.value) !== undefined) {
-      const whole = compileScalarExpr(node, this.cx); // all the deploy-time checks
+      const whole = compileScalarExpr(node, this.cx);
       const pos = this.pos(node);
-      const part = (i: number): Template => ({
-        kind: 'expr',
-        expr: compileExpression(`(${whole.source})[${i}]`, { isAsyncCall: () => whole.isAsync }),
-        pos,
-      });
-      return [part(0), part(1)];
+      return [
+        { kind: 'expr', expr: rangeBound(whole, 0), pos },
+        { kind: 'expr', expr: rangeBound(whole, 1), pos },
+      ];
     }
     return this.fail(node, "'range' must be a list of two values [start, end]");
   }
@@ -796,6 +795,26 @@ class Compiler {
     parts.unshift(n.name);
     return parts.join('.');
   }
+}
+
+/**
+ * One bound of `range: ${[start, end]}`: the whole expression, evaluated, then its element `i`.
+ * @throws WorkflowError tagged TypeError (at run time) when the expression does not yield a list of two.
+ */
+function rangeBound(whole: CompiledExpression, i: 0 | 1): CompiledExpression {
+  const pick = (v: Value): Value => {
+    if (!Array.isArray(v) || v.length !== 2) {
+      throw typeError(`for: range must be a list of two numbers [start, end], not ${Array.isArray(v) ? `a list of ${v.length}` : `a ${typeName(v)}`}`);
+    }
+    return v[i]!;
+  };
+  return {
+    source: whole.source,
+    ast: whole.ast,
+    isAsync: whole.isAsync,
+    evaluate: (env) => pick(whole.evaluate(env)),
+    evaluateAsync: async (env) => pick(await whole.evaluateAsync(env)),
+  };
 }
 
 /** The offset of the `]` matching the `[` at `open`, skipping brackets inside string literals. */

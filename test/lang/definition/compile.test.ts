@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Definition, JumpTarget, Step, StepList, Template } from '../../../src/lang/definition/ast.ts';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { WorkflowError } from '../../../src/lang/errors.ts';
 import type { Value } from '../../../src/lang/value.ts';
 
 const s = suite('definition compiler');
@@ -365,6 +366,22 @@ s('for: value, index, in; and range as a list or as one ${[a, b]} expression (sp
   const r1 = f3.range![1] as Extract<Template, { kind: 'expr' }>;
   assert.is(r0.expr.evaluate(env), 0n);
   assert.is(r1.expr.evaluate(env), 2n);
+});
+
+s('a range expression that yields no list of two raises TypeError when the loop starts (spec "for")', () => {
+  const f = as(mainSteps('- f:\n    for:\n      value: v\n      range: ${r}\n      steps:\n        - a:\n            next: continue\n')[0], 'for');
+  const bound = f.loop.range![0] as Extract<Template, { kind: 'expr' }>;
+  const env = (r: Value) => ({ lookup: () => r, call: () => null });
+  assert.is(bound.expr.evaluate(env([5n, 6n])), 5n);
+  for (const bad of [[1n], 'x'] as Value[]) {
+    try {
+      bound.expr.evaluate(env(bad));
+      assert.unreachable();
+    } catch (e) {
+      assert.instance(e, WorkflowError);
+      assert.ok((e as WorkflowError).hasTag('TypeError'));
+    }
+  }
 });
 
 s('parallel: branches with shared, concurrency_limit and exception_policy; parallel for (spec "parallel")', () => {
