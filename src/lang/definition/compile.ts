@@ -504,6 +504,8 @@ class Compiler {
   /**
    * One switch condition: `condition` plus `next`, `steps`, both, or the fields of a step written inline
    * (Google's schema allows any step content there: assign, call, return, raise, and even for, try, ...).
+   * Inline content becomes `step`; inline content or `steps` with a `next` become `steps`: a list of one step
+   * carrying that `next` (its depth counts that list).
    */
   private switchCase(name: string, at: SScalar, item: SNode, frame: Frame): SwitchCase {
     if (item.kind !== 'map') return this.fail(item, "a switch entry must be a map with 'condition'");
@@ -519,9 +521,15 @@ class Compiler {
     } else if (rest.length === 1 && rest[0]!.key === 'next') {
       c.next = this.jump(rest[0]!.value, frame);
     } else if (rest.length > 0) {
-      // Inline content (or `steps` followed by `next`) is a step of its own, named for the switch step, that
-      // runs in the switch step's list: its `next` resolves there.
-      c.step = this.stepBody(name, at, { kind: 'map', entries: rest, offset: item.offset }, frame);
+      // Inline content (or `steps` followed by `next`) is a step of its own, named for the switch step.
+      const content: SMap = { kind: 'map', entries: rest, offset: item.offset };
+      if (!rest.some((e) => e.key === 'next')) c.step = this.stepBody(name, at, content, frame);
+      else {
+        // With a `next`, it runs as the only step of a list of its own, so that the list runner follows its
+        // `next` like any step's. That list has no names to jump to: `next` resolves from the switch's list.
+        const own: Frame = { names: new Map(), parent: frame, kind: 'plain' };
+        c.steps = { steps: [this.stepBody(name, at, content, own)], index: new Map() };
+      }
     }
     return c;
   }

@@ -313,13 +313,18 @@ s('switch: conditions with next, steps, inline content, steps plus next, and the
   assert.is(exprOf(c0!.condition), 'x > 1');
   assert.equal(names(c1!.steps!), ['inner']);
   assert.is(constOf(c2!.condition), true);
-  const inline = as(c2!.step, 'assign');
+  // Inline content with a next runs as the one step of a list of its own (with no names to jump to): its
+  // next climbs out of that list into the switch's.
+  assert.is(c2!.step, undefined);
+  assert.equal(c2!.steps!.index.size, 0);
+  const inline = as(c2!.steps!.steps[0], 'assign');
   assert.is(inline.name, 's');
-  assert.equal(inline.next, { kind: 'step', name: 'done', depth: 0, index: 1 });
+  assert.equal(inline.next, { kind: 'step', name: 'done', depth: 1, index: 1 });
+  // Inline content without a next is the case's step.
   assert.is(constOf(as(c3!.step, 'return').value), 'neg');
-  const group = as(c4!.step, 'steps');
+  const group = as(c4!.steps!.steps[0], 'steps');
   assert.equal(names(group.steps), ['inner2']);
-  assert.equal(group.next, { kind: 'step', name: 'done', depth: 0, index: 1 });
+  assert.equal(group.next, { kind: 'step', name: 'done', depth: 1, index: 1 });
   assert.equal(c0!.pos, { line: 4, col: 9 });
 });
 
