@@ -1,0 +1,75 @@
+// README stays true (issue 7 "An API for JS test suites": README shows a complete example test): the example
+// test of README's "In a JS test suite" section is copied as is into a scratch project that depends on this
+// package (node_modules/workflows-emulator links to the repository), run with `node --test` against the built
+// dist/index.js, and type-checked as TypeScript against dist/index.d.ts. Run `npm run build` first.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** The ```js block of README's "In a JS test suite" section. */
+function readmeExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## In a JS test suite\n'));
+  const m = /```js\n([\s\S]*?)```/.exec(section);
+  if (!m || readme.indexOf('\n## In a JS test suite\n') < 0) throw new Error('README has no "In a JS test suite" example');
+  return m[1]!;
+}
+
+const s = suite<{ dir: string; example: string }>('dist: README example test (issue 7)');
+
+s.before((ctx) => {
+  ctx.example = readmeExample();
+  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-readme-'));
+  mkdirSync(join(ctx.dir, 'node_modules'));
+  // The scratch project depends on this package, as a user's project would.
+  symlinkSync(ROOT, join(ctx.dir, 'node_modules', 'workflows-emulator'), 'dir');
+  writeFileSync(join(ctx.dir, 'package.json'), '{"type": "module"}\n');
+});
+s.after((ctx) => {
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+s('the example imports the package by name and is a node:test file', (ctx) => {
+  assert.match(ctx.example, /from 'workflows-emulator'/);
+  assert.match(ctx.example, /from 'node:test'/);
+});
+
+s('the README example test passes with `node --test` against the built package', async (ctx) => {
+  const file = join(ctx.dir, 'workflows.test.mjs');
+  writeFileSync(file, ctx.example);
+  const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: ctx.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  assert.is(code, 0, out);
+  assert.match(out, /# pass 2\b/);
+  assert.match(out, /# fail 0\b/);
+});
+
+s('the README example type-checks as TypeScript (strict) against dist/index.d.ts', (ctx) => {
+  const file = join(ctx.dir, 'workflows.test.ts');
+  writeFileSync(file, ctx.example);
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+    skipLibCheck: true,
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.equal(diagnostics, []);
+  const resolved = program.getSourceFiles().map((f) => f.fileName).find((f) => f.endsWith('dist/index.d.ts'));
+  assert.ok(resolved, 'workflows-emulator resolves to dist/index.d.ts');
+});
+
+s.run();
