@@ -683,10 +683,10 @@ class Compiler {
     if (t.entries.length === 1 && t.entries[0]!.key === 'steps') {
       body = this.stepList(t.entries[0]!.value, frame, 'plain', `step '${name}'`);
     } else {
-      // One step's content: a list of one step, named for the try step.
-      const names = new Map([[name, 0]]);
-      const inner: Frame = { names, parent: frame, kind: 'plain' };
-      body = { steps: [this.stepBody(name, at, t, inner)], index: names };
+      // One step's content: a list of one step, named for the try step. Its own name is not a jump target
+      // inside that list: `next` resolves from the try step's list, as for the try step itself.
+      const inner: Frame = { names: new Map(), parent: frame, kind: 'plain' };
+      body = { steps: [this.stepBody(name, at, t, inner)], index: new Map([[name, 0]]) };
     }
     const out: { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } = { body };
     if (retryE) out.retry = this.retry(retryE.value);
