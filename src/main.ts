@@ -9,6 +9,7 @@ import { parseConfig, USAGE } from './config.ts';
 import { startServer } from './server.ts';
 import { VERSION } from './version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
+import { runtimeWarnings } from './cli/runtime.ts';
 
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
@@ -56,6 +57,8 @@ async function serve(args: readonly string[]): Promise<void> {
 }
 
 const args = process.argv.slice(2);
+// Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
+for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
 // The one-shot command (issue 7): src/cli/run.ts.
 if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
 await serve(args);

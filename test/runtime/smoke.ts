@@ -72,6 +72,22 @@ export function runtimeSuite(runtime: Runtime): void {
     assert.type(ctx.emu.grpcPort, 'number');
   });
 
+  s('start-up prints nothing on stderr: no runtime warning with the documented command line (issue 7)', (ctx) => {
+    assert.is(ctx.emu.stderr(), '');
+  });
+
+  if (runtime === 'deno') {
+    s('without its permissions, Deno is told at start-up which flags the emulator needs (issue 7)', async () => {
+      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(command[0], ['run', EMULATOR_JS, '--version'], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+      assert.match(r.stderr.split('\n')[0]!, /^workflows-emulator: under Deno the emulator needs --allow-net, --allow-read, --allow-env \(or -A\)/);
+    });
+  }
+
   s('REST: create a workflow and execute it to SUCCEEDED (spec "Endpoints")', async (ctx) => {
     const created = await ctx.emu.request('POST', '/workflows?workflowId=add', { sourceContents: ADD });
     assert.is(created.status, 200, created.text);
