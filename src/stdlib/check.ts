@@ -6,7 +6,7 @@
  *
  * @internal Used only by `src/stdlib/*`; not part of the registry's contract.
  */
-import { typeError, valueError } from '../lang/errors.ts';
+import { typeError } from '../lang/errors.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
 
 function wrong(fn: string, arg: string, expected: string, v: Value | undefined): never {
@@ -62,23 +62,20 @@ export function wrongType(fn: string, arg: string, expected: string, v: Value | 
 }
 
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** @internal UTF-8 bytes of a string (lone surrogates become U+FFFD). */
 export function utf8(s: string): Uint8Array {
   return utf8Encoder.encode(s);
 }
 
+const utf8Lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
- * @internal Decodes UTF-8 bytes strictly.
- * @throws ValueError naming the function when the bytes are not valid UTF-8.
+ * @internal Decodes UTF-8 bytes, replacing each invalid sequence with U+FFFD (Google text.decode: "Each byte
+ * that cannot be correctly decoded ... is represented in the output by the \uFFFD codepoint").
  */
-export function fromUtf8(fn: string, b: Uint8Array): string {
-  try {
-    return utf8Decoder.decode(b);
-  } catch {
-    throw valueError(`${fn}: data is not valid UTF-8`);
-  }
+export function fromUtf8Lenient(b: Uint8Array): string {
+  return utf8Lenient.decode(b);
 }
 
 /** @internal Number of Unicode code points in a string (what `len` and text indexes count). */

@@ -10,7 +10,7 @@
  */
 import { typeError, valueError } from '../lang/errors.ts';
 import { JsonEncodeError, JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
-import { fromUtf8, utf8, wrongType } from './check.ts';
+import { fromUtf8Lenient, utf8, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
 /** Indentation options of json.encode: undefined for compact output. */
@@ -64,13 +64,14 @@ export function encodeJson(fn: string, v: Value, indent: Value | undefined): str
 /** The json functions, one row per function. */
 export const functions: StdlibFunction[] = [
   {
-    // json.decode(data): JSON text (string or UTF-8 bytes) to a value; ValueError when not valid JSON.
+    // json.decode(data): JSON text (string, or bytes decoded as by text.decode(data, "UTF-8")) to a value;
+    // ValueError when not valid JSON.
     name: 'json.decode',
     params: [{ name: 'data' }],
     impl: ([data]) => {
       let text: string;
       if (typeof data === 'string') text = data;
-      else if (data instanceof Uint8Array) text = fromUtf8('json.decode', data);
+      else if (data instanceof Uint8Array) text = fromUtf8Lenient(data);
       else wrongType('json.decode', 'data', 'a string or bytes', data);
       try {
         return parseJson(text);

@@ -11,7 +11,7 @@
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
-import { bytes, codePointCounter, fromUtf8, int, str, utf8 } from './check.ts';
+import { bytes, codePointCounter, fromUtf8Lenient, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
 // Compiled patterns by source text: workflows call the same few patterns in loops.
@@ -115,8 +115,9 @@ function codePoints(s: string): string[] {
   return Array.from(s);
 }
 
-// Unreserved characters of RFC 3986 stay as they are; everything else is percent-encoded as UTF-8.
-const UNRESERVED = /[A-Za-z0-9\-_.~]/;
+// Google text.url_encode: "Letters, digits, and the characters .-_ are not escaped"; everything else is
+// percent-encoded as UTF-8 bytes (so `~` is escaped too).
+const UNRESERVED = /[A-Za-z0-9\-_.]/;
 
 function urlEncode(s: string, plus: boolean): string {
   let out = '';
@@ -136,7 +137,7 @@ function hexValue(c: number): number {
 }
 
 function urlDecode(s: string): string {
-  if (!s.includes('%')) return s;
+  if (!s.includes('%')) return s.replaceAll('+', ' ');
   const src = utf8(s);
   const out = new Uint8Array(src.length);
   let n = 0;
@@ -148,12 +149,16 @@ function urlDecode(s: string): string {
       if (lo < 0) throw valueError(`text.url_decode: invalid percent-encoding at position ${i}`);
       out[n++] = hi * 16 + lo;
       i += 2;
-    } else out[n++] = c;
+    } else out[n++] = c === 43 /* + */ ? 32 : c;
   }
-  return fromUtf8('text.url_decode', out.subarray(0, n));
+  return fromUtf8Lenient(out.subarray(0, n));
 }
 
-/** The charsets text.encode and text.decode understand, by canonical name; lookups ignore case, `-`, `_`. */
+/**
+ * The charsets text.encode and text.decode implement themselves, by canonical name; lookups ignore case,
+ * `-`, `_` and spaces. text.decode also accepts any other charset label the platform's `TextDecoder` knows
+ * (e.g. ISO-8859-2, windows-1252, Shift_JIS); text.encode supports only these.
+ */
 const CHARSETS: ReadonlyMap<string, string> = new Map([
   ['utf8', 'UTF-8'],
   ['usascii', 'US-ASCII'],
@@ -165,14 +170,26 @@ const CHARSETS: ReadonlyMap<string, string> = new Map([
   ['utf16be', 'UTF-16BE'],
 ]);
 
-function charsetOf(fn: string, v: Value | undefined): string {
-  const name = v === undefined || v === null ? 'UTF-8' : str(fn, 'charset', v);
-  const cs = CHARSETS.get(name.toLowerCase().replace(/[-_ ]/g, ''));
-  if (!cs) throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16, UTF-16LE, UTF-16BE)`);
-  return cs;
+function charsetName(fn: string, v: Value | undefined): string {
+  return v === undefined || v === null ? 'UTF-8' : str(fn, 'charset', v);
 }
 
-function encodeText(s: string, charset: string): Uint8Array {
+function unsupported(fn: string, name: string): never {
+  throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16, UTF-16LE, UTF-16BE)`);
+}
+
+function ownCharset(name: string): string | undefined {
+  return CHARSETS.get(name.toLowerCase().replace(/[-_ ]/g, ''));
+}
+
+/**
+ * Encodes a string in a charset.
+ *
+ * @throws WorkflowError tagged ValueError for an unsupported charset or a character the charset cannot
+ *   represent (Google text.encode).
+ */
+function encodeText(s: string, name: string): Uint8Array {
+  const charset = ownCharset(name) ?? unsupported('text.encode', name);
   switch (charset) {
     case 'UTF-8':
       return utf8(s);
@@ -206,44 +223,59 @@ function encodeText(s: string, charset: string): Uint8Array {
   }
 }
 
-/** True when every surrogate in `s` is part of a pair. */
-function wellFormed(s: string): boolean {
+/** `s` with every unpaired surrogate replaced by U+FFFD. */
+function toWellFormed(s: string): string {
+  let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      if ((s.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return false;
+    if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      out += s[i]! + s[i + 1]!;
       i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return false;
+    } else out += c >= 0xd800 && c <= 0xdfff ? '\uFFFD' : s[i]!;
   }
-  return true;
+  return out;
 }
 
-function decodeText(b: Uint8Array, charset: string): string {
+/**
+ * Decodes bytes in a charset; bytes that cannot be decoded become U+FFFD (Google text.decode).
+ *
+ * @throws WorkflowError tagged ValueError for a charset neither this module nor the platform supports.
+ */
+function decodeText(b: Uint8Array, name: string): string {
+  const charset = ownCharset(name);
   switch (charset) {
     case 'UTF-8':
-      return fromUtf8('text.decode', b);
+      return fromUtf8Lenient(b);
     case 'US-ASCII':
     case 'ISO-8859-1': {
       let out = '';
       for (let i = 0; i < b.length; i++) {
         const c = b[i]!;
-        if (charset === 'US-ASCII' && c > 0x7f) throw valueError(`text.decode: byte ${c} at position ${i} is not US-ASCII`);
-        out += String.fromCharCode(c);
+        out += charset === 'US-ASCII' && c > 0x7f ? '\uFFFD' : String.fromCharCode(c);
       }
       return out;
     }
-    default: {
+    case 'UTF-16':
+    case 'UTF-16LE':
+    case 'UTF-16BE': {
       let le = charset === 'UTF-16LE';
       let i = 0;
       if (charset === 'UTF-16' && b.length >= 2) {
         if (b[0] === 0xff && b[1] === 0xfe) (le = true), (i = 2);
         else if (b[0] === 0xfe && b[1] === 0xff) i = 2;
       }
-      if ((b.length - i) % 2 !== 0) throw valueError('text.decode: UTF-16 data has an odd number of bytes');
       let out = '';
-      for (; i < b.length; i += 2) out += String.fromCharCode(le ? b[i]! | (b[i + 1]! << 8) : (b[i]! << 8) | b[i + 1]!);
-      if (!wellFormed(out)) throw valueError('text.decode: data is not valid UTF-16');
-      return out;
+      for (; i + 1 < b.length; i += 2) out += String.fromCharCode(le ? b[i]! | (b[i + 1]! << 8) : (b[i]! << 8) | b[i + 1]!);
+      return toWellFormed(out) + (i < b.length ? '\uFFFD' : '');
+    }
+    default: {
+      let d: TextDecoder;
+      try {
+        d = new TextDecoder(name);
+      } catch {
+        unsupported('text.decode', name);
+      }
+      return d.decode(b);
     }
   }
 }
@@ -354,7 +386,7 @@ export const functions: StdlibFunction[] = [
     impl: ([source]) => str('text.to_upper', 'source', source).toUpperCase(),
   },
   {
-    // text.url_encode(source): percent-encodes UTF-8 bytes of all but A-Z a-z 0-9 - _ . ~ (space is %20).
+    // text.url_encode(source): percent-encodes UTF-8 bytes of all but A-Z a-z 0-9 . - _ (space is %20).
     name: 'text.url_encode',
     params: [{ name: 'source' }],
     impl: ([source]) => urlEncode(str('text.url_encode', 'source', source), false),
@@ -366,23 +398,25 @@ export const functions: StdlibFunction[] = [
     impl: ([source]) => urlEncode(str('text.url_encode_plus', 'source', source), true),
   },
   {
-    // text.url_decode(source): decodes %XX sequences as UTF-8 ("+" stays "+"); ValueError when malformed.
+    // text.url_decode(source): "+" to space, %XX sequences decoded as UTF-8 (invalid bytes become U+FFFD);
+    // ValueError for a "%" not followed by two hex digits.
     name: 'text.url_decode',
     params: [{ name: 'source' }],
     impl: ([source]) => urlDecode(str('text.url_decode', 'source', source)),
   },
   {
-    // text.decode(data, charset = "UTF-8"): bytes to string; ValueError for invalid data or charset.
+    // text.decode(data, charset = "UTF-8"): bytes to string, undecodable bytes as U+FFFD; ValueError for an
+    // unsupported charset.
     name: 'text.decode',
     params: [{ name: 'data' }, { name: 'charset', optional: true, default: 'UTF-8' }],
-    impl: ([data, charset]) => decodeText(bytes('text.decode', 'data', data), charsetOf('text.decode', charset)),
+    impl: ([data, charset]) => decodeText(bytes('text.decode', 'data', data), charsetName('text.decode', charset)),
   },
   {
     // text.encode(text, charset = "UTF-8"): string to bytes; ValueError when a character does not fit.
     name: 'text.encode',
     params: [{ name: 'text', aliases: ['data'] }, { name: 'charset', optional: true, default: 'UTF-8' }],
     impl: ([text, charset]) => {
-      return encodeText(str('text.encode', 'text', text), charsetOf('text.encode', charset));
+      return encodeText(str('text.encode', 'text', text), charsetName('text.encode', charset));
     },
   },
 ];
