@@ -7,6 +7,11 @@
  * (`text.substring`, the `index` of `find_all*` matches) count Unicode code points, the same unit `len`
  * counts. Named arguments follow Google (`source`, `substr`, `regexp`, `repl`, `separator`, `start`, `end`,
  * `data`, `text`, `charset`); the spec's words (`pattern`, `replacement`) are aliases.
+ *
+ * Where the spec and Google's documentation differ, the spec wins:
+ * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a plain list of indexes).
+ * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (spec: "full match and groups 1 to 9
+ *   referenced by backslash-digit"; Google says replacement backreferences are not supported).
  */
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
