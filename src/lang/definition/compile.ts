@@ -21,6 +21,7 @@ import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
 import { typeName, type Value } from '../value.ts';
 import { RETRY_POLICIES, STDLIB } from '../../stdlib/index.ts';
+import { BACKOFFS, DEFAULT_BACKOFF, type Backoff } from '../../stdlib/retry.ts';
 import type {
   Assignment,
   AssignTarget,
@@ -726,15 +727,20 @@ class Compiler {
     if (!maxE) return this.fail(node, "'retry' needs 'max_retries'");
     const predicate = this.predicate(predE.value);
     const backoffE = get('backoff');
-    // Without `backoff`, the default backoff policy applies (retry.default_backoff: 1 s, 60 s, x1.25).
-    let initial: Template = { kind: 'const', value: 1 };
-    let max: Template = { kind: 'const', value: 60 };
-    let mult: Template = { kind: 'const', value: 1.25 };
-    if (backoffE && backoffE.value.kind === 'scalar' && typeof backoffE.value.value === 'string') {
-      // `backoff: ${retry.default_backoff}`: the stdlib's default backoff by name.
+    // Without `backoff`, the default backoff applies (retry.default_backoff); `backoff: ${retry.default_backoff}`
+    // names it, or any other backoff of the stdlib, explicitly.
+    const isName = backoffE?.value.kind === 'scalar' && typeof backoffE.value.value === 'string';
+    let named: Backoff = DEFAULT_BACKOFF;
+    if (backoffE && isName) {
       const name = this.dottedName(backoffE.value, 'backoff');
-      if (name !== 'retry.default_backoff') this.fail(backoffE.value, `unknown backoff '${name}' (known: retry.default_backoff)`);
-    } else if (backoffE) {
+      const found = BACKOFFS.get(name);
+      if (!found) this.fail(backoffE.value, `unknown backoff '${name}' (known: ${[...BACKOFFS.keys()].join(', ')})`);
+      named = found;
+    }
+    let initial: Template = { kind: 'const', value: named.initialDelaySec };
+    let max: Template = { kind: 'const', value: named.maxDelaySec };
+    let mult: Template = { kind: 'const', value: named.multiplier };
+    if (backoffE && !isName) {
       const b = backoffE.value;
       if (b.kind !== 'map') return this.fail(b, "'backoff' must be a map with 'initial_delay', 'max_delay' and 'multiplier'");
       for (const e of b.entries) {
