@@ -168,13 +168,16 @@ export function liveRegion(
   return html`<div id="live"${attrs}>${noteMarkup}${content}</div>`;
 }
 
-function executionLink(e: Execution): SafeHtml {
+// Focusable elements inside a live region carry stable IDs: htmx puts the focus back on the element with the
+// same ID after a swap, so polling never throws a keyboard user out of the page.
+
+function executionLink(e: Execution, id: string): SafeHtml {
   const { workflowId, executionId } = executionIds(e);
-  return html`<a class="mono" href="${uiPath('executions', workflowId, executionId)}">${executionId}</a>`;
+  return html`<a class="mono" id="${id}" href="${uiPath('executions', workflowId, executionId)}">${executionId}</a>`;
 }
 
-function workflowLink(workflowId: string): SafeHtml {
-  return html`<a class="mono" href="${uiPath('workflows', workflowId)}">${workflowId}</a>`;
+function workflowLink(workflowId: string, id: string): SafeHtml {
+  return html`<a class="mono" id="${id}" href="${uiPath('workflows', workflowId)}">${workflowId}</a>`;
 }
 
 /** A table of executions, newest first as given. `showWorkflow` adds the workflow column. */
@@ -182,11 +185,12 @@ function executionsTable(
   executions: readonly Execution[],
   opts: { showWorkflow: boolean; nowMs: number; caption: string },
 ): SafeHtml {
+  const linkId = (e: Execution) => `ex-${executionIds(e).executionId}`;
   return html`<div class="table-wrap"><table class="list">
 <caption class="sr-only">${opts.caption}</caption>
 <thead><tr><th scope="col">Execution</th>${opts.showWorkflow ? html`<th scope="col">Workflow</th>` : ''}<th scope="col">State</th><th scope="col">Started</th><th scope="col" class="num">Duration</th><th scope="col" class="hide-sm">Revision</th></tr></thead>
 <tbody>${executions.map(
-    (e) => html`<tr><td>${executionLink(e)}</td>${opts.showWorkflow ? html`<td>${workflowLink(executionIds(e).workflowId)}</td>` : ''}<td>${stateBadge(e.state)}</td><td data-label="Started">${formatTime(e.startTime)}</td><td class="num" data-label="Took">${formatDuration(executionDurationMs(e, opts.nowMs))}</td><td class="hide-sm mono muted">${e.workflowRevisionId}</td></tr>`,
+    (e) => html`<tr><td>${executionLink(e, linkId(e))}</td>${opts.showWorkflow ? html`<td>${workflowLink(executionIds(e).workflowId, linkId(e) + '-wf')}</td>` : ''}<td>${stateBadge(e.state)}</td><td data-label="Started">${formatTime(e.startTime)}</td><td class="num" data-label="Took">${formatDuration(executionDurationMs(e, opts.nowMs))}</td><td class="hide-sm mono muted">${e.workflowRevisionId}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }
@@ -196,7 +200,7 @@ function workflowsTable(rows: readonly WorkflowRow[]): SafeHtml {
 <caption class="sr-only">Workflows</caption>
 <thead><tr><th scope="col">Workflow</th><th scope="col" class="hide-sm">State</th><th scope="col" class="num">Executions</th><th scope="col" class="num">Active</th><th scope="col">Last execution</th><th scope="col" class="hide-sm">Updated</th></tr></thead>
 <tbody>${rows.map(
-    (r) => html`<tr><td>${workflowLink(lastSegment(r.workflow.name))}${r.workflow.description ? html`<div class="sub">${r.workflow.description}</div>` : ''}</td><td class="hide-sm"><span class="wf-state">${r.workflow.state}</span></td><td class="num" data-label="Executions">${r.total}</td><td class="num" data-label="Active">${r.active ? html`<strong>${r.active}</strong>` : '0'}</td><td data-label="Last">${r.latest ? stateBadge(r.latest.state) : html`<span class="muted">None yet</span>`}</td><td class="hide-sm">${formatTime(r.workflow.updateTime)}</td></tr>`,
+    (r) => html`<tr><td>${workflowLink(lastSegment(r.workflow.name), `wf-${lastSegment(r.workflow.name)}`)}${r.workflow.description ? html`<div class="sub">${r.workflow.description}</div>` : ''}</td><td class="hide-sm"><span class="wf-state">${r.workflow.state}</span></td><td class="num" data-label="Executions">${r.total}</td><td class="num" data-label="Active">${r.active ? html`<strong>${r.active}</strong>` : '0'}</td><td data-label="Last">${r.latest ? stateBadge(r.latest.state) : html`<span class="muted">None yet</span>`}</td><td class="hide-sm">${formatTime(r.workflow.updateTime)}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }
@@ -229,7 +233,7 @@ export interface DashboardData {
 /** The dashboard's live region: counts by state, all workflows, recent executions. */
 export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
   const counts = html`<ul class="counts" aria-label="Executions by state">${STATES.map(
-    (s) => html`<li><a class="count count-${s.toLowerCase()}" href="/ui/executions?state=${s}"><span class="count-n">${d.counts[s]}</span><span class="count-label">${STATE_LABELS[s]}</span></a></li>`,
+    (s) => html`<li><a class="count count-${s.toLowerCase()}" id="count-${s}" href="/ui/executions?state=${s}"><span class="count-n">${d.counts[s]}</span><span class="count-label">${STATE_LABELS[s]}</span></a></li>`,
   )}</ul>`;
   const workflows = section(
     'dash-workflows',
@@ -242,7 +246,7 @@ export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
     d.recent.length
       ? executionsTable(d.recent, { showWorkflow: true, nowMs: d.nowMs, caption: 'Recent executions' })
       : html`<p class="empty">No executions yet. Open a workflow to start one.</p>`,
-    d.totalExecutions > d.recent.length ? html`<a class="more" href="/ui/executions">All ${d.totalExecutions} executions</a>` : '',
+    d.totalExecutions > d.recent.length ? html`<a class="more" id="more-executions" href="/ui/executions">All ${d.totalExecutions} executions</a>` : '',
   );
   return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${counts}${workflows}${recent}`);
 }
@@ -318,7 +322,7 @@ export function workflowLive(d: WorkflowData): SafeHtml {
       ? executionsTable(d.executions, { showWorkflow: false, nowMs: d.nowMs, caption: `Executions of ${id}` })
       : html`<p class="empty">No executions yet.</p>`,
     d.totalExecutions > 0
-      ? html`<a class="more" href="${all}">${d.totalExecutions > d.executions.length ? `All ${d.totalExecutions} executions` : 'Filter by state'}</a>`
+      ? html`<a class="more" id="more-executions" href="${all}">${d.totalExecutions > d.executions.length ? `All ${d.totalExecutions} executions` : 'Filter by state'}</a>`
       : '',
   );
   return liveRegion(uiPath('workflows', id), d.activeExecutions > 0, POLL_SEC.page, content);
@@ -372,7 +376,7 @@ function listUrl(workflowId: string | undefined, state?: ExecutionState): string
 export function executionsLive(d: ExecutionsData): SafeHtml {
   const total = STATES.reduce((n, s) => n + d.counts[s], 0);
   const chip = (state: ExecutionState | undefined, label: string, n: number) =>
-    html`<li><a href="${listUrl(d.workflowId, state)}"${d.state === state ? html` aria-current="true"` : ''}>${label} <span class="chip-n">${n}</span></a></li>`;
+    html`<li><a id="filter-${state ?? 'ALL'}" href="${listUrl(d.workflowId, state)}"${d.state === state ? html` aria-current="true"` : ''}>${label} <span class="chip-n">${n}</span></a></li>`;
   const filters = html`<nav class="filters" aria-label="Filter by state"><ul>${chip(undefined, 'All', total)}${STATES.map((s) =>
     chip(s, STATE_LABELS[s], d.counts[s]),
   )}</ul></nav>`;
@@ -421,7 +425,7 @@ export interface ExecutionData {
 
 function cancelForm(workflowId: string, executionId: string): SafeHtml {
   const action = uiPath('executions', workflowId, executionId, 'cancel');
-  return html`<form class="cancel" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" class="danger">Cancel execution</button></form>`;
+  return html`<form class="cancel" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" class="danger" id="cancel-button">Cancel execution</button></form>`;
 }
 
 function outcome(e: Execution): SafeHtml {
@@ -478,7 +482,7 @@ export function executionLive(d: ExecutionData): SafeHtml {
   const { workflowId, executionId } = executionIds(e);
   const facts = html`<dl class="facts">
 <div><dt>State</dt><dd role="status">${stateBadge(e.state)}</dd></div>
-<div><dt>Workflow</dt><dd>${workflowLink(workflowId)}</dd></div>
+<div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
 <div><dt>Revision</dt><dd class="mono">${e.workflowRevisionId}</dd></div>
 <div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
 <div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
@@ -496,7 +500,7 @@ ${outcome(e)}
 ${argument}
 ${callbacksBlock(d.callbacks)}
 ${logsBlock(d.logs)}
-<p class="resource">Resource name: <a class="mono break" href="/v1/${e.name}">${e.name}</a></p>`;
+<p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;
   return liveRegion(
     uiPath('executions', workflowId, executionId),
     e.state === 'ACTIVE',

@@ -66,6 +66,9 @@ interface Ctx {
   errors: string[];
 }
 
+/** Set when the suite closes the emulator itself. */
+let closing = false;
+
 const s = suite<Ctx>('ui in Chromium (spec "Web UI", issue 6)');
 
 async function deploy(emu: EmulatorProcess, id: string, sourceContents: string, description = ''): Promise<void> {
@@ -107,6 +110,9 @@ async function shownState(page: Page): Promise<string> {
 s.before(async (ctx) => {
   mkdirSync(SHOTS, { recursive: true });
   ctx.emu = await startEmulator({ workflowsDir: false, args: ['--host', '127.0.0.1'] });
+  ctx.emu.child.on('exit', (code, signal) => {
+    if (!closing) process.stderr.write(`the emulator exited during the tests (code ${code}, signal ${signal}):\n${ctx.emu.stdout().slice(-4000)}\n${ctx.emu.stderr().slice(-4000)}\n`);
+  });
   ctx.browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -116,12 +122,14 @@ s.before(async (ctx) => {
   ctx.page.setDefaultTimeout(15_000);
   ctx.errors = [];
   ctx.page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 404/.test(m.text())) ctx.errors.push(m.text());
+    // The 404 page and a form the service rejected (422) are expected; anything else is not.
+    if (m.type() === 'error' && !/status of (404|422)\b/.test(m.text())) ctx.errors.push(m.text());
   });
   ctx.page.on('pageerror', (e) => ctx.errors.push(e.message));
 });
 
 s.after(async (ctx) => {
+  closing = true;
   await ctx.browser?.close();
   const code = await ctx.emu?.close();
   // The emulator's own complaints, if any, help explain a failure above.
@@ -190,6 +198,17 @@ s('invalid JSON in the start form is shown as an error and nothing is sent (issu
   await shoot(page, '05-workflow-invalid-json');
 });
 
+s('an argument the service rejects comes back into the form without leaving the page (spec "Limits")', async ({ emu, page }) => {
+  await page.goto(emu.url + '/ui/workflows/hello');
+  const before = (await emu.request('GET', '/workflows/hello/executions')).body.executions.length;
+  await page.getByLabel('Argument (JSON)').fill(JSON.stringify({ name: 'x'.repeat(33 * 1024) }));
+  await page.getByRole('button', { name: 'Start execution' }).click();
+  await page.locator('#argument-error', { hasText: '32 KB' }).waitFor();
+  assert.is(new URL(page.url()).pathname, '/ui/workflows/hello');
+  assert.is((await emu.request('GET', '/workflows/hello/executions')).body.executions.length, before);
+  assert.ok((await page.getByLabel('Argument (JSON)').inputValue()).length > 33 * 1024, 'what was typed is kept');
+});
+
 s('the start form works from the keyboard alone (issue 6 "keyboard accessible")', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows/hello');
   await page.keyboard.press('Tab');
@@ -210,6 +229,10 @@ s('a sleeping execution is cancelled with the Cancel button, in place (spec "Sta
   assert.is(await shownState(page), 'Active');
   await page.locator('section[aria-labelledby="ex-callbacks"] td', { hasText: `${emu.url}/callbacks/` }).waitFor();
   await shoot(page, '06-execution-sleeping');
+  // The region refreshes every second; the focus stays on the button.
+  await page.locator('#cancel-button').focus();
+  await page.waitForTimeout(2500);
+  assert.is(await page.evaluate(() => document.activeElement?.id), 'cancel-button');
   const url = page.url();
   await page.getByRole('button', { name: 'Cancel execution' }).click();
   await page.locator('dd[role="status"]', { hasText: 'Cancelled' }).waitFor();
@@ -224,8 +247,10 @@ s('the dashboard refreshes itself while an execution is ACTIVE (issue 6)', async
   await page.goto(emu.url + '/ui');
   assert.is(await page.locator('.count-active .count-n').innerText(), '1');
   await shoot(page, '08-dashboard-active');
+  await page.locator(`#ex-${id}`).focus();
   await emu.request('POST', `/workflows/sleeper/executions/${id}:cancel`);
   await until(async () => (await page.locator('.count-active .count-n').innerText()) === '0');
+  assert.is(await page.evaluate(() => document.activeElement?.id), `ex-${id}`, 'focus kept across the refresh');
   assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
   assert.is(await page.locator('.count-cancelled .count-n').innerText(), '2');
   await shoot(page, '09-dashboard');

@@ -268,7 +268,7 @@ s('/ui/workflows lists ID, state, total and active execution counts, update time
   const r = await ui.get('/ui/workflows');
   isHtmlPage(r);
   assert.is(title(r), 'Workflows · Workflows emulator');
-  const row = (id: string) => plain(new RegExp(`<tr><td><a class="mono" href="/ui/workflows/${id}">.*?</tr>`).exec(r.text)?.[0] ?? '');
+  const row = (id: string) => plain(new RegExp(`<tr><td><a class="mono" id="wf-${id}" href="/ui/workflows/${id}">.*?</tr>`).exec(r.text)?.[0] ?? '');
   assert.match(row('waiter'), /^ waiter ACTIVE 2 2 Active \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC $/);
   assert.match(row('hello'), /^ hello Greets someone by name\. ACTIVE 1 0 Succeeded /);
   assert.match(row('failing'), /^ failing ACTIVE 0 0 None yet /);
@@ -346,7 +346,7 @@ s('/ui/executions?state= filters by state, with counts per state (issue 6)', asy
   assert.is(title(r), 'Executions · Failed · Workflows emulator');
   assert.ok(r.text.includes(bad));
   assert.not.ok(r.text.includes(ok));
-  assert.match(r.text, /<a href="\/ui\/executions\?state=FAILED" aria-current="true">Failed <span class="chip-n">1<\/span>/);
+  assert.match(r.text, /<a id="filter-FAILED" href="\/ui\/executions\?state=FAILED" aria-current="true">Failed <span class="chip-n">1<\/span>/);
   assert.match(r.text, /All <span class="chip-n">2<\/span>/);
   const lower = await ui.get('/ui/executions?state=succeeded');
   assert.ok(lower.text.includes(ok));
@@ -488,6 +488,14 @@ s('invalid JSON is shown as an error in the form and nothing is started (issue 6
   assert.is(ui.core.listExecutions('hello').length, 0);
 });
 
+s('an argument the service rejects (over 32 KB) comes back as an error in the form (spec "Limits")', async ({ ui }) => {
+  const big = JSON.stringify({ name: 'x'.repeat(33 * 1024) });
+  const r = await ui.post('/ui/workflows/hello/executions', { argument: big }, HTMX);
+  assert.is(r.status, 422);
+  assert.match(r.text, /<p id="argument-error" class="field-error" role="alert" data-json-error>[^<]*32 KB[^<]*<\/p>/);
+  assert.is(ui.core.listExecutions('hello').length, 0);
+});
+
 s('starting an execution of an unknown workflow is a 404 (spec "Endpoints": 404 for unknown workflow)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/nope/executions', { argument: '' });
   isHtmlPage(r, 404);
@@ -528,6 +536,21 @@ s('Cancel over htmx answers the refreshed live region; a finished one gets a not
   assert.match(again.text, /<p class="notice" role="status">Not cancelled: /);
   const missing = await ui.post('/ui/executions/waiter/nope/cancel', {});
   isHtmlPage(missing, 404);
+});
+
+s('element IDs are unique on every page, so htmx can keep the focus across refreshes (issue 6 keyboard)', async ({ ui }) => {
+  const done = start(ui, 'hello', { name: 'n' });
+  await ui.settle('hello', done);
+  const waiting = start(ui, 'waiter');
+  await waitForCallback(ui, 'waiter', waiting);
+  for (const path of ['/ui', '/ui/workflows', '/ui/workflows/hello', '/ui/executions', `/ui/executions/waiter/${waiting}`]) {
+    const ids = [...(await ui.get(path)).text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(ids.filter((id, i) => ids.indexOf(id) !== i), [], path);
+  }
+  const dash = await ui.get('/ui');
+  assert.match(dash.text, new RegExp(`<a class="mono" id="ex-${waiting}" href="/ui/executions/waiter/${waiting}">`));
+  const page = await ui.get(`/ui/executions/waiter/${waiting}`);
+  assert.match(page.text, /<button type="submit" class="danger" id="cancel-button">Cancel execution<\/button>/);
 });
 
 // ---------------------------------------------------------------------------------------------------------
