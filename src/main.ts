@@ -26,21 +26,13 @@ async function serve(args: readonly string[]): Promise<void> {
       process.exit(2);
   }
   const { config } = parsed;
-  let server;
-  try {
-    server = await startServer(config);
-  } catch (e) {
-    process.stderr.write(`workflows-emulator: cannot start: ${(e as Error).message}\n`);
-    process.exit(1);
-  }
-  const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
-  const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
-  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir})\n`);
-
+  // Signal handlers go in before the listening line: a client may signal as soon as it reads that line.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
+    if (!server) process.exit(0);
     // Exit even if a listener is slow to close.
     setTimeout(() => process.exit(0), 2000).unref();
     server.close().then(
@@ -48,12 +40,26 @@ async function serve(args: readonly string[]): Promise<void> {
       () => process.exit(0),
     );
   };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   // A bug in one request or execution must not take the emulator (and every other execution) down.
   process.on('unhandledRejection', (e) => {
     process.stderr.write(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);
   });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+
+  try {
+    server = await startServer(config);
+  } catch (e) {
+    process.stderr.write(`workflows-emulator: cannot start: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  if (stopping) {
+    await server.close();
+    process.exit(0);
+  }
+  const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
+  const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
+  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir})\n`);
 }
 
 const args = process.argv.slice(2);
