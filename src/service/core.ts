@@ -6,8 +6,10 @@
  *
  * Decisions where the spec is silent (each documented in README "Differences from the real service"):
  * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
- *   and get/list/cancel of executions under the deleted workflow ID keep working (Google's service also
- *   deletes them). A workflow created again under the same ID lists the old executions too, and its
+ *   and get/list/cancel of executions under the deleted workflow ID keep working. (Google's service "also
+ *   cancels and deletes all running executions of the workflow",
+ *   https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows/delete; here a
+ *   file deleted or renamed in the watched directory must not kill a run, as "Directory watching" rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
  *   revision counter goes on from the old one, so a revision ID always names one source.
  * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
