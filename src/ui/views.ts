@@ -428,6 +428,13 @@ function cancelForm(workflowId: string, executionId: string): SafeHtml {
   return html`<form class="cancel" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" class="danger" id="cancel-button">Cancel execution</button></form>`;
 }
 
+// A plain form (no htmx): the answer is a redirect to the new execution, or, when the service refuses, the
+// workflow page with the reason in its start form, where the argument can be edited.
+function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
+  const action = uiPath('workflows', workflowId, 'executions');
+  return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Start a new execution of the current revision with the same argument">Run again</button></form>`;
+}
+
 function outcome(e: Execution): SafeHtml {
   switch (e.state) {
     case 'SUCCEEDED':
@@ -494,7 +501,7 @@ export function executionLive(d: ExecutionData): SafeHtml {
     e.argument === undefined || e.argument === '' ? html`<p class="muted">None.</p>` : html`<pre class="json">${prettyJson(e.argument)}</pre>`,
   );
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
-${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}
+<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
 ${facts}
 ${outcome(e)}
 ${argument}

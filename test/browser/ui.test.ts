@@ -174,6 +174,12 @@ s('an execution started from the form goes from ACTIVE to SUCCEEDED without a re
   assert.match(await page.locator('.logs').innerText(), /INFO\s+Greeting Ada/);
   assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
   await shoot(page, '04-execution-succeeded');
+
+  // Run again: a new execution with the same argument.
+  const first = page.url();
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.waitForURL((u) => u.href !== first && /\/ui\/executions\/hello\/[^/]+$/.test(u.pathname));
+  assert.equal(JSON.parse(await page.locator('section[aria-labelledby="ex-argument"] pre').innerText()), { name: 'Ada' });
 });
 
 s('invalid JSON in the start form is shown as an error and nothing is sent (issue 6)', async ({ emu, page }) => {

@@ -438,6 +438,20 @@ s('an ACTIVE execution shows its callbacks with URLs, a Cancel button, and polls
   assert.match(r.text, new RegExp(`<div id="live" hx-get="/ui/executions/waiter/${id}" hx-trigger="every 1s"`));
 });
 
+s('Run again starts a new execution with the same argument (issue 6; like "Execute again" in the console)', async ({ ui }) => {
+  const first = start(ui, 'hello', { name: `<i>"Q"</i>` });
+  await ui.settle('hello', first);
+  const page = await ui.get(`/ui/executions/hello/${first}`);
+  const form = /<form class="rerun" method="post" action="\/ui\/workflows\/hello\/executions"><input type="hidden" name="argument" value="([^"]*)">/.exec(page.text);
+  assert.ok(form, 'the form');
+  assert.is(form![1], '{&quot;name&quot;:&quot;&lt;i&gt;\\&quot;Q\\&quot;&lt;/i&gt;&quot;}');
+  const argument = ui.core.getExecution('hello', first).argument!;
+  const r = await ui.post('/ui/workflows/hello/executions', { argument });
+  assert.is(r.status, 303);
+  const again = ui.core.listExecutions('hello').find((e) => idOf(e) !== first)!;
+  assert.is(again.argument, argument);
+});
+
 s('an execution page for an unknown execution or workflow is a 404 page (issue 6)', async ({ ui }) => {
   const r = await ui.get('/ui/executions/hello/no-such-id');
   isHtmlPage(r, 404);
