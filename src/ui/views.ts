@@ -31,6 +31,9 @@ import { html, type HtmlValue, type SafeHtml, uiPath } from './html.ts';
 /** The execution states in display order. */
 export const STATES: readonly ExecutionState[] = ['ACTIVE', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
 
+/** sys.log lines an execution page shows: the newest ones (it is re-rendered every second while ACTIVE). */
+export const MAX_LOG_LINES_SHOWN = 1000;
+
 /** Seconds between refreshes of a live region while something in it is ACTIVE. */
 export const POLL_SEC = { page: 2, execution: 1 } as const;
 
@@ -475,8 +478,9 @@ function callbacksBlock(callbacks: readonly Callback[]): SafeHtml {
 }
 
 function logsBlock(logs: readonly LogEntry[]): SafeHtml {
+  const shown = logs.length > MAX_LOG_LINES_SHOWN ? logs.slice(-MAX_LOG_LINES_SHOWN) : logs;
   const content = logs.length
-    ? html`<ol class="logs">${logs.map(
+    ? html`${shown.length < logs.length ? html`<p class="muted">Showing the last ${shown.length} of ${logs.length} lines.</p>` : ''}<ol class="logs">${shown.map(
         (l) => html`<li class="log sev-${l.severity.toLowerCase()}"><span class="log-meta">${formatTime(l.time)} <span class="sev">${l.severity}</span></span><pre class="log-text${l.structured ? ' json' : ''}">${formatLogPayload(l.payload)}</pre></li>`,
       )}</ol>`
     : html`<p class="muted">No <code>sys.log</code> lines.</p>`;

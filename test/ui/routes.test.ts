@@ -403,6 +403,32 @@ s('an execution shows its sys.log lines with time and severity (issue 6)', async
   assert.ok(r.text.includes(`datetime="${log.time}"`));
 });
 
+s('an execution with more sys.log lines than the page shows lists the newest ones (issue 6 "sys.log lines")', async ({ ui }) => {
+  ui.core.createWorkflow('chatty', {
+    sourceContents: `main:
+  steps:
+    - loop:
+        for:
+          value: i
+          range: [1, 1005]
+          steps:
+            - say:
+                call: sys.log
+                args:
+                  text: \${"line " + string(i)}
+`,
+  });
+  const id = start(ui, 'chatty');
+  await ui.settle('chatty', id);
+  const r = await ui.get(`/ui/executions/chatty/${id}`);
+  assert.match(r.text, /Logs <span class="muted">1005<\/span>/);
+  assert.match(r.text, /Showing the last 1000 of 1005 lines\./);
+  assert.is(r.text.match(/<li class="log /g)?.length, 1000);
+  assert.ok(r.text.includes('>line 1005</pre>'));
+  assert.ok(r.text.includes('>line 6</pre>'));
+  assert.not.ok(r.text.includes('>line 5</pre>'));
+});
+
 s('a failed execution shows the error message, tags, context and pretty payload (spec "Web UI")', async ({ ui }) => {
   const id = start(ui, 'failing');
   const e = await ui.settle('failing', id);
