@@ -234,6 +234,13 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
       if (!failed) reject(e);
       failed = true;
     });
+    // A client that goes away mid-body: settle, so nothing waits forever.
+    req.on('close', () => {
+      if (!failed && !req.complete) {
+        failed = true;
+        reject(ApiError.invalidArgument('the request body was cut short'));
+      }
+    });
   });
 }
 
@@ -335,7 +342,7 @@ function sendError(res: ServerResponse, e: unknown): void {
   const text = JSON.stringify(err.toJSON());
   const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
   // A body we stopped reading cannot be left on a keep-alive connection.
-  if (!res.req.complete) headers['connection'] = 'close';
+  if ((res as { req?: IncomingMessage }).req?.complete === false) headers['connection'] = 'close';
   res.writeHead(err.httpStatus, headers);
   res.end(text);
 }

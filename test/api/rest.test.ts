@@ -301,6 +301,35 @@ s('unknown paths, wrong methods, other projects and locations: 404 in Google\'s 
   assert.is((await emu.request('GET', '/workflows/echo')).status, 200, 'still serving');
 });
 
+s('hostile bodies (deep nesting, 5 MB, __proto__, cut short) get 400s and harm nothing (security)', async () => {
+  const deep = '{"sourceContents":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
+  isGoogleError((await emu.request('POST', '/workflows?workflowId=deep', deep)).body, 400, 'INVALID_ARGUMENT');
+  const huge = JSON.stringify({ sourceContents: 'x'.repeat(5 * 1024 * 1024) });
+  const r = await emu.request('POST', '/workflows?workflowId=huge', huge);
+  assert.is(r.status, 400);
+  const proto = await emu.request('POST', '/workflows?workflowId=proto', '{"__proto__": {"sourceContents": "main:\\n  steps: []"}, "constructor": 1}');
+  isGoogleError(proto.body, 400, 'INVALID_ARGUMENT');
+  // A body cut short: the client promises more bytes than it sends, then goes away.
+  const { connect } = await import('node:net');
+  await new Promise<void>((resolve) => {
+    const sock = connect(emu.port, '127.0.0.1', () => {
+      sock.write('POST /v1/projects/my-project/locations/us-central1/workflows?workflowId=cut HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{"sourceCon');
+      setTimeout(() => sock.destroy(), 50);
+    });
+    sock.on('close', () => resolve());
+    sock.on('error', () => resolve());
+  });
+  // Garbage instead of HTTP.
+  await new Promise<void>((resolve) => {
+    const sock = connect(emu.port, '127.0.0.1', () => sock.write('\x00\x01 not http at all\r\n\r\n'));
+    sock.on('data', () => sock.destroy());
+    sock.on('close', () => resolve());
+    sock.on('error', () => resolve());
+  });
+  assert.is((await emu.request('GET', '/workflows/echo')).status, 200, 'still serving');
+  assert.is((await emu.request('GET', '/workflows/cut')).status, 404);
+});
+
 s('the web UI paths are handed to the UI, not the API (spec "Web UI")', async () => {
   const r = await emu.request('GET', '/ui');
   assert.is.not(r.status, 404);
