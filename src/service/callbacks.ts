@@ -9,12 +9,13 @@
  */
 import { WorkflowError } from '../lang/errors.ts';
 import { isMap, parseJson, type Value, type WMap } from '../lang/value.ts';
+import { CALLBACK_METHODS as EVENTS_CALLBACK_METHODS } from '../stdlib/events.ts';
 import type { CallbackHub, Clock } from '../stdlib/types.ts';
 import type { Callback, CallbackRequest } from './model.ts';
 import { newCallbackId, timestamp } from './names.ts';
 
-/** HTTP methods a callback may accept (spec "Events"). */
-export const CALLBACK_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+/** HTTP methods a callback may accept (spec "Events"), as the events namespace lists them. */
+const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
 
 /** Requests kept per callback while nobody awaits it; more are refused (429) so a client cannot exhaust memory. */
 export const MAX_QUEUED_REQUESTS = 100;

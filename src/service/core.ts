@@ -16,6 +16,7 @@
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
 import { compileDefinition } from '../lang/definition/compile.ts';
+import { MAX_SOURCE_BYTES } from '../lang/definition/load.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
@@ -36,8 +37,8 @@ import type {
 } from './model.ts';
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
 
-/** Largest workflow source, in UTF-8 bytes (spec "Limits": 128 KB). */
-export const MAX_SOURCE_BYTES = 128 * 1024;
+/** Largest workflow source, in UTF-8 bytes (spec "Limits": 128 KB); the definition loader's limit. */
+export { MAX_SOURCE_BYTES };
 /** Largest description, in characters (spec "Workflow": max 1000). */
 export const MAX_DESCRIPTION_CHARS = 1000;
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
