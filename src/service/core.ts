@@ -45,6 +45,12 @@ export const MAX_DESCRIPTION_CHARS = 1000;
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
 /** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
 export const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
+/**
+ * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
+ * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
+ * history for 90 days; a long load test against the emulator must not exhaust its memory.
+ */
+export const MAX_RETAINED_EXECUTIONS = 100_000;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -71,6 +77,8 @@ export interface ServiceCoreOptions {
    * each.
    */
   readonly log?: (line: string) => void;
+  /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
+  readonly maxRetainedExecutions?: number;
 }
 
 /** @internal A deployed workflow with its compiled current revision. */
@@ -113,6 +121,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
   const extraEnv = options.env ?? {};
+  const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
   const workflows = new Map<string, WorkflowRecord>();
@@ -236,6 +245,27 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         });
       },
     );
+  }
+
+  /** Forgets the oldest terminal executions down to the retention limit. */
+  function prune(): void {
+    let excess = executions.size - maxRetained;
+    const dropped = new Set<ExecutionRecord>();
+    for (const ex of executions.values()) {
+      if (excess <= 0) break;
+      if (ex.resource.state === 'ACTIVE') continue;
+      dropped.add(ex);
+      excess--;
+    }
+    for (const ex of dropped) {
+      executions.delete(ex.executionId);
+      callbacks.forget(ex.name);
+    }
+    for (const [id, list] of executionsByWorkflow) {
+      const kept = list.filter((ex) => !dropped.has(ex));
+      if (kept.length) executionsByWorkflow.set(id, kept);
+      else executionsByWorkflow.delete(id);
+    }
   }
 
   function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
@@ -382,6 +412,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       let list = executionsByWorkflow.get(workflowId);
       if (!list) executionsByWorkflow.set(workflowId, (list = []));
       list.push(ex);
+      if (executions.size > maxRetained * 1.1) prune();
       const definition = wf.definition;
       const revision = wf.resource.revisionId;
       // Start after the caller has the ACTIVE resource in hand (and REST has answered).

@@ -480,6 +480,27 @@ s('subscribers hear of workflow and execution changes (used by the UI)', async (
   c.close();
 });
 
+s('beyond the retention limit the oldest terminal executions are forgotten, never ACTIVE ones', async () => {
+  const c = createServiceCore({ project: 'p1', location: 'l1', callbackBaseUrl: 'http://x', log: () => {}, maxRetainedExecutions: 10 });
+  c.createWorkflow('slow', { sourceContents: SLEEPY(30, 'x') });
+  c.createWorkflow('fast', { sourceContents: NO_PARAMS });
+  const active = c.createExecution('slow', {});
+  const names: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const ex = c.createExecution('fast', {});
+    await settled(c, 'fast', idOf(ex));
+    names.push(ex.name);
+  }
+  const all = c.listExecutions().map((e) => e.name);
+  assert.ok(all.length <= 11, String(all.length));
+  assert.ok(all.includes(active.name), 'the ACTIVE execution stays');
+  assert.ok(all.includes(names[11]!), 'the newest stays');
+  assert.not.ok(all.includes(names[0]!), 'the oldest terminal one went');
+  apiError(() => c.getExecution('fast', idOf({ name: names[0]! } as Execution)), 'NOT_FOUND');
+  assert.equal(c.listExecutions('fast').map((e) => e.name), all.filter((n) => n.includes('/fast/')));
+  c.close();
+});
+
 s('close() cancels ACTIVE executions', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: SLEEPY(30, 'never') });
