@@ -58,7 +58,7 @@ export function createRestHandler(service: ServiceCore): RestHandler {
         Promise.resolve(ui(req, res, url)).catch((e: unknown) => sendError(res, e));
         return;
       }
-      if (path.startsWith('/v1/')) {
+      if (path.startsWith('/v1/') && path !== prefix.slice(0, -1)) {
         throw ApiError.notFound(
           `${path} is not served: this emulator serves projects/${service.project}/locations/${service.location} ` +
             `(the PROJECT and LOCATION it was started with)`,
