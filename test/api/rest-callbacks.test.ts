@@ -118,7 +118,7 @@ s('a non-JSON body is delivered as text; the callback\'s own method (PUT) is hon
 });
 
 s('a request that arrives before await_callback is kept and delivered when the workflow waits (spec "Events")', async () => {
-  await deploy('early', WAITER({ pauseSec: 0.4 }));
+  await deploy('early', WAITER({ pauseSec: 1 }));
   const name = await start('early');
   const cb = await callbackOf(name);
   const r = await fetch(cb.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"early": true}' });

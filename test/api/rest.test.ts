@@ -241,13 +241,13 @@ s('cancel during sys.sleep: CANCELLED at once with endTime; again is 400 FAILED_
 s('an execution waiting on a slow HTTP call stays ACTIVE, then succeeds with the response (spec "States and transitions")', async () => {
   await create(
     'slowcall',
-    `main:\n  steps:\n    - get:\n        call: http.get\n        args:\n          url: ${slowUrl}/?ms=300\n        result: r\n    - done:\n        return: \${r.body.waited}\n`,
+    `main:\n  steps:\n    - get:\n        call: http.get\n        args:\n          url: ${slowUrl}/?ms=1000\n        result: r\n    - done:\n        return: \${r.body.waited}\n`,
   );
   const ex = await run('slowcall');
   assert.is((await emu.request('GET', `/v1/${ex.name}`)).body.state, 'ACTIVE');
   const done = await finished(ex.name);
   assert.is(done.state, 'SUCCEEDED');
-  assert.is(done.result, '300');
+  assert.is(done.result, '1000');
 });
 
 s('cancel interrupts a slow HTTP call (spec "States and transitions")', async () => {
