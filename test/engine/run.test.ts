@@ -122,7 +122,7 @@ const cancelCases: [string, string][] = [
                         seconds: 3600
             - b:
                 steps:
-                  - wait:
+                  - wait_b:
                       call: sys.sleep
                       args:
                         seconds: 7200
