@@ -8,6 +8,8 @@ import { bindNamedArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, Clock } from '../../src/stdlib/types.ts';
 import { closedPortUrl, startTestServer, type TestServer } from '../support/http-servers.ts';
 import { harness, result, run } from '../engine/helpers.ts';
+import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { runExecution } from '../../src/engine/run.ts';
 
 // Spec "Standard library" (http.* table and the paragraphs under it), "Errors", "Limits" (HTTP response size,
 // request timeout). Every request goes to a real node:http server started here.
@@ -271,6 +273,39 @@ main:
     (h.clock as ReturnType<typeof createVirtualClock>).sleepsMs.filter((ms) => ms < 1_800_000),
     [1000, 1250, 1562.5, 1953.125, 2441.40625],
   );
+});
+
+s('cancelling an execution in an HTTP call rejects at once; the server sees the request go away (issue 3)', async () => {
+  const h = harness(systemClock);
+  const ctrl = new AbortController();
+  const before = server.requests.length;
+  const p = runExecution(
+    compileDefinition(`
+main:
+  steps:
+    - fetch:
+        call: http.get
+        args:
+          url: ${server.url}/slow?ms=60000
+    - after:
+        call: sys.log
+        args:
+          text: after
+`),
+    null,
+    h.deps,
+    ctrl.signal,
+  );
+  while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
+  const reason = new Error('cancelled');
+  ctrl.abort(reason);
+  try {
+    await p;
+    assert.unreachable();
+  } catch (e) {
+    assert.is(e, reason);
+  }
+  assert.is(h.logs.length, 0);
 });
 
 s.run();
