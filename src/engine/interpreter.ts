@@ -107,22 +107,44 @@ export function runList(list: StepList, start: number, scope: Scope): Outcome {
     } catch (e) {
       throw stamp(e, step, scope);
     }
-    if (isPromise<Completion>(c)) {
-      return c.then(
-        (done) => {
-          const next = follow(step, done, i);
-          return typeof next === 'number' ? runList(list, next, scope) : next;
-        },
-        (e: unknown) => {
-          throw stamp(e, step, scope);
-        },
-      );
-    }
+    if (isPromise<Completion>(c)) return runListAsync(list, i, scope, c);
     const next = follow(step, c, i);
     if (typeof next !== 'number') return next;
     i = next;
   }
   return undefined;
+}
+
+/**
+ * The rest of {@link runList} once step `i` returned a promise: the same loop in one async function, so a
+ * long-running list (a polling loop that sleeps) holds one promise rather than a chain of them, and the
+ * steps that do not wait still cost no await.
+ */
+async function runListAsync(list: StepList, i: number, scope: Scope, pending: Promise<Completion>): Promise<Completion> {
+  const steps = list.steps;
+  const frame = scope.frame;
+  let step = steps[i]!;
+  let c: Completion;
+  try {
+    c = await pending;
+  } catch (e) {
+    throw stamp(e, step, scope);
+  }
+  for (;;) {
+    const next = follow(step, c, i);
+    if (typeof next !== 'number') return next;
+    i = next;
+    if (i >= steps.length) return undefined;
+    step = steps[i]!;
+    if (frame.signal.aborted) throw frame.signal.reason;
+    try {
+      frame.exec.countStep();
+      const r = execStep(step, scope);
+      c = isPromise<Completion>(r) ? await r : r;
+    } catch (e) {
+      throw stamp(e, step, scope);
+    }
+  }
 }
 
 /** Where a list goes after `step` (at `index`) completed with `c`: an index in the list, or a completion up. */
@@ -498,13 +520,28 @@ function iterate(loop: ForSpec, items: LoopItems, from: number, body: Scope): Ou
     body.declare(loop.value, items.at(i));
     if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
     const c = runList(loop.steps, 0, body);
-    if (isPromise<Completion>(c)) {
-      return c.then((done) => {
-        const r = afterIteration(done);
-        return r === NEXT ? iterate(loop, items, i + 1, body) : r;
-      });
-    }
+    if (isPromise<Completion>(c)) return iterateAsync(loop, items, i, body, c);
     const r = afterIteration(c);
+    if (r !== NEXT) return r;
+  }
+  return undefined;
+}
+
+/** The rest of {@link iterate} once iteration `i` waits: one async function for the rest of the loop. */
+async function iterateAsync(
+  loop: ForSpec,
+  items: LoopItems,
+  i: number,
+  body: Scope,
+  pending: Promise<Completion>,
+): Promise<Completion> {
+  let r = afterIteration(await pending);
+  if (r !== NEXT) return r;
+  for (i++; i < items.count; i++) {
+    body.declare(loop.value, items.at(i));
+    if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
+    const c = runList(loop.steps, 0, body);
+    r = afterIteration(isPromise<Completion>(c) ? await c : c);
     if (r !== NEXT) return r;
   }
   return undefined;
