@@ -60,6 +60,19 @@ export function typeName(v: Value): TypeName {
   }
 }
 
+/**
+ * The spellings of the two booleans (spec "Data types": `true`/`false`, also `True`/`False`, `TRUE`/`FALSE`):
+ * literals in expressions and the text `bool()` accepts.
+ */
+export const BOOLEAN_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+
 /** True for a workflow map. */
 export function isMap(v: Value | undefined): v is WMap {
   return v instanceof Map;

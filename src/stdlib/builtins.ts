@@ -7,7 +7,7 @@
  * and indexes count Unicode code points, the "characters" Google's `len()` documentation speaks of.
  */
 import { typeError, valueError } from '../lang/errors.ts';
-import { formatDouble, INT_MAX, INT_MIN, typeName, type Value } from '../lang/value.ts';
+import { BOOLEAN_SPELLINGS, formatDouble, INT_MAX, INT_MIN, typeName, type Value } from '../lang/value.ts';
 import { codePointLength, map, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
@@ -74,15 +74,6 @@ export function parseDoubleText(fn: string, s: string): number {
   return d;
 }
 
-/** Boolean spellings accepted by `bool()`: those the spec allows for literals ("Data types"). */
-const BOOL_TEXT: ReadonlyMap<string, boolean> = new Map([
-  ['true', true],
-  ['True', true],
-  ['TRUE', true],
-  ['false', false],
-  ['False', false],
-  ['FALSE', false],
-]);
 
 /** The built-in helpers, one row per function. */
 export const functions: StdlibFunction[] = [
@@ -175,7 +166,7 @@ export const functions: StdlibFunction[] = [
     impl: ([v]) => {
       if (typeof v === 'boolean') return v;
       if (typeof v === 'string') {
-        const b = BOOL_TEXT.get(v.trim());
+        const b = BOOLEAN_SPELLINGS.get(v.trim());
         if (b === undefined) throw valueError(`bool: cannot convert '${v}' to bool`);
         return b;
       }

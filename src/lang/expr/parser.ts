@@ -25,7 +25,7 @@
  */
 import type { BinaryOp, Expr } from './ast.ts';
 import { ExpressionSyntaxError, tokenize, type Punct, type Token } from './lexer.ts';
-import { INT_MAX, INT_MIN } from '../value.ts';
+import { BOOLEAN_SPELLINGS, INT_MAX, INT_MIN } from '../value.ts';
 
 export { ExpressionSyntaxError } from './lexer.ts';
 
@@ -80,12 +80,7 @@ function isWord(t: Token, lower: 'and' | 'or' | 'not'): boolean {
 }
 
 const LITERAL_NAMES: ReadonlyMap<string, boolean | null> = new Map<string, boolean | null>([
-  ['true', true],
-  ['True', true],
-  ['TRUE', true],
-  ['false', false],
-  ['False', false],
-  ['FALSE', false],
+  ...BOOLEAN_SPELLINGS,
   ['null', null],
 ]);
 
