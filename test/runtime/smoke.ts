@@ -216,6 +216,34 @@ export function runtimeSuite(runtime: Runtime): void {
     }
   });
 
+  s('the JS API (dist/index.js) starts, deploys, runs and closes in process under this runtime (issue 7)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), `wfemu-${runtime}-api-`));
+    try {
+      const script = join(dir, 'api.mjs');
+      const api = new URL('../../dist/index.js', import.meta.url).href;
+      writeFileSync(
+        script,
+        `import { startEmulator } from ${JSON.stringify(api)};\n` +
+          `const emulator = await startEmulator();\n` +
+          `await emulator.deploy('add', ${JSON.stringify(ADD)});\n` +
+          `const done = await emulator.run('add', { x: 1 });\n` +
+          `await emulator.close();\n` +
+          `console.log(JSON.stringify([done.state, done.result, emulator.url.startsWith('http://127.0.0.1:')]));\n`,
+      );
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(command[0], [...command.slice(1), script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      assert.is(r.code, 0, r.out);
+      assert.is(r.out, '["SUCCEEDED",2,true]\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   s('SIGTERM stops the emulator with exit code 0 (spec "Configuration")', async (ctx) => {
     assert.is(await ctx.emu.close(), 0);
   });
