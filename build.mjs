@@ -4,7 +4,7 @@
 // Usage: node build.mjs [--watch] [--metafile]   (--metafile writes dist/meta.json for `esbuild --analyze`-style size checks)
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -69,6 +69,8 @@ async function writeTypes() {
   if (diagnostics?.length) {
     throw new Error(`dist/index.d.ts: ${diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('; ')}`);
   }
+  // esbuild creates dist/ too, but concurrently: make sure it exists before writing beside it.
+  mkdirSync(new URL('./dist/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./dist/index.d.ts', import.meta.url), outputText);
 }
 
