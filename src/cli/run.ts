@@ -38,6 +38,7 @@ import { MAX_ARGUMENT_BYTES, MAX_SOURCE_BYTES } from '../service/core.ts';
 import type { CallbackRequest } from '../service/model.ts';
 import { revisionId } from '../service/names.ts';
 import type { LogEntry } from '../stdlib/types.ts';
+import { executionEnv } from '../stdlib/sys.ts';
 
 /** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
 export const RUN_EXIT = {
@@ -261,17 +262,13 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   }
   const hub = callbacks?.hubFor({ executionName, isActive: () => active });
 
-  const env = new Map<string, string>();
-  for (const [k, v] of [
-    ['PROJECT_ID', args.project],
-    ['LOCATION', args.location],
-    ['WORKFLOW_ID', workflowId],
-    ['WORKFLOW_REVISION_ID', revision],
-    ['WORKFLOW_EXECUTION_ID', executionId],
-  ] as const) {
-    env.set('CLOUD_' + k, v);
-    env.set('GOOGLE_CLOUD_' + k, v);
-  }
+  const env = executionEnv({
+    project: args.project,
+    location: args.location,
+    workflowId,
+    revisionId: revision,
+    executionId,
+  });
   const deps: ExecutionDeps = {
     clock: systemClock,
     fetch: (input, init) => globalThis.fetch(input, init),

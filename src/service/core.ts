@@ -23,6 +23,7 @@ import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts
 import { runExecution } from '../engine/run.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
+import { executionEnv } from '../stdlib/sys.ts';
 import { CallbackRegistry } from './callbacks.ts';
 import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
@@ -198,19 +199,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   }
 
   function start(ex: ExecutionRecord, definition: Definition, argument: Value, revision: string): void {
-    const env = new Map<string, string>();
-    for (const k of Object.keys(extraEnv)) env.set(k, extraEnv[k]!);
-    const builtIn: [string, string][] = [
-      ['PROJECT_ID', project],
-      ['LOCATION', location],
-      ['WORKFLOW_ID', ex.workflowId],
-      ['WORKFLOW_REVISION_ID', revision],
-      ['WORKFLOW_EXECUTION_ID', ex.executionId],
-    ];
-    for (const [k, v] of builtIn) {
-      env.set('CLOUD_' + k, v);
-      env.set('GOOGLE_CLOUD_' + k, v);
-    }
+    const env = executionEnv(
+      { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
+      extraEnv,
+    );
     const deps: ExecutionDeps = {
       clock,
       fetch: fetchImpl,

@@ -32,6 +32,38 @@ function sleepMs(ms: number, ctx: CallContext): Promise<Value> {
   return ctx.clock.sleep(ms, ctx.signal).then(() => null);
 }
 
+/** What identifies one execution, for its built-in environment variables. */
+export interface ExecutionIds {
+  readonly project: string;
+  readonly location: string;
+  readonly workflowId: string;
+  readonly revisionId: string;
+  readonly executionId: string;
+}
+
+/**
+ * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
+ * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
+ * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, over `extra`
+ * (user-supplied values, which the built-ins win over).
+ */
+export function executionEnv(ids: ExecutionIds, extra?: Readonly<Record<string, string>>): Map<string, string> {
+  const env = new Map<string, string>();
+  if (extra) for (const k of Object.keys(extra)) env.set(k, extra[k]!);
+  const builtIn: readonly (readonly [string, string])[] = [
+    ['PROJECT_ID', ids.project],
+    ['LOCATION', ids.location],
+    ['WORKFLOW_ID', ids.workflowId],
+    ['WORKFLOW_REVISION_ID', ids.revisionId],
+    ['WORKFLOW_EXECUTION_ID', ids.executionId],
+  ];
+  for (const [k, v] of builtIn) {
+    env.set('CLOUD_' + k, v);
+    env.set('GOOGLE_CLOUD_' + k, v);
+  }
+  return env;
+}
+
 /** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */
 export const functions: StdlibFunction[] = [
   {
