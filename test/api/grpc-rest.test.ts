@@ -2,49 +2,15 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { ADD_ONE_SOURCE as SOURCE, createWorkflow, noAuth as auth, PARENT, rejects, untilDone } from '../support/google-clients.ts';
 
 // SPEC.md "gRPC API" and "Endpoints": Google's client library on its REST transport (`fallback`), which calls
 // the REST paths with `$alt=json;enum-encoding=int` and expects the gRPC API's messages as proto3 JSON (done
 // operations for create/update/delete, enums as integers), for every RPC; plain REST keeps the spec's shapes.
 const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc-rest (Google client over REST)');
 
-const PARENT = 'projects/my-project/locations/us-central1';
-const SOURCE = 'main:\n  params: [args]\n  steps:\n    - add:\n        return: ${args.x + 1}\n';
 const SLEEPY = 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n';
 const ALT = '$alt=json%3Benum-encoding=int';
-
-const auth = {
-  getClient: async () => ({ getRequestHeaders: async () => new Headers() }),
-  getUniverseDomain: async () => 'googleapis.com',
-  getProjectId: async () => 'my-project',
-  fetch: (url: string, init: RequestInit) => fetch(url, init),
-};
-
-type GoogleError = Error & { code: number; details?: string };
-
-async function rejects(promise: Promise<unknown>): Promise<GoogleError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as GoogleError;
-  }
-  throw new Error('expected the call to fail');
-}
-
-async function createWorkflow(ctx: { workflows: WorkflowsClient }, workflowId: string, sourceContents = SOURCE, description = '') {
-  const [operation] = await ctx.workflows.createWorkflow({ parent: PARENT, workflowId, workflow: { sourceContents, description } });
-  const [workflow] = await operation.promise();
-  return workflow;
-}
-
-async function untilDone(ctx: { executions: ExecutionsClient }, name: string) {
-  for (let i = 0; i < 200; i++) {
-    const [execution] = await ctx.executions.getExecution({ name });
-    if (execution.state !== 'ACTIVE') return execution;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`${name} did not finish`);
-}
 
 s.before(async (ctx) => {
   ctx.server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} } });

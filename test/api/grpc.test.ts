@@ -3,34 +3,14 @@ import * as assert from 'uvu/assert';
 import * as grpc from '@grpc/grpc-js';
 import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { ADD_ONE_SOURCE as SOURCE, createWorkflow, noAuth as auth, PARENT, rejects, untilDone } from '../support/google-clients.ts';
 
 // SPEC.md "gRPC API": Google's own client library (@google-cloud/workflows 4.x) over gRPC against the running
 // emulator, on an insecure channel with no credentials, for every RPC; plus REST and gRPC sharing one store.
 const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc (Google client over gRPC)');
 
-const PARENT = 'projects/my-project/locations/us-central1';
-const SOURCE = 'main:\n  params: [args]\n  steps:\n    - add:\n        return: ${args.x + 1}\n';
 const SLEEPY = 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n    - done:\n        return: "late"\n';
 const FAILING = 'main:\n  steps:\n    - first:\n        assign:\n          - a: 1\n    - explode:\n        raise: "boom"\n';
-
-/** The clients need no credentials: a stand-in for google-auth-library (what README shows users). */
-const auth = {
-  getClient: async () => ({ getRequestHeaders: async () => new Headers() }),
-  getUniverseDomain: async () => 'googleapis.com',
-  getProjectId: async () => 'my-project',
-  fetch: (url: string, init: RequestInit) => fetch(url, init),
-};
-
-type GrpcError = Error & { code: number; details: string };
-
-async function rejects(promise: Promise<unknown>): Promise<GrpcError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as GrpcError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const seconds = (t: { seconds?: unknown } | null | undefined) => Number(String(t?.seconds ?? 'NaN'));
 
@@ -41,21 +21,6 @@ async function restJson(server: RunningServer, method: string, path: string, bod
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: await res.json() };
-}
-
-async function createWorkflow(ctx: { workflows: WorkflowsClient }, workflowId: string, sourceContents = SOURCE, description = '') {
-  const [operation] = await ctx.workflows.createWorkflow({ parent: PARENT, workflowId, workflow: { sourceContents, description } });
-  const [workflow] = await operation.promise();
-  return workflow;
-}
-
-async function untilDone(ctx: { executions: ExecutionsClient }, name: string) {
-  for (let i = 0; i < 200; i++) {
-    const [execution] = await ctx.executions.getExecution({ name });
-    if (execution.state !== 'ACTIVE') return execution;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`${name} did not finish`);
 }
 
 s.before(async (ctx) => {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { ExecutionsClient } from '@google-cloud/workflows';
 import { startEmulator, type Emulator } from '../../src/index.ts';
+import { noAuth as auth } from '../support/google-clients.ts';
 
 const s = suite<{ emulator: Emulator; logs: string[] }>('dist: JS API startEmulator (issue 7 "An API for JS test suites")');
 
@@ -126,11 +127,6 @@ s('REST on url and gRPC on grpcAddress serve the same workflows (spec "Endpoints
   const e = ctx.emulator;
   const list = await (await fetch(`${e.url}/v1/${e.parent}/workflows`)).json();
   assert.ok(list.workflows.some((w: { name: string }) => w.name.endsWith('/workflows/add')));
-  const auth = {
-    getClient: async () => ({ getRequestHeaders: async () => new Headers() }),
-    getUniverseDomain: async () => 'googleapis.com',
-    getProjectId: async () => 'my-project',
-  };
   const [host, port] = e.grpcAddress.split(':');
   const client = new ExecutionsClient({ servicePath: host, port: Number(port), sslCreds: grpc.credentials.createInsecure(), auth } as never);
   try {

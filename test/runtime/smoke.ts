@@ -16,6 +16,7 @@ import * as grpc from '@grpc/grpc-js';
 import { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
 import { EMULATOR_JS, startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
 import { startTestServer, type TestServer } from '../support/http-servers.ts';
+import { noAuth as auth } from '../support/google-clients.ts';
 
 const BIN = new URL('../../node_modules/.bin/', import.meta.url).pathname;
 
@@ -35,13 +36,6 @@ const FETCH =
 const CALLBACK =
   'main:\n  steps:\n    - create:\n        call: events.create_callback_endpoint\n        result: cb\n    - wait:\n        call: events.await_callback\n        args:\n          callback: ${cb}\n          timeout: 60\n        result: req\n    - done:\n        return: ${req.http_request.body}\n';
 const reloadSource = (n: number) => `main:\n  steps:\n    - done:\n        return: ${n}\n`;
-
-/** The clients need no credentials: a stand-in for google-auth-library (as README shows). */
-const auth = {
-  getClient: async () => ({ getRequestHeaders: async () => new Headers() }),
-  getUniverseDomain: async () => 'googleapis.com',
-  getProjectId: async () => 'my-project',
-};
 
 /** Defines and runs the smoke suite for `runtime`. */
 export function runtimeSuite(runtime: Runtime): void {
