@@ -3,6 +3,7 @@
 // reported addresses; and the built package entry (dist/index.js, `npm run build` first) exporting the same.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rejection as rejectionOf } from '../support/rejection.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,14 +21,7 @@ const CALLBACK =
   'main:\n  steps:\n    - create:\n        call: events.create_callback_endpoint\n        result: cb\n    - wait:\n        call: events.await_callback\n        args:\n          callback: ${cb}\n        result: req\n    - done:\n        return: ${req.http_request.body}\n';
 const SLEEPY = 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n';
 
-async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & { code?: string };
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = (p: Promise<unknown>) => rejectionOf<Error & { code?: string }>(p);
 
 s.before(async (ctx) => {
   ctx.logs = [];

@@ -1,18 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rejection } from '../support/rejection.ts';
 import { createVirtualClock, systemClock } from '../../src/engine/clock.ts';
 
 // The injected Clock (stdlib types; STYLE.md "Modeling": time is injected so sleeps are testable).
 const s = suite('engine clocks');
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 s('systemClock.now is Unix time in ms with sub-millisecond precision', () => {
   const t = systemClock.now();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rejection } from '../support/rejection.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import type { Definition, Step, StepList, WorkflowDef } from '../../src/lang/definition/ast.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
@@ -14,14 +15,6 @@ const s = suite('engine runExecution');
 const never = (): AbortSignal => new AbortController().signal;
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 s('an unhandled error rejects with a WorkflowError naming the step (spec "States and transitions")', async () => {
   const def = compileDefinition(`

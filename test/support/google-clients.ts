@@ -4,6 +4,7 @@
  * suite makes.
  */
 import type { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
+import { rejection } from './rejection.ts';
 
 /** The parent of every resource under the emulator's default PROJECT and LOCATION. */
 export const PARENT = 'projects/my-project/locations/us-central1';
@@ -26,13 +27,8 @@ export const noAuth = {
 export type GoogleError = Error & { code: number; details: string };
 
 /** Resolves to the error `promise` rejects with; throws when it resolves. */
-export async function rejects(promise: Promise<unknown>): Promise<GoogleError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as GoogleError;
-  }
-  throw new Error('expected the call to fail');
+export function rejects(promise: Promise<unknown>): Promise<GoogleError> {
+  return rejection<GoogleError>(promise);
 }
 
 /** Creates a workflow through CreateWorkflow and resolves to it once the (already done) operation is. */
