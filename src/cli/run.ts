@@ -34,7 +34,7 @@ import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
 import { CallbackRegistry } from '../service/callbacks.ts';
-import { MAX_ARGUMENT_BYTES, MAX_SOURCE_BYTES } from '../service/core.ts';
+import { MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { CallbackRequest } from '../service/model.ts';
 import { revisionId } from '../service/names.ts';
 import type { LogEntry } from '../stdlib/types.ts';
@@ -184,8 +184,6 @@ function readSource(file: string): string {
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const bytes = Buffer.byteLength(source, 'utf8');
-  if (bytes > MAX_SOURCE_BYTES) throw new UsageError(`${file}: the source is ${bytes} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (128 KB)`);
   if (source.trim() === '') throw new UsageError(`${file}: the file is empty: a workflow definition is required`);
   return source;
 }

@@ -16,7 +16,6 @@
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
 import { compileDefinition } from '../lang/definition/compile.ts';
-import { MAX_SOURCE_BYTES } from '../lang/definition/load.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
@@ -38,8 +37,6 @@ import type {
 } from './model.ts';
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
 
-/** Largest workflow source, in UTF-8 bytes (spec "Limits": 128 KB); the definition loader's limit. */
-export { MAX_SOURCE_BYTES };
 /** Largest description, in characters (spec "Workflow": max 1000). */
 export const MAX_DESCRIPTION_CHARS = 1000;
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
@@ -156,10 +153,6 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
 
   function compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
-    const bytes = Buffer.byteLength(sourceContents, 'utf8');
-    if (bytes > MAX_SOURCE_BYTES) {
-      throw ApiError.invalidArgument(`sourceContents is ${bytes} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (128 KB)`);
-    }
     try {
       return compileDefinition(sourceContents);
     } catch (e) {
