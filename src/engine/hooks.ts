@@ -1,0 +1,135 @@
+/**
+ * The engine's seams for what watches and steers an execution (issue 10 "Seams for what comes next"): an
+ * observer of step events (step history, current steps and stack traces build on it, issue 12), an
+ * interceptor around every outbound call (mocks and recorded calls build on it, issue 13), and the clock
+ * (already injected through {@link ExecutionDeps.clock}; the virtual clock of issue 13 is one).
+ *
+ * Hooks are optional. With none attached the engine does no extra work per step (no event objects, no
+ * handles): the hot path checks one field for `undefined`.
+ *
+ * Event model. Every unit Google's step history records is one *entry*: entered once, left once, in
+ * nesting order (an entry is left only after every entry entered inside it has been left). The engine
+ * passes the handle of the enclosing entry as `parent` (undefined for the first step of `main`'s thread and
+ * for the root of each parallel thread, whose `parent` is the branch entry). Entry kinds, with Google's
+ * `stepType` names (REST reference `projects.locations.workflows.executions.stepEntries`):
+ * - a step: STEP_ASSIGN, STEP_STD_LIB_CALL, STEP_CONNECTOR_CALL, STEP_SUBWORKFLOW_CALL, STEP_CALL (a call
+ *   of anything else), STEP_SWITCH, STEP_FOR, STEP_PARALLEL_FOR, STEP_PARALLEL_BRANCH (a `parallel`
+ *   step with `branches`), STEP_TRY (a `try` step without `retry`), STEP_TRY_RETRY_EXCEPT (a `try` step
+ *   with `retry`), STEP_RAISE, STEP_RETURN, STEP_GOTO (a step with only `next`), STEP_TYPE_UNSPECIFIED (a
+ *   nested `steps:` block, for which Google's enum has no name);
+ * - inside a step: STEP_CONDITION (the switch condition that matched), STEP_FOR_ITERATION (one iteration,
+ *   `iteration` 1-based), STEP_PARALLEL_BRANCH_ENTRY (one branch or parallel iteration, `threadId` set),
+ *   STEP_RETRY (each retry attempt after the first, `retryAttempt` 1-based), STEP_EXCEPT (the except
+ *   block).
+ */
+import type { SourcePos } from '../lang/definition/ast.ts';
+import type { Value, WMap } from '../lang/value.ts';
+
+/** Google's `StepEntry.stepType` names (REST reference, enum StepType). */
+export type StepType =
+  | 'STEP_TYPE_UNSPECIFIED'
+  | 'STEP_ASSIGN'
+  | 'STEP_STD_LIB_CALL'
+  | 'STEP_CONNECTOR_CALL'
+  | 'STEP_SUBWORKFLOW_CALL'
+  | 'STEP_CALL'
+  | 'STEP_SWITCH'
+  | 'STEP_CONDITION'
+  | 'STEP_FOR'
+  | 'STEP_FOR_ITERATION'
+  | 'STEP_PARALLEL_FOR'
+  | 'STEP_PARALLEL_BRANCH'
+  | 'STEP_PARALLEL_BRANCH_ENTRY'
+  | 'STEP_TRY_RETRY_EXCEPT'
+  | 'STEP_TRY'
+  | 'STEP_RETRY'
+  | 'STEP_EXCEPT'
+  | 'STEP_RETURN'
+  | 'STEP_RAISE'
+  | 'STEP_GOTO';
+
+/** One entry as it begins. Built only when an observer is attached. */
+export interface StepEvent {
+  /** The workflow the entry runs in: `main` or a subworkflow's name (Google's `routine`). */
+  readonly routine: string;
+  /** The step's name (for inner entries, the name of the step they belong to). */
+  readonly step: string;
+  readonly stepType: StepType;
+  /** Where the step is written in the source (1-based line and column of its name). */
+  readonly pos: SourcePos;
+  /**
+   * The parallel thread the entry runs on: '' for the main thread; for a parallel branch or iteration, its
+   * parent thread's id, a '.' when not empty, and its own 1-based number (`'2'`, `'2.3'`).
+   */
+  readonly threadId: string;
+  /** Subworkflow call depth: 0 in `main`. */
+  readonly callDepth: number;
+  /** STEP_FOR_ITERATION and STEP_PARALLEL_BRANCH_ENTRY of a parallel for: the 1-based iteration number. */
+  readonly iteration?: number;
+  /** STEP_FOR / STEP_PARALLEL_FOR: how many iterations the loop will run (Google's "expected iteration"). */
+  readonly expectedIterations?: number;
+  /** STEP_RETRY: the 1-based retry attempt (1 = the first retry, the second try overall). */
+  readonly retryAttempt?: number;
+  /** STEP_PARALLEL_BRANCH_ENTRY of `branches`: the branch's name. */
+  readonly branch?: string;
+  /**
+   * The variables visible where the entry runs, read when called (so at leave time they show the values the
+   * step left). Costly: call it only for detailed history.
+   */
+  variables(): ReadonlyMap<string, Value>;
+}
+
+/** How an entry ended. `error` is the WorkflowError (or cancellation reason) for 'failed' and 'cancelled'. */
+export interface StepEnd {
+  readonly state: 'succeeded' | 'failed' | 'cancelled';
+  readonly error?: unknown;
+}
+
+/**
+ * Watches step entries. `enter` returns the handle the engine passes back to `leave` and, as `parent`, to
+ * the entries nested in it. Both are called synchronously on the engine's path: they must not throw and
+ * must be cheap (record, do not format).
+ */
+export interface StepObserver<H = unknown> {
+  enter(event: StepEvent, parent: H | undefined): H;
+  leave(handle: H, end: StepEnd): void;
+}
+
+/** What the engine is about to call. */
+export interface OutboundCall {
+  /**
+   * `http`: an http.* function; `connector`: a `googleapis.*` name (or another namespace the emulator does
+   * not implement itself); `stdlib`: any other blocking built-in (sys.sleep, events.await_callback, ...).
+   */
+  readonly kind: 'http' | 'connector' | 'stdlib';
+  /** The dotted name as written: `http.post`, `googleapis.bigquery.v2.jobs.query`. */
+  readonly name: string;
+  /**
+   * The arguments by name (a `call` step's `args` as evaluated; for an expression call the positional
+   * arguments bound to the function's parameter names, or `arg0`, `arg1`, ... for an unknown function).
+   */
+  readonly args: WMap;
+  /** The step that makes the call. */
+  readonly routine: string;
+  readonly step: string;
+  /** The parallel thread, as in {@link StepEvent.threadId}. */
+  readonly threadId: string;
+  /** Aborted when the execution is cancelled. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Around every outbound call (http.*, connectors, and blocking built-ins): returns the call's result, by
+ * calling `proceed()` (the real call; for a connector, the emulator's own implementation or its "not
+ * emulated" error) or instead of it. A WorkflowError thrown (or a rejected promise) is what the workflow
+ * sees, exactly as if the call had raised it.
+ */
+export interface CallInterceptor {
+  intercept(call: OutboundCall, proceed: () => Value | Promise<Value>): Value | Promise<Value>;
+}
+
+/** The optional hooks of one execution (see the module header). */
+export interface ExecutionHooks {
+  readonly observer?: StepObserver;
+  readonly interceptor?: CallInterceptor;
+}
