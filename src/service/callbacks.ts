@@ -4,8 +4,12 @@
  * reaches the waiting execution.
  *
  * One {@link CallbackRegistry} per service holds every callback by its unguessable ID; each execution gets a
- * {@link CallbackHub} from it. A request that arrives before the workflow awaits is kept (up to
- * {@link MAX_QUEUED_REQUESTS} per callback) and handed over when it does, so nothing is lost.
+ * {@link CallbackHub} from it. A request that arrives before the workflow awaits is kept and handed over when
+ * it does, so nothing is lost. What is kept is bounded, so no client can exhaust memory: at most
+ * {@link MAX_QUEUED_REQUESTS} requests per callback, {@link MAX_QUEUED_BYTES_PER_EXECUTION} bytes per
+ * execution and {@link MAX_QUEUED_BYTES_TOTAL} bytes in the whole service; a request beyond any of them is
+ * refused with 429 RESOURCE_EXHAUSTED (Google's error shape) and nothing changes. When an execution ends, the
+ * requests still queued for its callbacks are dropped at once.
  */
 import { WorkflowError } from '../lang/errors.ts';
 import { isMap, parseJson, type Value, type WMap } from '../lang/value.ts';
@@ -19,6 +23,24 @@ const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
 
 /** Requests kept per callback while nobody awaits it; more are refused (429) so a client cannot exhaust memory. */
 export const MAX_QUEUED_REQUESTS = 100;
+/**
+ * Bytes of undelivered requests kept for the callbacks of one execution (body, header and query text, as
+ * {@link requestBytes} counts them): 4 MB, eight times the 512 KB a workflow can hold in its variables
+ * (spec "Limits"). More is refused with 429.
+ */
+export const MAX_QUEUED_BYTES_PER_EXECUTION = 4 * 1024 * 1024;
+/** Bytes of undelivered requests kept in the whole service, all executions together: 64 MB. More is refused with 429. */
+export const MAX_QUEUED_BYTES_TOTAL = 64 * 1024 * 1024;
+
+/** Limits of a {@link CallbackRegistry} (defaults: the constants above); smaller ones are for tests. */
+export interface CallbackLimits {
+  /** Requests kept per callback. */
+  readonly requestsPerCallback?: number;
+  /** Bytes kept per execution. */
+  readonly bytesPerExecution?: number;
+  /** Bytes kept in total. */
+  readonly bytesTotal?: number;
+}
 
 /** What the registry needs to know about the execution that owns a callback. */
 export interface CallbackOwner {
@@ -39,10 +61,17 @@ interface CallbackRecord {
   readonly id: string;
   readonly owner: CallbackOwner;
   readonly resource: Callback;
-  /** Requests received while no one waited, oldest first. */
-  readonly queue: Value[];
+  /** Requests received while no one waited, oldest first, with their size in bytes. */
+  readonly queue: Queued[];
   /** Executions waiting, oldest first (parallel branches may await the same callback). */
   readonly waiters: Waiter[];
+}
+
+/** @internal A request kept for a callback until someone awaits it. */
+interface Queued {
+  readonly value: Value;
+  /** Its size as {@link requestBytes} counts it. */
+  readonly bytes: number;
 }
 
 /** The answer to a request on `/callbacks/{id}`: an HTTP status and a JSON body. */
@@ -55,12 +84,28 @@ export interface DeliveryResult {
 export class CallbackRegistry {
   readonly #byId = new Map<string, CallbackRecord>();
   readonly #byExecution = new Map<string, CallbackRecord[]>();
+  /** Bytes queued per execution name (absent: none). */
+  readonly #queuedByExecution = new Map<string, number>();
+  #queuedTotal = 0;
+  readonly #maxRequests: number;
+  readonly #maxExecutionBytes: number;
+  readonly #maxTotalBytes: number;
 
   constructor(
     /** Scheme, host and port callback URLs start with, without a trailing slash (`http://localhost:8787`). */
     private readonly baseUrl: string,
     private readonly clock: Clock,
-  ) {}
+    limits: CallbackLimits = {},
+  ) {
+    this.#maxRequests = limits.requestsPerCallback ?? MAX_QUEUED_REQUESTS;
+    this.#maxExecutionBytes = limits.bytesPerExecution ?? MAX_QUEUED_BYTES_PER_EXECUTION;
+    this.#maxTotalBytes = limits.bytesTotal ?? MAX_QUEUED_BYTES_TOTAL;
+  }
+
+  /** Bytes of undelivered requests kept now: for one execution (by resource name), or in total. */
+  queuedBytes(executionName?: string): number {
+    return executionName === undefined ? this.#queuedTotal : (this.#queuedByExecution.get(executionName) ?? 0);
+  }
 
   /**
    * The CallbackHub of one execution: `create` registers a callback owned by it, `await` waits on one.
@@ -80,8 +125,8 @@ export class CallbackRegistry {
   /**
    * Hands a request to the callback `id`: to the oldest waiter, or into the queue when nobody waits yet.
    * Returns 200 when delivered or kept; 404 for an unknown callback; 405 for a method the callback does not
-   * accept; 400 (FAILED_PRECONDITION) when its execution has ended; 429 when too many requests are queued.
-   * Nothing changes on an error answer.
+   * accept; 400 (FAILED_PRECONDITION) when its execution has ended; 429 (RESOURCE_EXHAUSTED) when keeping it
+   * would pass a limit of the module header. Nothing changes on an error answer.
    */
   deliver(id: string, request: CallbackRequest): DeliveryResult {
     const rec = this.#byId.get(id);
@@ -98,17 +143,60 @@ export class CallbackRegistry {
       waiter.resolve(value);
       return { status: 200, body: {} };
     }
-    if (rec.queue.length >= MAX_QUEUED_REQUESTS) {
-      return errorBody(429, 'RESOURCE_EXHAUSTED', `callback ${id} already holds ${MAX_QUEUED_REQUESTS} undelivered requests`);
+    if (rec.queue.length >= this.#maxRequests) {
+      return errorBody(429, 'RESOURCE_EXHAUSTED', `callback ${id} already holds ${this.#maxRequests} undelivered requests`);
     }
-    rec.queue.push(value);
+    const bytes = requestBytes(request);
+    const execution = rec.owner.executionName;
+    const executionBytes = this.queuedBytes(execution) + bytes;
+    if (executionBytes > this.#maxExecutionBytes) {
+      return errorBody(
+        429,
+        'RESOURCE_EXHAUSTED',
+        `the callbacks of this execution already hold ${this.queuedBytes(execution)} bytes of undelivered requests; ` +
+          `${bytes} more would pass the limit of ${this.#maxExecutionBytes} bytes`,
+      );
+    }
+    if (this.#queuedTotal + bytes > this.#maxTotalBytes) {
+      return errorBody(
+        429,
+        'RESOURCE_EXHAUSTED',
+        `the emulator already holds ${this.#queuedTotal} bytes of undelivered callback requests; ` +
+          `${bytes} more would pass the limit of ${this.#maxTotalBytes} bytes`,
+      );
+    }
+    rec.queue.push({ value, bytes });
+    this.#queuedByExecution.set(execution, executionBytes);
+    this.#queuedTotal += bytes;
     return { status: 200, body: {} };
+  }
+
+  /**
+   * Drops the undelivered requests of an execution's callbacks: called when the execution ends, since no one
+   * can await them any more. The callbacks stay listed.
+   */
+  release(executionName: string): void {
+    for (const r of this.#byExecution.get(executionName) ?? []) r.queue.length = 0;
+    this.#queuedTotal -= this.#queuedByExecution.get(executionName) ?? 0;
+    this.#queuedByExecution.delete(executionName);
   }
 
   /** Forgets every callback of an execution (used when its records are dropped; not on delete of a workflow). */
   forget(executionName: string): void {
+    this.release(executionName);
     for (const r of this.#byExecution.get(executionName) ?? []) this.#byId.delete(r.id);
     this.#byExecution.delete(executionName);
+  }
+
+  #unqueue(rec: CallbackRecord): Value | undefined {
+    const queued = rec.queue.shift();
+    if (queued === undefined) return undefined;
+    const execution = rec.owner.executionName;
+    const left = this.queuedBytes(execution) - queued.bytes;
+    if (left > 0) this.#queuedByExecution.set(execution, left);
+    else this.#queuedByExecution.delete(execution);
+    this.#queuedTotal -= queued.bytes;
+    return queued.value;
   }
 
   #create(owner: CallbackOwner, method: string): Value {
@@ -143,7 +231,7 @@ export class CallbackRegistry {
     const rec = this.#byId.get(id);
     if (!rec) return Promise.reject(WorkflowError.of('ValueError', `events.await_callback: unknown callback ${url}`));
     if (signal.aborted) return Promise.reject(signal.reason);
-    const queued = rec.queue.shift();
+    const queued = this.#unqueue(rec);
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise<Value>((resolve, reject) => {
       const timer = new AbortController();
@@ -205,6 +293,17 @@ export function decodeBody(body: Uint8Array, contentType: string | undefined): V
     }
   }
   return text;
+}
+
+/**
+ * The bytes a queued request is counted for: its body, plus the text of its method, header and query names
+ * and values. (The decoded value held in memory is of the same order.)
+ */
+export function requestBytes(req: CallbackRequest): number {
+  let n = req.body.length + req.method.length;
+  for (const k of Object.keys(req.headers)) n += k.length + req.headers[k]!.length;
+  for (const k of Object.keys(req.query)) n += k.length + req.query[k]!.length;
+  return n;
 }
 
 function errorBody(status: number, code: string, message: string): DeliveryResult {

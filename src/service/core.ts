@@ -188,6 +188,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       endTime: timestamp(),
       workflowRevisionId: r.workflowRevisionId,
     });
+    // Nobody can await the callbacks of an ended execution: free the requests they still hold.
+    callbacks.release(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
   }
 

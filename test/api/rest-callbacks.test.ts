@@ -169,6 +169,62 @@ s('callback URLs name localhost when the emulator is bound to all interfaces (sp
   assert.is(displayHost('::1'), '[::1]');
 });
 
+s('undelivered requests are bounded per execution (4 MB) and in total (64 MB), refused with 429 in Google\'s shape, and freed when the execution ends (issue 11)', async () => {
+  // Two callbacks per execution, so the per-execution bound is not the per-callback count.
+  await deploy('hoards', `main:
+  steps:
+    - make:
+        assign:
+          - a: \${events.create_callback_endpoint("POST")}
+          - b: \${events.create_callback_endpoint("POST")}
+    - pause:
+        call: sys.sleep
+        args:
+          seconds: 600
+`);
+  const body = 'x'.repeat(1_000_000);
+  const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+  const callbacksOf = async (name: string): Promise<string[]> =>
+    until(async () => {
+      const r = await emu.request('GET', `/v1/${name}/callbacks`);
+      return r.body.callbacks.length === 2 ? r.body.callbacks.map((c: { url: string }) => c.url) : undefined;
+    }, 'two callbacks');
+  // One execution: requests alternate between its two callbacks until the execution's bound refuses one.
+  const names: string[] = [];
+  let refusedTotal: { url: string; error: any } | undefined;
+  for (let e = 0; e < 40 && !refusedTotal; e++) {
+    const name = await start('hoards');
+    names.push(name);
+    const [a, b] = await callbacksOf(name);
+    let kept = 0;
+    for (let i = 0; ; i++) {
+      const r = await post(i % 2 ? b! : a!);
+      if (r.status === 200) {
+        kept++;
+        continue;
+      }
+      assert.is(r.status, 429);
+      const err = ((await r.json()) as any).error;
+      assert.is(err.code, 429);
+      assert.is(err.status, 'RESOURCE_EXHAUSTED');
+      if (/this execution/.test(err.message)) {
+        assert.is(kept, 4, 'four requests of 1,000,000 bytes fit in 4 MB, a fifth does not');
+      } else {
+        assert.match(err.message, /emulator already holds \d+ bytes/);
+        refusedTotal = { url: a!, error: err };
+      }
+      break;
+    }
+  }
+  assert.ok(refusedTotal, 'the total bound refused a request');
+  assert.ok(names.length >= 16 && names.length <= 17, `64 MB hold about 16 executions of 4 MB, got ${names.length}`);
+  // An ended execution gives its bytes back: the refused request now fits.
+  const c = await emu.request('POST', `/v1/${names[0]}:cancel`);
+  assert.is(c.body.state, 'CANCELLED');
+  assert.is((await post(refusedTotal.url)).status, 200);
+  for (const name of names.slice(1)) await emu.request('POST', `/v1/${name}:cancel`);
+});
+
 s('many callbacks at once each reach their own execution', async () => {
   await deploy('crowd', WAITER());
   const names = await Promise.all(Array.from({ length: 10 }, () => start('crowd')));
