@@ -10,6 +10,7 @@ import { WorkflowError } from '../lang/errors.ts';
 import type { WorkflowDef } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
 import { bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
+import type { OutboundCall } from './hooks.ts';
 import { runBody } from './interpreter.ts';
 import { MAX_CALL_DEPTH, recursionError } from './limits.ts';
 import { Frame, Scope } from './scope.ts';
@@ -27,8 +28,47 @@ export function callFunction(frame: Frame, name: string, args: Value[]): Value |
   const wf = frame.exec.definition.workflows.get(name);
   if (wf) return callSubworkflow(frame, wf, bindSubworkflowPositional(wf, args));
   const fn = STDLIB.get(name);
-  if (fn) return fn.impl(bindPositionalArgs(fn, args), frame.callContext());
+  if (fn) {
+    const bound = bindPositionalArgs(fn, args);
+    if (fn.blocking === true && frame.exec.interceptor !== undefined) {
+      const named: WMap = new Map();
+      for (let i = 0; i < args.length; i++) named.set(fn.params[i]!.name, args[i]!);
+      return intercepted(frame, name, named, () => fn.impl(bound, frame.callContext()));
+    }
+    return fn.impl(bound, frame.callContext());
+  }
+  if (frame.exec.interceptor !== undefined) {
+    const named: WMap = new Map();
+    for (let i = 0; i < args.length; i++) named.set(`arg${i}`, args[i]!);
+    return intercepted(frame, name, named, () => {
+      throw unsupportedCallError(name);
+    });
+  }
   throw unsupportedCallError(name);
+}
+
+/**
+ * Hands an outbound call to the execution's interceptor (hooks.ts {@link CallInterceptor}): `http.*` names are
+ * kind `http`, other stdlib names `stdlib`, anything else (`googleapis.*`, ...) `connector`. `proceed` makes
+ * the real call. Requires an interceptor. Returns what the interceptor returns; its errors are the call's.
+ * @internal
+ */
+export function intercepted(
+  frame: Frame,
+  name: string,
+  args: WMap,
+  proceed: () => Value | Promise<Value>,
+): Value | Promise<Value> {
+  const call: OutboundCall = {
+    kind: name.startsWith('http.') ? 'http' : STDLIB.has(name) ? 'stdlib' : 'connector',
+    name,
+    args,
+    routine: frame.routine,
+    step: frame.step,
+    threadId: frame.threadId,
+    signal: frame.signal,
+  };
+  return frame.exec.interceptor!.intercept(call, proceed);
 }
 
 /**
@@ -96,7 +136,15 @@ export function bindSubworkflowPositional(wf: WorkflowDef, args: readonly Value[
  */
 export function callSubworkflow(frame: Frame, wf: WorkflowDef, args: readonly Value[]): Value | Promise<Value> {
   if (frame.callDepth >= MAX_CALL_DEPTH) throw recursionError(wf.name);
-  const callee = new Frame(frame.exec, frame.signal, frame.callDepth + 1, frame.parallelDepth);
+  const callee = new Frame(
+    frame.exec,
+    frame.signal,
+    frame.callDepth + 1,
+    frame.parallelDepth,
+    wf.name,
+    frame.threadId,
+    frame.entry,
+  );
   const scope = new Scope(undefined, callee);
   return runBody(wf, scope, args);
 }

@@ -66,7 +66,11 @@ export interface StepEvent {
   readonly callDepth: number;
   /** STEP_FOR_ITERATION and STEP_PARALLEL_BRANCH_ENTRY of a parallel for: the 1-based iteration number. */
   readonly iteration?: number;
-  /** STEP_FOR / STEP_PARALLEL_FOR: how many iterations the loop will run (Google's "expected iteration"). */
+  /**
+   * STEP_FOR / STEP_PARALLEL_FOR and their iterations' entries: how many iterations the loop will run
+   * (Google's "expected iteration"). On the loop's own event it is set once its list or range has been
+   * evaluated, before the first iteration is entered: read it then or at leave time, not at enter.
+   */
   readonly expectedIterations?: number;
   /** STEP_RETRY: the 1-based retry attempt (1 = the first retry, the second try overall). */
   readonly retryAttempt?: number;

@@ -26,7 +26,8 @@ import type {
 import type { CompiledExpression } from '../lang/expr/ast.ts';
 import { isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
 import { bindNamedArgs, STDLIB } from '../stdlib/index.ts';
-import { bindSubworkflowNamed, callSubworkflow, unsupportedCallError } from './calls.ts';
+import { bindSubworkflowNamed, callSubworkflow, intercepted, unsupportedCallError } from './calls.ts';
+import { EntryEvent, observe, stepTypeOf } from './observe.ts';
 import { execParallel } from './parallel.ts';
 import { execTry } from './retry.ts';
 import { Scope } from './scope.ts';
@@ -103,7 +104,7 @@ export function runList(list: StepList, start: number, scope: Scope): Outcome {
     let c: Outcome;
     try {
       exec.countStep();
-      c = execStep(step, scope);
+      c = exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
     } catch (e) {
       throw stamp(e, step, scope);
     }
@@ -139,7 +140,7 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
     if (frame.signal.aborted) throw frame.signal.reason;
     try {
       frame.exec.countStep();
-      const r = execStep(step, scope);
+      const r = frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
       c = isPromise<Completion>(r) ? await r : r;
     } catch (e) {
       throw stamp(e, step, scope);
@@ -169,8 +170,23 @@ function stamp(e: unknown, step: Step, scope: Scope): unknown {
   return we;
 }
 
-/** Runs one step. @internal */
-export function execStep(step: Step, scope: Scope): Outcome {
+/**
+ * Runs one step when hooks are attached: records it as the frame's current step (for the interceptor's
+ * `OutboundCall.step`) and, with an observer, brackets it in its step entry.
+ */
+function execStepHooked(step: Step, scope: Scope): Outcome {
+  const frame = scope.frame;
+  frame.step = step.name;
+  if (frame.exec.observer === undefined) return execStep(step, scope);
+  const event = new EntryEvent(step.name, stepTypeOf(step), step.pos, scope);
+  return observe(frame, event, () => execStep(step, scope, event));
+}
+
+/**
+ * Runs one step. `event` is the step's entry when an observer is attached (a loop fills in its expected
+ * iterations and brackets each iteration). @internal
+ */
+export function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
   switch (step.kind) {
     case 'assign':
       return execAssign(step.assignments, 0, scope);
@@ -179,9 +195,9 @@ export function execStep(step: Step, scope: Scope): Outcome {
     case 'switch':
       return execSwitch(step, 0, scope);
     case 'for':
-      return execFor(step.loop, scope);
+      return execFor(step, scope, event);
     case 'parallel':
-      return execParallel(step, scope);
+      return execParallel(step, scope, event);
     case 'try':
       return execTry(step, scope);
     case 'raise': {
@@ -402,18 +418,28 @@ async function evalArgsAsync(
 
 function invoke(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap | undefined): Value | Promise<Value> {
   const target = step.target;
+  const frame = scope.frame;
   switch (target.kind) {
     case 'stdlib': {
       const fn = STDLIB.get(target.name);
       if (!fn) throw unsupportedCallError(target.name);
-      return fn.impl(bindNamedArgs(fn, args), scope.frame.callContext());
+      const bound = bindNamedArgs(fn, args);
+      if (fn.blocking === true && frame.exec.interceptor !== undefined) {
+        return intercepted(frame, fn.name, args ?? new Map(), () => fn.impl(bound, frame.callContext()));
+      }
+      return fn.impl(bound, frame.callContext());
     }
     case 'subworkflow': {
-      const wf = scope.frame.exec.definition.workflows.get(target.name);
+      const wf = frame.exec.definition.workflows.get(target.name);
       if (!wf) throw unsupportedCallError(target.name);
-      return callSubworkflow(scope.frame, wf, bindSubworkflowNamed(wf, args));
+      return callSubworkflow(frame, wf, bindSubworkflowNamed(wf, args));
     }
     case 'unsupported':
+      if (frame.exec.interceptor !== undefined) {
+        return intercepted(frame, target.name, args ?? new Map(), () => {
+          throw unsupportedCallError(target.name);
+        });
+      }
       throw unsupportedCallError(target.name);
   }
 }
@@ -439,6 +465,14 @@ function checkCondition(v: Value, i: number): boolean {
 }
 
 function runCase(step: Extract<Step, { kind: 'switch' }>, i: number, scope: Scope): Outcome {
+  if (scope.frame.exec.observer !== undefined) {
+    const event = new EntryEvent(step.name, 'STEP_CONDITION', step.cases[i]!.pos, scope);
+    return observe(scope.frame, event, () => runCaseBody(step, i, scope));
+  }
+  return runCaseBody(step, i, scope);
+}
+
+function runCaseBody(step: Extract<Step, { kind: 'switch' }>, i: number, scope: Scope): Outcome {
   const c = step.cases[i]!;
   if (c.next !== undefined) return c.next;
   if (c.steps !== undefined) return runList(c.steps, 0, scope);
@@ -486,13 +520,15 @@ function rangeItems(start: Value, end: Value): LoopItems {
   return { count, at: (i) => start + i };
 }
 
-function execFor(loop: ForSpec, scope: Scope): Outcome {
+function execFor(step: Extract<Step, { kind: 'for' }>, scope: Scope, event: EntryEvent | undefined): Outcome {
+  const loop = step.loop;
   const items = loopItems(loop, scope);
   const body = new Scope(scope, scope.frame);
   const run = (it: LoopItems): Outcome => {
+    if (event !== undefined) event.expectedIterations = it.count;
     let r: Outcome;
     try {
-      r = iterate(loop, it, 0, body);
+      r = iterate(loop, it, 0, body, event);
     } catch (e) {
       body.release();
       throw e;
@@ -515,12 +551,12 @@ function execFor(loop: ForSpec, scope: Scope): Outcome {
   return isPromise<LoopItems>(items) ? items.then(run) : run(items);
 }
 
-function iterate(loop: ForSpec, items: LoopItems, from: number, body: Scope): Outcome {
+function iterate(loop: ForSpec, items: LoopItems, from: number, body: Scope, event: EntryEvent | undefined): Outcome {
   for (let i = from; i < items.count; i++) {
     body.declare(loop.value, items.at(i));
     if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
-    const c = runList(loop.steps, 0, body);
-    if (isPromise<Completion>(c)) return iterateAsync(loop, items, i, body, c);
+    const c = event === undefined ? runList(loop.steps, 0, body) : runIteration(loop, i, items.count, body, event);
+    if (isPromise<Completion>(c)) return iterateAsync(loop, items, i, body, c, event);
     const r = afterIteration(c);
     if (r !== NEXT) return r;
   }
@@ -534,17 +570,26 @@ async function iterateAsync(
   i: number,
   body: Scope,
   pending: Promise<Completion>,
+  event: EntryEvent | undefined,
 ): Promise<Completion> {
   let r = afterIteration(await pending);
   if (r !== NEXT) return r;
   for (i++; i < items.count; i++) {
     body.declare(loop.value, items.at(i));
     if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
-    const c = runList(loop.steps, 0, body);
+    const c = event === undefined ? runList(loop.steps, 0, body) : runIteration(loop, i, items.count, body, event);
     r = afterIteration(isPromise<Completion>(c) ? await c : c);
     if (r !== NEXT) return r;
   }
   return undefined;
+}
+
+/** Runs iteration `i` (0-based) of a loop in its STEP_FOR_ITERATION entry. */
+function runIteration(loop: ForSpec, i: number, count: number, body: Scope, loopEvent: EntryEvent): Outcome {
+  const event = new EntryEvent(loopEvent.step, 'STEP_FOR_ITERATION', loopEvent.pos, body);
+  event.iteration = i + 1;
+  event.expectedIterations = count;
+  return observe(body.frame, event, () => runList(loop.steps, 0, body));
 }
 
 const NEXT = Symbol('next iteration');

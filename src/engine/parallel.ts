@@ -21,15 +21,20 @@ import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
 import { evalTemplate, isPromise, loopItems, runList, type Completion, type LoopItems, type Outcome } from './interpreter.ts';
 import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from './limits.ts';
+import { EntryEvent, observe } from './observe.ts';
 import { Frame, Scope } from './scope.ts';
 
 type ParallelStep = Extract<Step, { kind: 'parallel' }>;
 
-/** One unit of parallel work: its id for error reports, and how to start it in a branch scope. */
+/**
+ * One unit of parallel work: its id for error reports, how to start it in a branch scope, and how its
+ * STEP_PARALLEL_BRANCH_ENTRY is labelled (a branch's name, or an iteration's number).
+ */
 interface Work {
   readonly count: number;
   id(i: number): Value;
   start(i: number, scope: Scope): Outcome;
+  label(i: number, event: EntryEvent): void;
 }
 
 /**
@@ -41,7 +46,7 @@ interface Work {
  *   `unhandled` the first branch error unchanged; under `continueAll` UnhandledBranchError.
  * @internal
  */
-export function execParallel(step: ParallelStep, scope: Scope): Outcome {
+export function execParallel(step: ParallelStep, scope: Scope, event?: EntryEvent): Outcome {
   const frame = scope.frame;
   if (frame.parallelDepth >= MAX_PARALLEL_DEPTH) {
     throw WorkflowError.of(
@@ -70,21 +75,31 @@ export function execParallel(step: ParallelStep, scope: Scope): Outcome {
       count: branches.length,
       id: (i) => branches[i]!.name,
       start: (i, s) => runList(branches[i]!.steps, 0, s),
+      label: (i, e) => {
+        e.branch = branches[i]!.name;
+      },
     };
     return isPromise<Value>(limit) ? limit.then((l) => go(l, work)) : go(limit, work);
   }
 
   const loop = step.for!;
   const items = loopItems(loop, scope);
-  const forWork = (it: LoopItems): Work => ({
-    count: it.count,
-    id: (i) => BigInt(i),
-    start: (i, s) => {
-      s.declare(loop.value, it.at(i));
-      if (loop.index !== undefined) s.declare(loop.index, BigInt(i));
-      return runList(loop.steps as StepList, 0, s);
-    },
-  });
+  const forWork = (it: LoopItems): Work => {
+    if (event !== undefined) event.expectedIterations = it.count;
+    return {
+      count: it.count,
+      id: (i) => BigInt(i),
+      start: (i, s) => {
+        s.declare(loop.value, it.at(i));
+        if (loop.index !== undefined) s.declare(loop.index, BigInt(i));
+        return runList(loop.steps as StepList, 0, s);
+      },
+      label: (i, e) => {
+        e.iteration = i + 1;
+        e.expectedIterations = it.count;
+      },
+    };
+  };
   return Promise.all([limit, items]).then(([l, it]) => go(l, forWork(it)));
 }
 
@@ -111,7 +126,9 @@ function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, l
   const onParentAbort = (): void => ctrl.abort(parent.signal.reason);
   if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
   parent.signal.addEventListener('abort', onParentAbort, { once: true });
-  const frame = new Frame(parent.exec, ctrl.signal, parent.callDepth, parent.parallelDepth + 1);
+  const observed = parent.exec.observer !== undefined;
+  // The parallel step's own entry: the parent of every branch entry.
+  const stepEntry = parent.entry;
   const continueAll = step.exceptionPolicy === 'continueAll';
 
   return new Promise<Completion>((resolve, reject) => {
@@ -154,10 +171,27 @@ function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, l
       while (!stopped && !ctrl.signal.aborted && active < limit && next < work.count) {
         const i = next++;
         active++;
+        // Each branch or iteration is a thread of its own (hooks.ts StepEvent.threadId).
+        const threadId = parent.threadId === '' ? String(i + 1) : `${parent.threadId}.${i + 1}`;
+        const frame = new Frame(
+          parent.exec,
+          ctrl.signal,
+          parent.callDepth,
+          parent.parallelDepth + 1,
+          parent.routine,
+          threadId,
+          stepEntry,
+        );
         const branchScope = new Scope(scope, frame, shared);
         let r: Outcome;
         try {
-          r = work.start(i, branchScope);
+          if (observed) {
+            const ev = new EntryEvent(step.name, 'STEP_PARALLEL_BRANCH_ENTRY', step.pos, branchScope);
+            work.label(i, ev);
+            r = observe(frame, ev, () => work.start(i, branchScope));
+          } else {
+            r = work.start(i, branchScope);
+          }
         } catch (e) {
           branchScope.release();
           fail(i, e);

@@ -15,6 +15,7 @@ import { typeName, type Value } from '../lang/value.ts';
 import { RETRY_POLICIES, STDLIB } from '../stdlib/index.ts';
 import { bindSubworkflowPositional, callSubworkflow, unsupportedCallError } from './calls.ts';
 import { evalTemplate, isPromise, runList, then, type Completion, type Outcome } from './interpreter.ts';
+import { EntryEvent, observe } from './observe.ts';
 import { Scope } from './scope.ts';
 
 type TryStep = Extract<Step, { kind: 'try' }>;
@@ -37,7 +38,14 @@ export function execTry(step: TryStep, scope: Scope): Outcome {
 function attempt(step: TryStep, scope: Scope, n: number, retry: Retry | undefined): Outcome {
   let r: Outcome;
   try {
-    r = runList(step.body, 0, scope);
+    if (n > 0 && scope.frame.exec.observer !== undefined) {
+      // Each attempt after the first is a STEP_RETRY entry holding that run of the body.
+      const event = new EntryEvent(step.name, 'STEP_RETRY', step.pos, scope);
+      event.retryAttempt = n;
+      r = observe(scope.frame, event, () => runList(step.body, 0, scope));
+    } else {
+      r = runList(step.body, 0, scope);
+    }
   } catch (e) {
     return onError(step, scope, e, n, retry);
   }
@@ -82,7 +90,12 @@ function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   let r: Outcome;
   try {
     if (ex.as !== undefined) inner.declare(ex.as, e.value);
-    r = runList(ex.steps, 0, inner);
+    if (scope.frame.exec.observer !== undefined) {
+      const event = new EntryEvent(step.name, 'STEP_EXCEPT', step.pos, inner);
+      r = observe(scope.frame, event, () => runList(ex.steps, 0, inner));
+    } else {
+      r = runList(ex.steps, 0, inner);
+    }
   } catch (err) {
     inner.release();
     throw err;

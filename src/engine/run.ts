@@ -36,8 +36,8 @@ export function runExecution(
 ): Promise<Value> {
   if (signal.aborted) return Promise.reject(signal.reason);
   const exec = new Execution(definition, deps);
-  const scope = new Scope(undefined, new Frame(exec, signal, 0, 0));
   const main = definition.main;
+  const scope = new Scope(undefined, new Frame(exec, signal, 0, 0, main.name, '', undefined));
   const args = main.params.length > 0 ? [argument ?? null] : [];
   let r: Value | Promise<Value>;
   try {

@@ -17,6 +17,7 @@ import type { Env } from '../lang/expr/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import type { CallContext } from '../stdlib/types.ts';
+import type { CallInterceptor, StepObserver } from './hooks.ts';
 import type { ExecutionDeps } from './types.ts';
 import { MAX_MEMORY_BYTES, MAX_STEPS, memoryLimitError, stepLimitError } from './limits.ts';
 import { callFunction } from './calls.ts';
@@ -27,11 +28,21 @@ export class Execution {
   steps = 0;
   /** Bytes of all live variables, as {@link sizeOf} estimates them (spec "Limits": 512 KB). */
   memoryBytes = 0;
+  /** The step observer of `deps.hooks`, if any. */
+  readonly observer: StepObserver | undefined;
+  /** The call interceptor of `deps.hooks`, if any. */
+  readonly interceptor: CallInterceptor | undefined;
+  /** True when any hook is attached: the one field the hot path checks per step. */
+  readonly hooked: boolean;
 
   constructor(
     readonly definition: Definition,
     readonly deps: ExecutionDeps,
-  ) {}
+  ) {
+    this.observer = deps.hooks?.observer;
+    this.interceptor = deps.hooks?.interceptor;
+    this.hooked = this.observer !== undefined || this.interceptor !== undefined;
+  }
 
   /** Counts one step. @throws WorkflowError tagged ResourceLimitError past {@link MAX_STEPS}. */
   countStep(): void {
@@ -40,18 +51,27 @@ export class Execution {
 }
 
 /**
- * One thread of control: `main`, a subworkflow call, or a parallel branch. It carries the cancellation signal
- * its waits obey (a branch's signal also fires when a sibling fails under `unhandled`), the subworkflow call
- * depth and the parallel nesting depth. @internal
+ * One thread of control: `main`, a subworkflow call, or a parallel branch or iteration. It carries the
+ * cancellation signal its waits obey (a branch's signal also fires when a sibling fails under `unhandled`),
+ * the subworkflow call depth, the parallel nesting depth, the routine (workflow name) it runs and its parallel
+ * thread id (hooks.ts `StepEvent.threadId`). A frame runs one step at a time, so the hooks' bookkeeping lives
+ * here: the handle of the innermost open step entry and the step being run (kept only when hooks are
+ * attached). @internal
  */
 export class Frame {
   private ctx: CallContext | undefined;
+  /** The name of the step this frame runs now (set only when hooks are attached; '' before the first). */
+  step = '';
 
   constructor(
     readonly exec: Execution,
     readonly signal: AbortSignal,
     readonly callDepth: number,
     readonly parallelDepth: number,
+    readonly routine: string,
+    readonly threadId: string,
+    /** The observer's handle of the innermost open entry: the `parent` of the next entry entered here. */
+    public entry: unknown,
   ) {}
 
   /** The context stdlib functions called from this frame receive (its signal, the execution's deps). */

@@ -4,9 +4,11 @@
  * `runExecution(definition, argument, deps, signal)` in src/engine/run.ts.
  */
 import type { CallContext } from '../stdlib/types.ts';
+import type { ExecutionHooks } from './hooks.ts';
 
 /**
  * The injected world of one execution: clock, fetch, environment (CLOUD_* and GOOGLE_CLOUD_* values), log
- * sink and callback hub. The cancellation signal is passed separately to `runExecution`.
+ * sink and callback hub, and the optional hooks (a step observer, a call interceptor; see hooks.ts). The
+ * cancellation signal is passed separately to `runExecution`.
  */
-export type ExecutionDeps = Omit<CallContext, 'signal'>;
+export type ExecutionDeps = Omit<CallContext, 'signal'> & { readonly hooks?: ExecutionHooks };
