@@ -1,0 +1,132 @@
+/**
+ * http mocks at the fetch level (issue 13): a `fetch` for one execution that answers matching requests from
+ * the mock set and passes the others to the real fetch (or fails them, under `unmatched.http: error`).
+ * Because `http.*` reads a mocked answer through the same code as a real one (src/stdlib/http.ts), a mocked
+ * call behaves exactly like a real one: the same response map, HttpError with `code`, `headers` and `body`
+ * for a 4xx/5xx (so `http.default_retry` retries a mocked 503), the same body decoding by content type.
+ */
+import { WorkflowError } from '../lang/errors.ts';
+import { parseJson, toJson, type Value, type WMap } from '../lang/value.ts';
+import type { Clock } from '../stdlib/types.ts';
+import type { CallLog } from './call-log.ts';
+import type { HttpOutcome } from './mock-file.ts';
+import { nearestHttpMiss, type MockedRequest, type MockSession } from './mock-session.ts';
+
+/** What {@link mockFetch} needs besides the session. */
+export interface MockFetchOptions {
+  /** Where unmatched requests go under `unmatched.http: passthrough`. */
+  readonly realFetch: typeof fetch;
+  /** The execution's clock (a mock's `delay` sleeps on it; record times read it). */
+  readonly clock: Clock;
+  /** Where the calls are recorded. */
+  readonly log: CallLog;
+}
+
+/**
+ * A fetch that serves `session`'s http mocks. An answered request resolves to a real `Response` built from
+ * the outcome after its `delay`; a `raise` outcome rejects with the WorkflowError http.* then raises; an
+ * unmatched request goes to `realFetch`, or under `unmatched.http: error` rejects with a SystemError naming
+ * the method, the URL and why the nearest mock did not match. The request's signal aborts a delay.
+ */
+export function mockFetch(session: MockSession, options: MockFetchOptions): typeof fetch {
+  const { realFetch, clock, log } = options;
+  return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = requestOf(input, init);
+    const record = log.current ?? log.add({ kind: 'http', name: 'http.request', mocked: false, startMs: clock.now() });
+    record.method = req.method;
+    record.url = req.url;
+    if (req.body !== undefined) record.requestBody = req.body;
+    const hit = session.mocks.http.length > 0 ? session.http(req) : undefined;
+    if (!hit) {
+      if (session.mocks.unmatchedHttp === 'error') {
+        throw WorkflowError.of(
+          'SystemError',
+          `no http mock matches ${req.method} ${req.url} (unmatched.http is error): ${nearestHttpMiss(session.mocks, req)}`,
+        );
+      }
+      return realFetch(input, init);
+    }
+    record.mocked = true;
+    record.mock = hit.mock.where;
+    if (hit.mock.delayMs > 0) await clock.sleep(hit.mock.delayMs, init?.signal ?? undefined);
+    return outcomeResponse(hit.outcome, req);
+  }) as typeof fetch;
+}
+
+function outcomeResponse(outcome: HttpOutcome, req: MockedRequest): Response {
+  if (outcome.kind === 'raise') throw new WorkflowError(new Map(outcome.error));
+  const headers = new Headers(outcome.headers as [string, string][]);
+  let body: string | null = null;
+  const value = outcome.echo ? echoOf(req) : outcome.body;
+  if (value !== undefined && value !== null) {
+    if (typeof value === 'string') {
+      body = value;
+      if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
+    } else {
+      body = toJson(value);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+    }
+  } else if (value === null) {
+    body = 'null';
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+  }
+  return new Response(body, { status: outcome.status, headers });
+}
+
+/** The request as an echo response's body: `{method, url, headers, query, body}`. */
+function echoOf(req: MockedRequest): Value {
+  const headers: WMap = new Map(req.headers);
+  const query: WMap = new Map();
+  try {
+    for (const [k, v] of new URL(req.url).searchParams) {
+      const had = query.get(k);
+      query.set(k, had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v]);
+    }
+  } catch {
+    // an unparsable URL has no query to show
+  }
+  return new Map<string, Value>([
+    ['method', req.method],
+    ['url', req.url],
+    ['headers', headers],
+    ['query', query],
+    ['body', req.body ?? null],
+  ]);
+}
+
+/** The request as the mocks see it: method, URL, lower-case headers, and the body decoded. */
+export function requestOf(input: RequestInfo | URL, init: RequestInit | undefined): MockedRequest {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const headers = new Map<string, string>();
+  const h = init?.headers;
+  if (h instanceof Headers) h.forEach((v, k) => headers.set(k, v));
+  else if (Array.isArray(h)) for (const [k, v] of h) headers.set(k!.toLowerCase(), v!);
+  else if (h) for (const k of Object.keys(h)) headers.set(k.toLowerCase(), (h as Record<string, string>)[k]!);
+  return { method, url, headers, body: decodeRequestBody(init?.body, headers.get('content-type')) };
+}
+
+function decodeRequestBody(body: unknown, contentType: string | undefined): Value | undefined {
+  if (body === undefined || body === null) return undefined;
+  let text: string;
+  if (typeof body === 'string') text = body;
+  else if (body instanceof Uint8Array) {
+    const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!(type.includes('json') || type.startsWith('text/') || type === 'application/x-www-form-urlencoded')) return body;
+    text = new TextDecoder().decode(body);
+  } else return undefined;
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) {
+    try {
+      return parseJson(text);
+    } catch {
+      return text;
+    }
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    const m: WMap = new Map();
+    for (const [k, v] of new URLSearchParams(text)) m.set(k, v);
+    return m;
+  }
+  return text;
+}

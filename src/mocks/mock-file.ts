@@ -1,0 +1,487 @@
+/**
+ * The mock file (issue 13 "Mocks"): what `--mocks FILE`, `run --mocks FILE`, the JS API's `mocks` option and
+ * `PUT /emulator/v1/mocks` accept, read into a {@link MockSet}. YAML or JSON, read with the workflow loader
+ * (src/lang/definition/load.ts) so every error names the file, line and column.
+ *
+ * ```yaml
+ * http:
+ *   - match: {method: GET, url: "https://api.example.com/users/*"}  # method optional; url exact, * glob, /re2/
+ *     respond: {status: 200, headers: {...}, body: {...}}           # body: a JSON value or a string
+ *   - match: {url: "https://pay.example.com/charge", body: {currency: EUR}}  # query/headers/body: subset
+ *     respond: [{status: 503}, {status: 200, body: {ok: true}}]     # a list: one per call, the last repeats
+ *   - match: {url: "https://slow.example.com/*"}
+ *     delay: 2                                                       # seconds before the outcome
+ *     raise: {tags: [TimeoutError], message: "..."}
+ *   - match: {url: "https://echo.example.com/*"}
+ *     respond: {status: 200, echo: true}                             # the body is the request
+ * connectors:
+ *   - call: googleapis.bigquery.v2.jobs.query
+ *     args: {projectId: my-project}        # optional subset match on the call's args
+ *     result: {rows: []}                   # or results: [..], one per call, the last repeats
+ *   - call: googleapis.pubsub.v1.projects.topics.publish
+ *     raise: {code: 403, message: "...", tags: [HttpError]}
+ * unmatched: {http: passthrough}           # passthrough (default) or error
+ * ```
+ *
+ * Checked at load, so that a mock that could never be produced is refused at once: unknown keys, a `url`
+ * pattern that is not a valid URL, glob or RE2 regex, a status outside 200..599 (what a fetch Response can
+ * carry), both or neither of `respond` and `raise`, an http `raise` with a tag `http.*` never raises (an
+ * HttpError is a `respond` with a 4xx/5xx status), a raise without tags or a message, a negative delay.
+ */
+import { loadSource, type SEntry, type SMap, type SNode } from '../lang/definition/load.ts';
+import { DefinitionError } from '../lang/definition/errors.ts';
+import type { Value, WMap } from '../lang/value.ts';
+import { compileUrlPattern, type UrlPattern } from './url-pattern.ts';
+
+/** What an http mock answers on one call: a response, or an error as `http.*` raises it. */
+export type HttpOutcome =
+  | {
+      readonly kind: 'respond';
+      /** HTTP status, 200..599. */
+      readonly status: number;
+      /** Response headers as written (names as given; fetch lowercases them). */
+      readonly headers: readonly (readonly [string, string])[];
+      /** The body: a string is sent as text, any other value as JSON; undefined: no body. */
+      readonly body: Value | undefined;
+      /** True: the body is the request (`{method, url, headers, query, body}`) as JSON. */
+      readonly echo: boolean;
+    }
+  | { readonly kind: 'raise'; readonly error: WMap };
+
+/** One `http` entry: a matcher and its outcomes. */
+export interface HttpMock {
+  /** Where the entry is written: `mocks.yaml:3:5`, for messages. */
+  readonly where: string;
+  /** Upper-case methods any of which matches; undefined: any method. */
+  readonly methods?: readonly string[];
+  readonly url?: UrlPattern;
+  /** Query parameters that must be present with these values (text compare). */
+  readonly query?: ReadonlyMap<string, readonly string[]>;
+  /** Headers (lower-case names) that must be present with these values. */
+  readonly headers?: ReadonlyMap<string, string>;
+  /** A subset of the request body (maps: keys present and matching; lists: same length; scalars: equal). */
+  readonly body?: Value;
+  /** One outcome per call; the last repeats. Never empty. */
+  readonly outcomes: readonly HttpOutcome[];
+  /** Time before the outcome, milliseconds (on the execution's clock, so virtual time skips it). */
+  readonly delayMs: number;
+}
+
+/** What a connector mock answers on one call. */
+export type ConnectorOutcome = { readonly kind: 'result'; readonly value: Value } | { readonly kind: 'raise'; readonly error: WMap };
+
+/** One `connectors` entry. */
+export interface ConnectorMock {
+  readonly where: string;
+  /** The dotted connector name, exact. */
+  readonly call: string;
+  /** A subset of the call's args that must match (as {@link HttpMock.body}). */
+  readonly args?: Value;
+  readonly outcomes: readonly ConnectorOutcome[];
+  readonly delayMs: number;
+}
+
+/**
+ * A set of mocks: http and connector entries, first match wins, and what an unmatched http call does. Built
+ * by {@link parseMocks}, laid over another by {@link overlayMocks}. Immutable; per-execution state (which
+ * call of a sequence comes next) lives in a MockSession (mock-session.ts).
+ */
+export interface MockSet {
+  readonly http: readonly HttpMock[];
+  readonly connectors: readonly ConnectorMock[];
+  /** `passthrough` (the default): an unmatched http call goes out for real; `error`: it fails. */
+  readonly unmatchedHttp: 'passthrough' | 'error';
+  /** The content as JSON-ready data (GET /emulator/v1/mocks answers it): `{http, connectors, unmatched}`. */
+  readonly content: { http: unknown[]; connectors: unknown[]; unmatched?: { http: string } };
+}
+
+/** The empty set: nothing mocked, http passes through. */
+export const NO_MOCKS: MockSet = Object.freeze({
+  http: [],
+  connectors: [],
+  unmatchedHttp: 'passthrough',
+  content: { http: [], connectors: [] },
+});
+
+/**
+ * A mock file that cannot be used. `message` reads `mocks.yaml:4:7: unknown key 'mathc' (expected match,
+ * respond, raise, delay)`; `file`, `line`, `col` and `reason` hold the parts.
+ */
+export class MockFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly col: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}:${col}: ${reason}`);
+    this.name = 'MockFileError';
+  }
+}
+
+/**
+ * Reads a mock file. `file` names it in messages (a path, `request body`, `mocks option`).
+ * @throws MockFileError naming file, line and column for a YAML/JSON syntax error or any problem of the
+ *   module header.
+ */
+export function parseMocks(text: string, file: string): MockSet {
+  if (text.trim() === '') return NO_MOCKS;
+  let root: SNode;
+  let posAt: (offset: number) => { line: number; col: number };
+  try {
+    const loaded = loadSource(text);
+    root = loaded.root;
+    posAt = loaded.posAt;
+  } catch (e) {
+    if (e instanceof DefinitionError) throw new MockFileError(file, e.line ?? 1, e.col ?? 1, e.reason);
+    throw e;
+  }
+  return new Reader(file, posAt).mockSet(root);
+}
+
+/**
+ * Reads mocks given as data (the JS API's inline map): encoded as JSON and read by {@link parseMocks}, so
+ * positions refer to that JSON text.
+ */
+export function mocksFromData(data: unknown, name: string): MockSet {
+  let text: string;
+  try {
+    text = JSON.stringify(data ?? {}, null, 1);
+  } catch (e) {
+    throw new MockFileError(name, 1, 1, `mocks cannot be encoded as JSON: ${(e as Error).message}`);
+  }
+  return parseMocks(text, name);
+}
+
+/**
+ * `over` laid over `base`: over's http and connector entries are tried first, then base's; over's
+ * `unmatched` wins when it says one.
+ */
+export function overlayMocks(base: MockSet, over: MockSet): MockSet {
+  const unmatched = over.content.unmatched ?? base.content.unmatched;
+  return {
+    http: [...over.http, ...base.http],
+    connectors: [...over.connectors, ...base.connectors],
+    unmatchedHttp: unmatched ? (unmatched.http as 'passthrough' | 'error') : 'passthrough',
+    content: {
+      http: [...over.content.http, ...base.content.http],
+      connectors: [...over.content.connectors, ...base.content.connectors],
+      ...(unmatched ? { unmatched } : {}),
+    },
+  };
+}
+
+/** Tags an `http.*` call can raise besides HttpError (src/stdlib/http.ts). */
+const HTTP_RAISE_TAGS = new Set(['ConnectionError', 'ConnectionFailedError', 'TimeoutError', 'ResourceLimitError']);
+
+class Reader {
+  constructor(
+    private readonly file: string,
+    private readonly posAt: (offset: number) => { line: number; col: number },
+  ) {}
+
+  fail(node: SNode | SEntry['keyNode'], reason: string): never {
+    const p = this.posAt(node.offset);
+    throw new MockFileError(this.file, p.line, p.col, reason);
+  }
+
+  where(node: SNode): string {
+    const p = this.posAt(node.offset);
+    return `${this.file}:${p.line}:${p.col}`;
+  }
+
+  map(node: SNode, what: string, keys: readonly string[]): Map<string, SEntry> {
+    if (node.kind !== 'map') this.fail(node, `${what} must be a map`);
+    const out = new Map<string, SEntry>();
+    for (const e of (node as SMap).entries) {
+      if (!keys.includes(e.key)) this.fail(e.keyNode, `unknown key '${e.key}' in ${what} (expected ${keys.join(', ')})`);
+      out.set(e.key, e);
+    }
+    return out;
+  }
+
+  list(node: SNode, what: string): readonly SNode[] {
+    if (node.kind !== 'seq') this.fail(node, `${what} must be a list`);
+    return node.items;
+  }
+
+  string(node: SNode, what: string): string {
+    if (node.kind !== 'scalar' || typeof node.value !== 'string') this.fail(node, `${what} must be a string`);
+    return node.value;
+  }
+
+  mockSet(root: SNode): MockSet {
+    if (root.kind === 'scalar' && root.value === null) return NO_MOCKS;
+    const top = this.map(root, 'the mock file', ['http', 'connectors', 'unmatched']);
+    const http: HttpMock[] = [];
+    const connectors: ConnectorMock[] = [];
+    const content: MockSet['content'] = { http: [], connectors: [] };
+    const h = top.get('http');
+    if (h && !isNull(h.value)) {
+      for (const item of this.list(h.value, 'http')) {
+        http.push(this.httpMock(item));
+        content.http.push(plain(item));
+      }
+    }
+    const c = top.get('connectors');
+    if (c && !isNull(c.value)) {
+      for (const item of this.list(c.value, 'connectors')) {
+        connectors.push(this.connectorMock(item));
+        content.connectors.push(plain(item));
+      }
+    }
+    let unmatchedHttp: 'passthrough' | 'error' = 'passthrough';
+    const u = top.get('unmatched');
+    if (u && !isNull(u.value)) {
+      const m = this.map(u.value, 'unmatched', ['http']);
+      const mode = m.get('http');
+      if (mode) {
+        const v = this.string(mode.value, 'unmatched.http');
+        if (v !== 'passthrough' && v !== 'error') this.fail(mode.value, `unmatched.http must be passthrough or error, got '${v}'`);
+        unmatchedHttp = v;
+        content.unmatched = { http: v };
+      }
+    }
+    return { http, connectors, unmatchedHttp, content };
+  }
+
+  httpMock(node: SNode): HttpMock {
+    const m = this.map(node, 'an http mock', ['match', 'respond', 'raise', 'delay']);
+    const match = m.get('match');
+    if (!match) this.fail(node, "an http mock needs 'match' (at least {url: ...})");
+    const mm = this.map(match.value, 'match', ['method', 'url', 'query', 'headers', 'body']);
+    let methods: string[] | undefined;
+    const method = mm.get('method');
+    if (method) {
+      const items = method.value.kind === 'seq' ? method.value.items : [method.value];
+      methods = items.map((i) => {
+        const s = this.string(i, 'match.method').toUpperCase();
+        if (!/^[A-Z]+$/.test(s)) this.fail(i, `match.method '${s}' is not an HTTP method`);
+        return s;
+      });
+    }
+    let url: UrlPattern | undefined;
+    const u = mm.get('url');
+    if (u) {
+      const text = this.string(u.value, 'match.url');
+      const compiled = compileUrlPattern(text);
+      if (typeof compiled === 'string') this.fail(u.value, compiled);
+      url = compiled;
+    }
+    let query: Map<string, string[]> | undefined;
+    const q = mm.get('query');
+    if (q) {
+      if (q.value.kind !== 'map') this.fail(q.value, 'match.query must be a map of parameter names to values');
+      query = new Map();
+      for (const e of q.value.entries) {
+        const items = e.value.kind === 'seq' ? e.value.items : [e.value];
+        query.set(
+          e.key,
+          items.map((i) => this.scalarText(i, `match.query.${e.key}`)),
+        );
+      }
+    }
+    let headers: Map<string, string> | undefined;
+    const hd = mm.get('headers');
+    if (hd) {
+      if (hd.value.kind !== 'map') this.fail(hd.value, 'match.headers must be a map of header names to values');
+      headers = new Map();
+      for (const e of hd.value.entries) headers.set(e.key.toLowerCase(), this.scalarText(e.value, `match.headers.${e.key}`));
+    }
+    const body = mm.get('body');
+    const outcomes = this.outcomes(node, m, 'respond', (n) => this.response(n), (n) => this.httpRaise(n));
+    return {
+      where: this.where(node),
+      ...(methods ? { methods } : {}),
+      ...(url ? { url } : {}),
+      ...(query ? { query } : {}),
+      ...(headers ? { headers } : {}),
+      ...(body ? { body: value(body.value) } : {}),
+      outcomes: outcomes as HttpOutcome[],
+      delayMs: this.delay(m.get('delay')),
+    };
+  }
+
+  connectorMock(node: SNode): ConnectorMock {
+    const m = this.map(node, 'a connector mock', ['call', 'args', 'result', 'results', 'raise', 'delay']);
+    const call = m.get('call');
+    if (!call) this.fail(node, "a connector mock needs 'call' (the connector's dotted name)");
+    const name = this.string(call.value, 'call');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(name)) {
+      this.fail(call.value, `call '${name}' is not a dotted connector name (e.g. googleapis.bigquery.v2.jobs.query)`);
+    }
+    const args = m.get('args');
+    if (args && args.value.kind !== 'map') this.fail(args.value, 'args must be a map (a subset of the call\'s args)');
+    const given = ['result', 'results', 'raise'].filter((k) => m.has(k));
+    if (given.length !== 1) {
+      this.fail(node, given.length === 0 ? "a connector mock needs one of 'result', 'results' or 'raise'" : `'${given.join("' and '")}' exclude each other`);
+    }
+    let outcomes: ConnectorOutcome[];
+    const results = m.get('results');
+    if (m.has('result')) outcomes = [{ kind: 'result', value: value(m.get('result')!.value) }];
+    else if (results) {
+      const items = this.list(results.value, 'results');
+      if (items.length === 0) this.fail(results.value, 'results is empty: give at least one result');
+      outcomes = items.map((i) => ({ kind: 'result', value: value(i) }));
+    } else outcomes = [{ kind: 'raise', error: this.raise(m.get('raise')!.value, false) }];
+    return {
+      where: this.where(node),
+      call: name,
+      ...(args ? { args: value(args.value) } : {}),
+      outcomes,
+      delayMs: this.delay(m.get('delay')),
+    };
+  }
+
+  outcomes<T>(
+    node: SNode,
+    m: Map<string, SEntry>,
+    respondKey: string,
+    one: (n: SNode) => T,
+    raise: (n: SNode) => T,
+  ): T[] {
+    const respond = m.get(respondKey);
+    const r = m.get('raise');
+    if (respond && r) this.fail(r.keyNode, `'${respondKey}' and 'raise' exclude each other`);
+    if (r) return [raise(r.value)];
+    if (!respond) this.fail(node, `a mock needs '${respondKey}' or 'raise'`);
+    if (respond.value.kind === 'seq') {
+      if (respond.value.items.length === 0) this.fail(respond.value, `${respondKey} is an empty list: give at least one`);
+      // An item may itself be {raise: ...}: a sequence can fail first and answer later.
+      return respond.value.items.map((i) => {
+        if (i.kind === 'map' && i.entries.length === 1 && i.entries[0]!.key === 'raise') return raise(i.entries[0]!.value);
+        return one(i);
+      });
+    }
+    return [one(respond.value)];
+  }
+
+  response(node: SNode): HttpOutcome {
+    const m = this.map(node, 'respond', ['status', 'headers', 'body', 'echo']);
+    let status = 200;
+    const s = m.get('status');
+    if (s) {
+      if (s.value.kind !== 'scalar' || typeof s.value.value !== 'bigint') this.fail(s.value, 'respond.status must be an integer');
+      status = Number(s.value.value);
+      if (status < 200 || status > 599) {
+        this.fail(s.value, `respond.status ${status} can never be produced: an HTTP response status is 200 to 599 here`);
+      }
+    }
+    const headers: [string, string][] = [];
+    const hd = m.get('headers');
+    if (hd) {
+      if (hd.value.kind !== 'map') this.fail(hd.value, 'respond.headers must be a map');
+      for (const e of hd.value.entries) {
+        const v = this.scalarText(e.value, `respond.headers.${e.key}`);
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(e.key)) this.fail(e.keyNode, `respond.headers: '${e.key}' is not a valid header name`);
+        if (/[\r\n\0]/.test(v)) this.fail(e.value, `respond.headers.${e.key}: a header value cannot hold a line break`);
+        headers.push([e.key, v]);
+      }
+    }
+    let echo = false;
+    const ec = m.get('echo');
+    if (ec) {
+      if (ec.value.kind !== 'scalar' || typeof ec.value.value !== 'boolean') this.fail(ec.value, 'respond.echo must be true or false');
+      echo = ec.value.value;
+      if (echo && m.has('body')) this.fail(ec.keyNode, "respond: 'echo' and 'body' exclude each other");
+    }
+    const b = m.get('body');
+    if ((status === 204 || status === 205 || status === 304) && (b || echo)) {
+      this.fail((b ?? ec)!.keyNode, `respond: a ${status} response can never carry a body`);
+    }
+    return { kind: 'respond', status, headers, body: b ? value(b.value) : undefined, echo };
+  }
+
+  httpRaise(node: SNode): HttpOutcome {
+    return { kind: 'raise', error: this.raise(node, true) };
+  }
+
+  raise(node: SNode, http: boolean): WMap {
+    const m = this.map(node, 'raise', ['tags', 'message', 'code', 'headers', 'body']);
+    const t = m.get('tags');
+    if (!t) this.fail(node, 'raise needs tags (e.g. [ConnectionError])');
+    const tags = this.list(t.value, 'raise.tags').map((i) => this.string(i, 'a tag'));
+    if (tags.length === 0) this.fail(t.value, 'raise.tags is empty: give at least one tag');
+    if (http) {
+      for (const [i, tag] of tags.entries()) {
+        if (tag === 'HttpError') {
+          this.fail(t.value.kind === 'seq' ? t.value.items[i]! : t.value, 'an http mock raises HttpError through respond with a 4xx or 5xx status (then headers and body are set as http.* sets them)');
+        }
+        if (!HTTP_RAISE_TAGS.has(tag)) {
+          this.fail(t.value.kind === 'seq' ? t.value.items[i]! : t.value, `http.* never raises '${tag}' (it raises ${[...HTTP_RAISE_TAGS].join(', ')}, or HttpError through respond)`);
+        }
+      }
+      for (const k of ['code', 'headers', 'body']) {
+        const e = m.get(k);
+        if (e) this.fail(e.keyNode, `an http mock's raise has no '${k}': http.* sets it only on HttpError (use respond with a 4xx or 5xx status)`);
+      }
+    }
+    const msg = m.get('message');
+    const message = msg ? this.string(msg.value, 'raise.message') : `mocked ${tags.join(', ')}`;
+    let code = 0n;
+    const c = m.get('code');
+    if (c) {
+      if (c.value.kind !== 'scalar' || typeof c.value.value !== 'bigint') this.fail(c.value, 'raise.code must be an integer');
+      code = c.value.value;
+    }
+    const err: WMap = new Map<string, Value>([
+      ['message', message],
+      ['code', code],
+      ['tags', tags],
+    ]);
+    for (const k of ['headers', 'body']) {
+      const e = m.get(k);
+      if (e) err.set(k, value(e.value));
+    }
+    return err;
+  }
+
+  delay(e: SEntry | undefined): number {
+    if (!e) return 0;
+    const v = e.value;
+    if (v.kind !== 'scalar' || (typeof v.value !== 'bigint' && typeof v.value !== 'number')) this.fail(v, 'delay must be a number of seconds');
+    const sec = Number(v.value);
+    if (!(sec >= 0) || !Number.isFinite(sec)) this.fail(v, `delay must be 0 or more seconds, got ${sec}`);
+    return sec * 1000;
+  }
+
+  scalarText(node: SNode, what: string): string {
+    if (node.kind !== 'scalar' || node.value === null) this.fail(node, `${what} must be a string, number or bool`);
+    const v = node.value;
+    return typeof v === 'string' ? v : String(v);
+  }
+}
+
+function isNull(n: SNode): boolean {
+  return n.kind === 'scalar' && n.value === null;
+}
+
+/** A source node as a workflow value (ints as bigint). */
+function value(n: SNode): Value {
+  switch (n.kind) {
+    case 'scalar':
+      return n.value;
+    case 'seq':
+      return n.items.map(value);
+    case 'map': {
+      const m = new Map<string, Value>();
+      for (const e of n.entries) m.set(e.key, value(e.value));
+      return m;
+    }
+  }
+}
+
+/** A source node as plain JSON-ready data (ints beyond 2^53 as their decimal text). */
+function plain(n: SNode): unknown {
+  switch (n.kind) {
+    case 'scalar':
+      return typeof n.value === 'bigint' ? (Number.isSafeInteger(Number(n.value)) ? Number(n.value) : String(n.value)) : n.value;
+    case 'seq':
+      return n.items.map(plain);
+    case 'map': {
+      const o: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const e of n.entries) o[e.key] = plain(e.value);
+      return o;
+    }
+  }
+}

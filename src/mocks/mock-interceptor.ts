@@ -1,0 +1,133 @@
+/**
+ * The call interceptor of mocks (issue 13; the seam is src/engine/hooks.ts): around every http.* and
+ * connector call of one execution it records the call (the step that made it, args or request, response or
+ * error, mocked or not) and answers connector calls from the mock set. http calls are answered underneath,
+ * by the execution's fetch (mock-fetch.ts), so they go through http.*'s own request and response code.
+ *
+ * A connector call is answered, in order, by: the first matching connector mock; else a connector the
+ * emulator implements itself (the Workflow Executions connector runs child workflows, passed in as
+ * `connectors`); else `proceed()`, which raises the "not emulated" SystemError saying how to mock it.
+ */
+import type { CallInterceptor, OutboundCall } from '../engine/hooks.ts';
+import { WorkflowError } from '../lang/errors.ts';
+import type { Value } from '../lang/value.ts';
+import type { Clock } from '../stdlib/types.ts';
+import { CallLog, type CallRecord } from './call-log.ts';
+import type { MockSet } from './mock-file.ts';
+import { mockFetch } from './mock-fetch.ts';
+import { MockSession } from './mock-session.ts';
+
+/** A connector the emulator runs itself: the call's args in, its result out (or a WorkflowError). */
+export type ConnectorImpl = (call: OutboundCall) => Value | Promise<Value>;
+
+/** What one execution gets from {@link mockExecution}. */
+export interface MockedExecution {
+  /** The execution's fetch (ExecutionDeps.fetch). */
+  readonly fetch: typeof fetch;
+  /** The execution's interceptor (ExecutionDeps.hooks.interceptor). */
+  readonly interceptor: CallInterceptor;
+  /** Its outbound calls, filled as they happen. */
+  readonly calls: CallLog;
+}
+
+/** Options of {@link mockExecution}. */
+export interface MockExecutionOptions {
+  readonly realFetch: typeof fetch;
+  readonly clock: Clock;
+  /** Connectors the emulator implements, by dotted name (mocks still win over them). */
+  readonly connectors?: ReadonlyMap<string, ConnectorImpl>;
+}
+
+/**
+ * Sets up mocks and call recording for one execution: a fresh {@link MockSession} over `mocks` (sequences
+ * start again for each execution), the fetch that serves its http mocks and the interceptor that records
+ * calls and serves its connector mocks.
+ */
+export function mockExecution(mocks: MockSet, options: MockExecutionOptions): MockedExecution {
+  const { clock } = options;
+  const session = new MockSession(mocks);
+  const calls = new CallLog();
+  const fetch = mockFetch(session, { realFetch: options.realFetch, clock, log: calls });
+  const connectors = options.connectors;
+
+  const settle = (rec: CallRecord, r: Value | Promise<Value>, signal: AbortSignal): Value | Promise<Value> => {
+    if (r instanceof Promise) {
+      return r.then(
+        (v) => {
+          rec.response = v;
+          rec.endMs = clock.now();
+          return v;
+        },
+        (e: unknown) => {
+          failed(rec, e, signal);
+          throw e;
+        },
+      );
+    }
+    rec.response = r;
+    rec.endMs = clock.now();
+    return r;
+  };
+  const failed = (rec: CallRecord, e: unknown, signal: AbortSignal): void => {
+    rec.error = signal.aborted ? 'cancelled' : WorkflowError.from(e).value;
+    rec.endMs = clock.now();
+  };
+
+  const interceptor: CallInterceptor = {
+    intercept(call, proceed) {
+      if (call.kind === 'stdlib') return proceed();
+      const rec = calls.add({
+        kind: call.kind,
+        name: call.name,
+        routine: call.routine,
+        step: call.step,
+        threadId: call.threadId,
+        mocked: false,
+        startMs: clock.now(),
+      });
+      let r: Value | Promise<Value>;
+      try {
+        if (call.kind === 'http') {
+          // The fetch underneath runs synchronously inside proceed() and fills in this record.
+          calls.current = rec;
+          try {
+            r = proceed();
+          } finally {
+            calls.current = undefined;
+          }
+        } else {
+          rec.args = call.args;
+          const hit = session.connector(call.name, call.args);
+          const own = connectors?.get(call.name);
+          if (hit) {
+            rec.mocked = true;
+            rec.mock = hit.mock.where;
+            const outcome = hit.outcome;
+            const answer = (): Value => {
+              if (outcome.kind === 'raise') throw new WorkflowError(clone(outcome.error));
+              return clone(outcome.value);
+            };
+            r = hit.mock.delayMs > 0 ? clock.sleep(hit.mock.delayMs, call.signal).then(answer) : answer();
+          } else if (own) r = own(call);
+          else r = proceed();
+        }
+      } catch (e) {
+        failed(rec, e, call.signal);
+        throw e;
+      }
+      return settle(rec, r, call.signal);
+    },
+  };
+  return { fetch, interceptor, calls };
+}
+
+/** A deep copy, so a workflow changing a mocked value never changes the mock. */
+function clone(v: Value): Value {
+  if (Array.isArray(v)) return v.map(clone);
+  if (v instanceof Map) {
+    const m = new Map<string, Value>();
+    for (const [k, e] of v) m.set(k, clone(e));
+    return m;
+  }
+  return v;
+}

@@ -1,0 +1,67 @@
+/**
+ * URL patterns of http mocks (issue 13): exact, `*` glob, or `/re2/` regex (re2js, as every regex here).
+ *
+ * - A pattern without `?` is matched against the request URL without its query string (match the query
+ *   with `match.query`); a pattern with `?` against the whole URL.
+ * - Exact: equal after both are normalized as the platform's URL parser writes them (`https://a.com` is
+ *   `https://a.com/`, the host lower-cased).
+ * - Glob: each `*` stands for any run of characters, `/` included; everything else is literal.
+ * - Regex: `/.../` is an RE2 expression that must match the whole URL (anchor-free: `/https://api\..*\/v1\/.*\/`).
+ */
+import { RE2JS } from 're2js';
+
+/** A compiled URL pattern. */
+export interface UrlPattern {
+  /** The pattern as written. */
+  readonly text: string;
+  /** True when the pattern is matched against the URL with its query string. */
+  readonly withQuery: boolean;
+  /** True when `url` (normalized, with or without query as above) matches. */
+  test(url: string): boolean;
+}
+
+/**
+ * Compiles a pattern; returns the problem as a string when it is not a valid URL, glob or RE2 regex.
+ */
+export function compileUrlPattern(text: string): UrlPattern | string {
+  if (text.length >= 2 && text.startsWith('/') && text.endsWith('/')) {
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(text.slice(1, -1));
+    } catch (e) {
+      return `match.url: '${text}' is not a valid RE2 regular expression: ${(e as Error).message}`;
+    }
+    return { text, withQuery: text.includes('?'), test: (url) => re.matches(url) };
+  }
+  const withQuery = text.includes('?');
+  if (text.includes('*')) {
+    // The literal parts must still form a URL once each * is replaced by a plausible segment.
+    const probe = text.replaceAll('*', 'x');
+    const problem = urlProblem(probe, text);
+    if (problem) return problem;
+    const re = RE2JS.compile(text.split('*').map(RE2JS.quote).join('.*'), RE2JS.DOTALL);
+    return { text, withQuery, test: (url) => re.matches(url) };
+  }
+  const problem = urlProblem(text, text);
+  if (problem) return problem;
+  const normalized = new URL(text).toString();
+  return { text, withQuery, test: (url) => url === normalized };
+}
+
+function urlProblem(probe: string, text: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(probe);
+  } catch {
+    return `match.url: '${text}' is not a URL (expected http(s)://..., a glob with *, or /regex/)`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `match.url: '${text}' is not an http or https URL`;
+  return undefined;
+}
+
+/** The URL a pattern sees: the request URL with or without its query string. */
+export function urlFor(pattern: UrlPattern, url: string): string {
+  if (pattern.withQuery) return url;
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
