@@ -11,6 +11,10 @@
  * | PROJECT       | `--project`       | my-project  |
  * | LOCATION      | `--location`      | us-central1 |
  * | WORKFLOWS_DIR | `--workflows-dir` | (none)      |
+ * | ALLOW_ORIGIN  | `--allow-origin`  | (none)      |
+ * | ALLOWED_HOSTS | `--allowed-host`  | (none)      |
+ *
+ * The last two are lists: the flag may be repeated, the variable holds comma-separated values.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +31,10 @@ export interface ServerConfig {
   readonly location: string;
   /** Absolute path of the watched directory; undefined: API-only mode (zero workflows at start). */
   readonly workflowsDir?: string;
+  /** Browser origins allowed to change state (`--allow-origin`, src/api/browser-guard.ts); default none. */
+  readonly allowOrigins?: readonly string[];
+  /** Extra host names the REST port answers browsers on (`--allowed-host`); default none. */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** The defaults of the spec's Configuration table. */
@@ -58,6 +66,11 @@ Options (each overrides its environment variable):
   --project <id>        project in API paths (PROJECT, default my-project)
   --location <id>       location in API paths (LOCATION, default us-central1)
   --workflows-dir <dir> directory of workflow files to deploy and watch (WORKFLOWS_DIR)
+  --allow-origin <url>  a web origin whose pages may change state through the API, e.g.
+                        http://localhost:3000 (repeatable; ALLOW_ORIGIN, comma-separated). Without it,
+                        browsers on other origins are refused (403); curl and SDKs are never affected.
+  --allowed-host <name> a host name browsers may reach the emulator by, besides localhost, IP addresses and
+                        this machine's name (repeatable; ALLOWED_HOSTS, comma-separated; .name: subdomains)
   --help                print this help
   --version             print the version
 
@@ -74,6 +87,9 @@ const FLAGS = {
   '--workflows-dir': 'WORKFLOWS_DIR',
 } as const;
 type Flag = keyof typeof FLAGS;
+/** Flags that may be repeated, with their variable (comma-separated values). */
+const LIST_FLAGS = { '--allow-origin': 'ALLOW_ORIGIN', '--allowed-host': 'ALLOWED_HOSTS' } as const;
+type ListFlag = keyof typeof LIST_FLAGS;
 
 /**
  * Parses flags (`--port 9000` or `--port=9000`) and environment variables into a config. Unknown flags,
@@ -86,20 +102,39 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     const v = env[name];
     if (v !== undefined && v !== '') values.set(flag, v);
   }
+  const lists: Record<ListFlag, string[]> = { '--allow-origin': [], '--allowed-host': [] };
+  const fromFlags = new Set<ListFlag>();
+  for (const [flag, name] of Object.entries(LIST_FLAGS) as [ListFlag, string][]) {
+    for (const v of (env[name] ?? '').split(',')) if (v.trim() !== '') lists[flag].push(v.trim());
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-v') return { kind: 'version' };
     const eq = arg.indexOf('=');
     const flag = (eq > 0 ? arg.slice(0, eq) : arg) as Flag;
-    if (!(flag in FLAGS)) return { kind: 'error', message: `unknown option "${arg}" (see --help)` };
+    if (!(flag in FLAGS) && !(flag in LIST_FLAGS)) return { kind: 'error', message: `unknown option "${arg}" (see --help)` };
     let value: string | undefined;
     if (eq > 0) value = arg.slice(eq + 1);
     else {
       value = argv[++i];
       if (value === undefined || value.startsWith('--')) return { kind: 'error', message: `option ${flag} needs a value` };
     }
-    values.set(flag, value);
+    if (flag in LIST_FLAGS) {
+      // A flag replaces its variable's list; repeated flags add to each other.
+      const list = flag as unknown as ListFlag;
+      if (!fromFlags.has(list)) lists[list] = [];
+      fromFlags.add(list);
+      lists[list].push(value);
+    } else values.set(flag, value);
+  }
+  for (const o of lists['--allow-origin']) {
+    if (!isOrigin(o)) return { kind: 'error', message: `invalid origin (--allow-origin / ALLOW_ORIGIN): "${o}" (e.g. http://localhost:3000)` };
+  }
+  for (const h of lists['--allowed-host']) {
+    if (!/^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/.test(h)) {
+      return { kind: 'error', message: `invalid host name (--allowed-host / ALLOWED_HOSTS): "${h}"` };
+    }
   }
 
   const port = parsePort(values.get('--port'), DEFAULT_CONFIG.port, 'port (--port / PORT)');
@@ -130,8 +165,27 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
   }
   return {
     kind: 'config',
-    config: { port, host, grpcPort, project, location, ...(workflowsDir !== undefined ? { workflowsDir } : {}) },
+    config: {
+      port,
+      host,
+      grpcPort,
+      project,
+      location,
+      ...(workflowsDir !== undefined ? { workflowsDir } : {}),
+      ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
+      ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
+    },
   };
+}
+
+/** True for an origin: `scheme://host[:port]`, with no path, query or fragment. */
+function isOrigin(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.origin !== 'null' && (u.pathname === '/' || u.pathname === '') && u.search === '' && u.hash === '' && !/^[a-z]+:\/\/[^/]*\/./i.test(text);
+  } catch {
+    return false;
+  }
 }
 
 /** A port number, or the error message when `text` is not an integer in 0..65535. */

@@ -6,7 +6,7 @@
  * on stderr); 1 when the server cannot start (e.g. the port is in use).
  */
 import { parseConfig, USAGE } from './config.ts';
-import { startServer } from './server.ts';
+import { isWildcard, startServer } from './server.ts';
 import { VERSION } from './version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
@@ -59,7 +59,10 @@ async function serve(args: readonly string[]): Promise<void> {
   }
   const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
   const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
-  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir})\n`);
+  const exposed = isWildcard(config.host)
+    ? `; bound to all interfaces (${config.host}): other machines can reach it, --host 127.0.0.1 for this machine only`
+    : '';
+  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir}${exposed})\n`);
 }
 
 const args = process.argv.slice(2);

@@ -61,7 +61,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     callbackBaseUrl: url,
     ...options.service,
   });
-  handler = createRestHandler(service);
+  handler = createRestHandler(service, {
+    allowOrigins: config.allowOrigins ?? [],
+    allowedHosts: config.allowedHosts ?? [],
+    boundHost: config.host,
+  });
 
   let grpc: GrpcServer | undefined;
   let watcher: DirectoryWatcher | undefined;
@@ -95,9 +99,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /** The host clients should use: `localhost` for a wildcard bind address, brackets around IPv6 literals. */
 export function displayHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '' || host === '[::]') return 'localhost';
+  if (isWildcard(host)) return 'localhost';
   if (host.includes(':') && !host.startsWith('[')) return `[${host}]`;
   return host;
+}
+
+/** True for a bind address that means every interface (`0.0.0.0`, `::`). */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

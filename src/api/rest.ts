@@ -16,6 +16,7 @@ import { ApiError } from '../service/errors.ts';
 import type { CallbackRequest, ServiceCore, Workflow } from '../service/model.ts';
 import { createUi } from '../ui/routes.ts';
 import { serveGoogleRest } from './rest-google.ts';
+import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 
 /** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
 export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,18 +28,25 @@ export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Creates the handler for the REST port: the management API, `/callbacks/{id}`, and the web UI
- * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`.
+ * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`. Every request first passes the
+ * browser guard (src/api/browser-guard.ts: cross-origin and DNS-rebinding requests that would change state
+ * get 403 PERMISSION_DENIED), and every response carries `X-Content-Type-Options: nosniff`.
  */
-export function createRestHandler(service: ServiceCore): RestHandler {
+export function createRestHandler(service: ServiceCore, guardOptions: BrowserGuardOptions = {}): RestHandler {
   const ui = createUi(service);
+  const guard = createBrowserGuard(guardOptions);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
 
   return (req, res) => {
     try {
+      res.setHeader('x-content-type-options', 'nosniff');
       const rawUrl = req.url ?? '/';
       const q = rawUrl.indexOf('?');
       const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
       const query = q < 0 ? '' : rawUrl.slice(q + 1);
+      const refused = guard(req, res, path);
+      if (refused === 'preflight') return;
+      if (refused) throw refused;
 
       if (path.startsWith(prefix)) {
         // Google's REST-transport clients (and the operations they poll) go to the gRPC API's transcoder.

@@ -9,6 +9,7 @@
 export const API_CODES = {
   INVALID_ARGUMENT: { http: 400, grpc: 3 },
   FAILED_PRECONDITION: { http: 400, grpc: 9 },
+  PERMISSION_DENIED: { http: 403, grpc: 7 },
   NOT_FOUND: { http: 404, grpc: 5 },
   ALREADY_EXISTS: { http: 409, grpc: 6 },
   UNIMPLEMENTED: { http: 501, grpc: 12 },

@@ -23,8 +23,9 @@
  * its resource gone gets `HX-Refresh` so the browser shows that page.
  *
  * Security: every user string is escaped by the `html` template; pages carry a Content-Security-Policy that
- * allows scripts and styles from this origin only (no inline script, no eval); POSTs from another origin are
- * refused with 403.
+ * allows scripts and styles from this origin only (no inline script, no eval). POSTs from another origin or
+ * by a foreign Host name are refused with 403 before they get here, by the REST port's one browser guard
+ * (src/api/browser-guard.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
@@ -260,8 +261,6 @@ function asset(req: IncomingMessage, url: URL, name: string): Reply {
 // Actions
 
 async function startExecution(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string): Promise<Reply> {
-  const refused = crossOrigin(req);
-  if (refused) return refused;
   const form = await readForm(req);
   if (!form) return { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
   const argument = (form.get('argument') ?? '').trim();
@@ -303,8 +302,6 @@ async function cancelExecution(
   workflowId: string,
   executionId: string,
 ): Promise<Reply> {
-  const refused = crossOrigin(req);
-  if (refused) return refused;
   await readForm(req);
   let notice: string | undefined;
   try {
@@ -431,25 +428,6 @@ function redirect(status: 302 | 303, location: string): Reply {
 /** The 404 page; an htmx request (a poll or a form) is also told to reload, so the browser shows it. */
 function notFound(site: Site, req: IncomingMessage, message: string): Reply {
   return htmlReply(404, layout(site, notFoundPage(message)), isHtmx(req) ? { 'hx-refresh': 'true' } : {});
-}
-
-/**
- * A 403 reply for a POST that a page of another origin sent (a cross-site form), else undefined. Browsers
- * send `Origin` (and `Sec-Fetch-Site`) with every POST; clients without them (curl) are let through.
- */
-function crossOrigin(req: IncomingMessage): Reply | undefined {
-  const origin = req.headers.origin;
-  const site = req.headers['sec-fetch-site'];
-  let foreign = site === 'cross-site' || site === 'same-site';
-  if (origin !== undefined) {
-    try {
-      foreign ||= new URL(origin).host !== req.headers.host;
-    } catch {
-      foreign = true;
-    }
-  }
-  if (!foreign) return undefined;
-  return { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Cross-origin form posts are refused.\n' };
 }
 
 /** Reads a URL-encoded form body; undefined when it is larger than {@link MAX_FORM_BYTES}. */

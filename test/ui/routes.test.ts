@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { idOf, startUi, type UiHarness, type UiResponse } from './harness.ts';
+import { CALLBACK_WAITER } from '../support/workflows.ts';
 
 // SPEC.md "Web UI" (and issue 6): every route of the UI handler, in process, over a real ServiceCore.
 const s = suite<{ ui: UiHarness }>('ui routes (spec "Web UI")');
@@ -19,22 +20,7 @@ const HELLO = `main:
           count: 3
 `;
 
-const WAITER = `main:
-  steps:
-    - make:
-        call: events.create_callback_endpoint
-        args:
-          http_callback_method: POST
-        result: cb
-    - wait:
-        call: events.await_callback
-        args:
-          callback: \${cb}
-          timeout: 3600
-        result: got
-    - done:
-        return: \${got.http_request.body}
-`;
+const WAITER = CALLBACK_WAITER;
 
 const FAILING = `main:
   steps:
@@ -542,16 +528,6 @@ s('starting an execution of an unknown workflow is a 404 (spec "Endpoints": 404 
   const h = await ui.post('/ui/workflows/nope/executions', { argument: '' }, HTMX);
   assert.is(h.status, 404);
   assert.is(h.headers.get('hx-refresh'), 'true');
-});
-
-s('a form POST from another origin is refused with 403 and starts nothing (issue 6 security)', async ({ ui }) => {
-  const r = await ui.post('/ui/workflows/hello/executions', { argument: '{}' }, { origin: 'http://evil.example' });
-  assert.is(r.status, 403);
-  const s2 = await ui.post('/ui/workflows/hello/executions', { argument: '{}' }, { 'sec-fetch-site': 'cross-site' });
-  assert.is(s2.status, 403);
-  assert.is(ui.core.listExecutions('hello').length, 0);
-  const same = await ui.post('/ui/workflows/hello/executions', { argument: '{"name":"s"}' }, { origin: ui.url });
-  assert.is(same.status, 303);
 });
 
 s('Cancel moves an ACTIVE execution to CANCELLED and redirects back (spec "States and transitions")', async ({ ui }) => {
