@@ -16,21 +16,14 @@
  * parallel `for`) body; `end` anywhere. Step names are unique per workflow, nested lists and parallel
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
-import { typeError } from '../errors.ts';
-import type { CompiledExpression, Expr } from '../expr/ast.ts';
-import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
-import { typeName, type Value } from '../value.ts';
-import { RETRY_POLICIES, STDLIB } from '../../stdlib/index.ts';
-import { BACKOFFS, DEFAULT_BACKOFF, type Backoff } from '../../stdlib/retry.ts';
+import type { Value } from '../value.ts';
+import { compileAssignTarget } from './assign-target.ts';
 import type {
   Assignment,
-  AssignTarget,
   CallTarget,
   Definition,
-  ForSpec,
   JumpTarget,
   Param,
-  PredicateRef,
   RetrySpec,
   SourcePos,
   Step,
@@ -39,26 +32,17 @@ import type {
   Template,
   WorkflowDef,
 } from './ast.ts';
-import { DefinitionError } from './errors.ts';
-import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar, type SSeq } from './load.ts';
-import {
-  compileExpressionAt,
-  compileScalarExpr,
-  compileTemplate,
-  expressionText,
-  failAt,
-  resolveCall,
-  type TemplateContext,
-} from './template.ts';
+import { compileFor } from './for.ts';
+import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
+import { compileParallel } from './parallel.ts';
+import { compileRetry, type RetryContext } from './retry.ts';
+import type { Frame, StepCompiler } from './step-compiler.ts';
+import { compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
 
 /** Most assignments in one assign step (spec "Limits"). */
 export const MAX_ASSIGNMENTS = 50;
 /** Most conditions in one switch step (spec "Limits"). */
 export const MAX_SWITCH_CONDITIONS = 50;
-/** Most branches in one parallel step (spec "Limits"). */
-export const MAX_BRANCHES = 10;
-/** Deepest nesting of parallel steps (spec "Limits": parallel nesting depth 2). */
-export const MAX_PARALLEL_DEPTH = 2;
 
 /** Options of {@link compileDefinition}. */
 export interface CompileOptions {
@@ -104,44 +88,30 @@ const EXTRA_FIELDS: Readonly<Record<KindField, readonly string[]>> = {
   steps: [],
 };
 
-/** A step list being compiled, for jump resolution: its step names and what it is the body of. */
-interface Frame {
-  readonly names: ReadonlyMap<string, number>;
-  readonly parent: Frame | undefined;
-  /**
-   * `plain`: jumps may go on to the enclosing list; `for` / `branch`: a loop body or parallel branch (jumps
-   * stop here; `for` allows break/continue); `workflow`: the top list of a workflow.
-   */
-  readonly kind: 'plain' | 'for' | 'branch' | 'workflow';
-}
-
-/** The fields of a parallel step besides those every step has. */
-type ParallelFields = Omit<Step & { kind: 'parallel' }, 'kind' | 'name' | 'pos' | 'next'>;
-
 interface PendingJump {
   readonly name: string;
   readonly node: SNode;
   readonly step: string;
 }
 
-class Compiler {
-  private readonly cx: TemplateContext;
+class Compiler implements StepCompiler {
+  readonly cx: RetryContext;
   private workflowNames: Set<string> = new Set();
   private paramCounts = new Map<string, { min: number; max: number }>();
-  private parallelDepth = 0;
+  parallelDepth = 0;
   private unresolved: PendingJump[] = [];
   /** Step names of the workflow being compiled (unique per workflow). */
   private stepNames = new Set<string>();
 
   constructor(private readonly load: LoadedSource) {
-    this.cx = { load, workflows: this.workflowNames, step: undefined };
+    this.cx = { load, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined };
   }
 
-  private pos(node: SNode | SScalar): SourcePos {
+  pos(node: SNode | SScalar): SourcePos {
     return this.load.posAt(node.offset);
   }
 
-  private fail(node: SNode | SScalar, reason: string): never {
+  fail(node: SNode | SScalar, reason: string): never {
     return failAt(this.cx, node.offset, reason);
   }
 
@@ -258,7 +228,7 @@ class Compiler {
   // -------------------------------------------------------------------------------------------------------
   // Step lists and steps
 
-  private stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList {
+  stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList {
     if (node.kind !== 'seq') return this.fail(node, `${what}: 'steps' must be a list of steps`);
     if (node.items.length === 0) return this.fail(node, `${what}: 'steps' must not be empty`);
     const names = new Map<string, number>();
@@ -346,9 +316,9 @@ class Compiler {
       case 'switch':
         return { ...base, kind: 'switch', cases: this.switchCases(name, at, v, frame) };
       case 'for':
-        return { ...base, kind: 'for', loop: this.forSpec(v, frame, 'for') };
+        return { ...base, kind: 'for', loop: compileFor(this, v, frame, 'for') };
       case 'parallel':
-        return { ...base, kind: 'parallel', ...this.parallel(v, frame, kindEntry.keyNode) };
+        return { ...base, kind: 'parallel', ...compileParallel(this, v, frame, kindEntry.keyNode) };
       case 'try':
         return { ...base, kind: 'try', ...this.tryStep(name, at, kindEntry, field('retry'), field('except'), frame) };
       case 'raise':
@@ -401,58 +371,8 @@ class Compiler {
         return this.fail(item, "each assignment must be a map with exactly one entry 'target: value'");
       }
       const e = item.entries[0]!;
-      return { target: this.assignTarget(e), value: compileTemplate(e.value, this.cx) };
+      return { target: compileAssignTarget(e, this.cx), value: compileTemplate(e.value, this.cx) };
     });
-  }
-
-  /**
-   * Parses an assignment target (`a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`): the whole target must parse as an
-   * expression, and be a variable followed by `.name` and `[...]` segments. A bracket holding a string literal
-   * is a key segment; any other bracket is compiled as an index expression evaluated at run time.
-   */
-  private assignTarget(e: SEntry): AssignTarget {
-    const text = e.key;
-    const keyNode: SScalar = { ...e.keyNode, value: text };
-    const bad = (why: string): never => this.fail(keyNode, `invalid assignment target '${text}': ${why}`);
-    if (expressionText(text.trim()) !== undefined) bad("a target is a variable name or path, not an expression '${...}'");
-    try {
-      parseExpression(text);
-    } catch (err) {
-      if (err instanceof ExpressionSyntaxError) return bad(err.message);
-      throw err;
-    }
-    const shape = 'expected a variable name, optionally followed by .key, [index] or ["key"]';
-    const ident = /[A-Za-z_][A-Za-z0-9_]*/y;
-    const ws = (i: number) => {
-      while (i < text.length && /\s/.test(text[i]!)) i++;
-      return i;
-    };
-    let i = ws(0);
-    ident.lastIndex = i;
-    const m = ident.exec(text);
-    if (!m) return bad(shape);
-    const root = m[0];
-    i = ws(i + root.length);
-    const path: AssignTarget['path'][number][] = [];
-    while (i < text.length) {
-      if (text[i] === '.') {
-        i = ws(i + 1);
-        ident.lastIndex = i;
-        const k = ident.exec(text);
-        if (!k) return bad(shape);
-        path.push({ kind: 'key', name: k[0] });
-        i = ws(i + k[0].length);
-      } else if (text[i] === '[') {
-        const close = matchingBracket(text, i);
-        if (close === undefined) return bad('unbalanced brackets');
-        const inner = text.slice(i + 1, close);
-        const ast = parseExpression(inner);
-        if (ast.kind === 'literal' && typeof ast.value === 'string') path.push({ kind: 'key', name: ast.value });
-        else path.push({ kind: 'index', expr: compileExpressionAt(inner, keyNode, i + 1, this.cx) });
-        i = ws(close + 1);
-      } else return bad(shape);
-    }
-    return { root, path, text: text.trim() };
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -483,7 +403,7 @@ class Compiler {
     return out;
   }
 
-  private ident(node: SNode, what: string): string {
+  ident(node: SNode, what: string): string {
     if (node.kind !== 'scalar' || typeof node.value !== 'string' || !IDENT.test(node.value)) {
       return this.fail(node, `${what} must be a variable name (letters, digits and underscores, not starting with a digit)`);
     }
@@ -538,135 +458,6 @@ class Compiler {
   // -------------------------------------------------------------------------------------------------------
   // for and parallel
 
-  private forSpec(node: SNode, frame: Frame, what: string): ForSpec {
-    if (node.kind !== 'map') return this.fail(node, `'${what}' must be a map with 'value', 'in' or 'range', and 'steps'`);
-    const get = (k: string) => node.entries.find((e) => e.key === k);
-    for (const e of node.entries) {
-      if (!['value', 'index', 'in', 'range', 'steps'].includes(e.key)) this.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`);
-    }
-    const valueE = get('value');
-    const inE = get('in');
-    const rangeE = get('range');
-    const stepsE = get('steps');
-    if (!valueE) return this.fail(node, `'${what}' needs 'value' (the loop variable)`);
-    if (!stepsE) return this.fail(node, `'${what}' needs 'steps'`);
-    if (inE && rangeE) this.fail(rangeE.keyNode, `conflicting fields 'in' and 'range' in '${what}'`);
-    if (!inE && !rangeE) this.fail(node, `'${what}' needs 'in' (a list) or 'range' ([start, end])`);
-    const value = this.ident(valueE.value, "'value'");
-    const index = get('index') ? this.ident(get('index')!.value, "'index'") : undefined;
-    if (index !== undefined && index === value) this.fail(get('index')!.value, "'index' and 'value' must be different variables");
-    const spec: { -readonly [K in keyof ForSpec]: ForSpec[K] } = { value, steps: undefined as unknown as StepList };
-    if (index !== undefined) spec.index = index;
-    if (inE) spec.in = compileTemplate(inE.value, this.cx);
-    else spec.range = this.range(rangeE!.value);
-    spec.steps = this.stepList(stepsE.value, frame, 'for', `'${what}'`);
-    return spec;
-  }
-
-  /**
-   * `range: [start, end]` (each a value or an expression), or one expression yielding that list
-   * (`range: ${[0, len(x) - 1]}`, Google's schema: `^\$\{\[.+\]\}$`): each bound then evaluates the expression
-   * and takes its element.
-   */
-  private range(node: SNode): readonly [Template, Template] {
-    if (node.kind === 'seq') {
-      if (node.items.length !== 2) this.fail(node, "'range' must be a list of two values [start, end]");
-      return [compileTemplate(node.items[0]!, this.cx), compileTemplate(node.items[1]!, this.cx)];
-    }
-    if (node.kind === 'scalar' && typeof node.value === 'string' && expressionText(node.value) !== undefined) {
-      const whole = compileScalarExpr(node, this.cx);
-      const pos = this.pos(node);
-      return [
-        { kind: 'expr', expr: rangeBound(whole, 0), pos },
-        { kind: 'expr', expr: rangeBound(whole, 1), pos },
-      ];
-    }
-    return this.fail(node, "'range' must be a list of two values [start, end]");
-  }
-
-  private parallel(node: SNode, frame: Frame, at: SScalar): ParallelFields {
-    if (node.kind !== 'map') return this.fail(node, "'parallel' must be a map with 'branches' or 'for'");
-    if (this.parallelDepth >= MAX_PARALLEL_DEPTH) {
-      this.fail(at, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`);
-    }
-    const get = (k: string) => node.entries.find((e) => e.key === k);
-    for (const e of node.entries) {
-      if (!['shared', 'concurrency_limit', 'exception_policy', 'branches', 'for'].includes(e.key)) {
-        this.fail(e.keyNode, `unknown field '${e.key}' in 'parallel'`);
-      }
-    }
-    const branchesE = get('branches');
-    const forE = get('for');
-    if (branchesE && forE) this.fail(forE.keyNode, "conflicting fields 'branches' and 'for' in 'parallel'");
-    if (!branchesE && !forE) this.fail(node, "'parallel' needs 'branches' or 'for'");
-
-    const shared: string[] = [];
-    const sharedE = get('shared');
-    if (sharedE) {
-      const s = sharedE.value;
-      if (s.kind !== 'seq') return this.fail(s, "'shared' must be a list of variable names");
-      for (const i of s.items) shared.push(this.ident(i, 'each shared variable'));
-    }
-    let exceptionPolicy: 'unhandled' | 'continueAll' = 'unhandled';
-    const policyE = get('exception_policy');
-    if (policyE) {
-      const p = policyE.value;
-      if (p.kind !== 'scalar' || (p.value !== 'unhandled' && p.value !== 'continueAll')) {
-        return this.fail(p, "'exception_policy' must be 'unhandled' or 'continueAll'");
-      }
-      exceptionPolicy = p.value;
-    }
-    const out: { -readonly [K in keyof ParallelFields]: ParallelFields[K] } = {
-      shared,
-      exceptionPolicy,
-    };
-    const limitE = get('concurrency_limit');
-    if (limitE) {
-      const l = limitE.value;
-      if (l.kind === 'scalar' && typeof l.value === 'bigint') {
-        if (l.value < 1n) this.fail(l, "'concurrency_limit' must be a positive integer");
-      } else if (!(l.kind === 'scalar' && typeof l.value === 'string' && expressionText(l.value) !== undefined)) {
-        this.fail(l, "'concurrency_limit' must be a positive integer or an expression");
-      }
-      out.concurrencyLimit = compileTemplate(l, this.cx);
-    }
-    this.parallelDepth++;
-    try {
-      if (forE) out.for = this.forSpec(forE.value, frame, 'for');
-      else out.branches = this.branches(branchesE!.value, frame);
-    } finally {
-      this.parallelDepth--;
-    }
-    return out;
-  }
-
-  private branches(node: SNode, frame: Frame): NonNullable<(Step & { kind: 'parallel' })['branches']> {
-    if (node.kind !== 'seq') return this.fail(node, "'branches' must be a list of named branches");
-    if (node.items.length === 0) return this.fail(node, "'branches' must not be empty");
-    if (node.items.length > MAX_BRANCHES) {
-      this.fail(node, `too many branches in one parallel step: ${node.items.length} (the limit is ${MAX_BRANCHES})`);
-    }
-    const seen = new Set<string>();
-    return node.items.map((item) => {
-      if (item.kind !== 'map' || item.entries.length !== 1) {
-        return this.fail(item, "each branch must be a map with one key, the branch name, holding 'steps'");
-      }
-      const e = item.entries[0]!;
-      if (seen.has(e.key)) this.fail(e.keyNode, `duplicate branch name '${e.key}'`);
-      seen.add(e.key);
-      const b = e.value;
-      if (b.kind !== 'map') return this.fail(b, `branch '${e.key}' must be a map with 'steps'`);
-      for (const f of b.entries) if (f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in branch '${e.key}'`);
-      const stepsE = b.entries.find((f) => f.key === 'steps');
-      if (!stepsE) return this.fail(e.keyNode, `branch '${e.key}' has no 'steps'`);
-      const saved = this.cx.step;
-      this.cx.step = e.key;
-      const steps = this.stepList(stepsE.value, frame, 'branch', `branch '${e.key}'`);
-      this.cx.step = saved;
-      return { name: e.key, steps, pos: this.pos(e.keyNode) };
-    });
-  }
-
   // -------------------------------------------------------------------------------------------------------
   // try / retry / except
 
@@ -690,7 +481,7 @@ class Compiler {
       body = { steps: [this.stepBody(name, at, t, inner)], index: new Map([[name, 0]]) };
     }
     const out: { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } = { body };
-    if (retryE) out.retry = this.retry(retryE.value);
+    if (retryE) out.retry = compileRetry(retryE.value, this.cx);
     if (exceptE) {
       const x = exceptE.value;
       if (x.kind !== 'map') return this.fail(x, "'except' must be a map with 'as' and 'steps'");
@@ -703,149 +494,4 @@ class Compiler {
     }
     return out;
   }
-
-  private retry(node: SNode): RetrySpec {
-    const pos = this.pos(node);
-    if (node.kind === 'scalar' && typeof node.value === 'string') {
-      const name = this.dottedName(node, 'retry');
-      if (!RETRY_POLICIES.has(name)) {
-        const known = [...RETRY_POLICIES.keys()].join(', ');
-        return this.fail(node, `unknown retry policy '${name}'${known ? ` (known: ${known})` : ''}`);
-      }
-      return { kind: 'policy', name, pos };
-    }
-    if (node.kind !== 'map') {
-      return this.fail(node, "'retry' must be a policy '${http.default_retry}' or a map with 'predicate', 'max_retries' and 'backoff'");
-    }
-    const get = (k: string) => node.entries.find((e) => e.key === k);
-    for (const e of node.entries) {
-      if (!['predicate', 'max_retries', 'backoff'].includes(e.key)) this.fail(e.keyNode, `unknown field '${e.key}' in 'retry'`);
-    }
-    const predE = get('predicate');
-    if (!predE) return this.fail(node, "'retry' needs a 'predicate'");
-    const maxE = get('max_retries');
-    if (!maxE) return this.fail(node, "'retry' needs 'max_retries'");
-    const predicate = this.predicate(predE.value);
-    const backoffE = get('backoff');
-    // Without `backoff`, the default backoff applies (retry.default_backoff); `backoff: ${retry.default_backoff}`
-    // names it, or any other backoff of the stdlib, explicitly.
-    const isName = backoffE?.value.kind === 'scalar' && typeof backoffE.value.value === 'string';
-    let named: Backoff = DEFAULT_BACKOFF;
-    if (backoffE && isName) {
-      const name = this.dottedName(backoffE.value, 'backoff');
-      const found = BACKOFFS.get(name);
-      if (!found) this.fail(backoffE.value, `unknown backoff '${name}' (known: ${[...BACKOFFS.keys()].join(', ')})`);
-      named = found;
-    }
-    let initial: Template = { kind: 'const', value: named.initialDelaySec };
-    let max: Template = { kind: 'const', value: named.maxDelaySec };
-    let mult: Template = { kind: 'const', value: named.multiplier };
-    if (backoffE && !isName) {
-      const b = backoffE.value;
-      if (b.kind !== 'map') return this.fail(b, "'backoff' must be a map with 'initial_delay', 'max_delay' and 'multiplier'");
-      for (const e of b.entries) {
-        if (e.key === 'initial_delay') initial = this.number(e.value, 'initial_delay');
-        else if (e.key === 'max_delay') max = this.number(e.value, 'max_delay');
-        else if (e.key === 'multiplier') mult = this.number(e.value, 'multiplier');
-        else this.fail(e.keyNode, `unknown field '${e.key}' in 'backoff'`);
-      }
-    }
-    return {
-      kind: 'custom',
-      predicate,
-      maxRetries: this.number(maxE.value, 'max_retries', true),
-      initialDelaySec: initial,
-      maxDelaySec: max,
-      multiplier: mult,
-      pos,
-    };
-  }
-
-  // A number field of retry: a literal number (an int where `int` is set) or an expression.
-  private number(node: SNode, what: string, int = false): Template {
-    if (node.kind === 'scalar') {
-      const v = node.value;
-      if (typeof v === 'bigint' && v >= 0n) return { kind: 'const', value: v };
-      if (!int && typeof v === 'number' && v >= 0) return { kind: 'const', value: v };
-      if (typeof v === 'string' && expressionText(v) !== undefined) return compileTemplate(node, this.cx);
-    }
-    return this.fail(node, `'${what}' must be a non-negative ${int ? 'integer' : 'number'} or an expression`);
-  }
-
-  private predicate(node: SNode): PredicateRef {
-    const name = this.dottedName(node, 'predicate');
-    if (this.workflowNames.has(name)) {
-      const c = this.paramCounts.get(name);
-      if (c && (c.max < 1 || c.min > 1)) {
-        this.fail(node, `retry predicate '${name}' must be a subworkflow taking one parameter (the error map)`);
-      }
-      return { kind: 'subworkflow', name };
-    }
-    if (STDLIB.has(name)) return { kind: 'stdlib', name };
-    const policy = RETRY_POLICIES.get(name);
-    if (policy) return { kind: 'stdlib', name: policy.predicate };
-    return this.fail(node, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`);
-  }
-
-  // `${name}` or `${a.b.c}`: the dotted name (policies, predicates).
-  private dottedName(node: SNode, what: string): string {
-    if (node.kind !== 'scalar' || typeof node.value !== 'string') return this.fail(node, `'${what}' must be an expression naming it, e.g. \${...}`);
-    const text = expressionText(node.value);
-    if (text === undefined) return this.fail(node, `'${what}' must be an expression naming it, e.g. \${http.default_retry}`);
-    let ast: Expr;
-    try {
-      ast = parseExpression(text);
-    } catch (e) {
-      if (e instanceof ExpressionSyntaxError) return this.fail(node, `invalid expression '${node.value}': ${e.message}`);
-      throw e;
-    }
-    const parts: string[] = [];
-    let n = ast;
-    while (n.kind === 'member') {
-      parts.unshift(n.name);
-      n = n.object;
-    }
-    if (n.kind !== 'var') return this.fail(node, `'${what}' must name a policy or subworkflow, e.g. \${http.default_retry}`);
-    parts.unshift(n.name);
-    return parts.join('.');
-  }
-}
-
-/**
- * One bound of `range: ${[start, end]}`: the whole expression, evaluated, then its element `i`.
- * @throws WorkflowError tagged TypeError (at run time) when the expression does not yield a list of two.
- */
-function rangeBound(whole: CompiledExpression, i: 0 | 1): CompiledExpression {
-  const pick = (v: Value): Value => {
-    if (!Array.isArray(v) || v.length !== 2) {
-      throw typeError(`for: range must be a list of two numbers [start, end], not ${Array.isArray(v) ? `a list of ${v.length}` : `a ${typeName(v)}`}`);
-    }
-    return v[i]!;
-  };
-  return {
-    source: whole.source,
-    ast: whole.ast,
-    isAsync: whole.isAsync,
-    evaluate: (env) => pick(whole.evaluate(env)),
-    evaluateAsync: async (env) => pick(await whole.evaluateAsync(env)),
-  };
-}
-
-/** The offset of the `]` matching the `[` at `open`, skipping brackets inside string literals. */
-function matchingBracket(text: string, open: number): number | undefined {
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '(' || c === '{') depth++;
-    else if (c === ']' || c === ')' || c === '}') {
-      depth--;
-      if (depth === 0) return c === ']' ? i : undefined;
-    }
-  }
-  return undefined;
 }

@@ -1,0 +1,33 @@
+/**
+ * What the compilers of single step fields (`for`, `parallel`) need from the definition compiler: step lists
+ * with their jump frames, names, positions and errors.
+ */
+import type { SourcePos, StepList } from './ast.ts';
+import type { SNode, SScalar } from './load.ts';
+import type { RetryContext } from './retry.ts';
+
+/** A step list being compiled, for jump resolution: its step names and what it is the body of. */
+export interface Frame {
+  readonly names: ReadonlyMap<string, number>;
+  readonly parent: Frame | undefined;
+  /**
+   * `plain`: jumps may go on to the enclosing list; `for` / `branch`: a loop body or parallel branch (jumps
+   * stop here; `for` allows break/continue); `workflow`: the top list of a workflow.
+   */
+  readonly kind: 'plain' | 'for' | 'branch' | 'workflow';
+}
+
+/** The definition compiler as the step-field compilers see it. @internal */
+export interface StepCompiler {
+  readonly cx: RetryContext;
+  /** Parallel steps enclosing the one being compiled. */
+  parallelDepth: number;
+  /** The `line:col` of a node. */
+  pos(node: SNode | SScalar): SourcePos;
+  /** @throws DefinitionError at the node, naming the current step. */
+  fail(node: SNode | SScalar, reason: string): never;
+  /** Compiles a list of steps; `what` names it in messages. */
+  stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList;
+  /** A variable name, or a DefinitionError naming `what`. */
+  ident(node: SNode, what: string): string;
+}
