@@ -34,28 +34,19 @@ import { JsonSyntaxError, parseJson } from '../lang/value.ts';
 import { getAsset } from './assets.ts';
 import { executionIds, lastSegment } from './format.ts';
 import { uiPath, type SafeHtml } from './html.ts';
+import { type ExecutionData, executionLive, executionPage } from './execution-page.ts';
+import { errorPage, layout, notFoundPage, type Page, type Site, STATES, type StateCounts, type WorkflowRow } from './layout.ts';
 import {
   dashboardLive,
   dashboardPage,
-  errorPage,
-  executionLive,
-  executionPage,
   executionsLive,
   executionsPage,
-  layout,
-  notFoundPage,
-  type ExecutionData,
   type ExecutionsData,
-  type Page,
-  type Site,
-  STATES,
   type StartForm,
   startForm,
-  type StateCounts,
   type WorkflowData,
   workflowLive,
   workflowPage,
-  type WorkflowRow,
   workflowsLive,
   workflowsPage,
 } from './views.ts';

@@ -1,0 +1,149 @@
+/**
+ * The web UI's execution page, /ui/executions/{workflowId}/{executionId} (spec "Web UI"): state, times,
+ * argument, the result or the error, callbacks, logs, and the cancel and re-run forms. It refreshes itself
+ * (its live region polls) until the state is terminal.
+ */
+import type { Callback, Execution } from '../service/model.ts';
+import type { LogEntry } from '../stdlib/types.ts';
+import {
+  executionDurationMs,
+  executionIds,
+  formatDuration,
+  formatLogPayload,
+  formatTime,
+  prettyJson,
+  summarizeError,
+} from './format.ts';
+import { html, type SafeHtml, uiPath } from './html.ts';
+import {
+  crumbs,
+  liveRegion,
+  POLL_SEC,
+  type Page,
+  section,
+  stateBadge,
+  workflowLink,
+  MAX_LOG_LINES_SHOWN,
+} from './layout.ts';
+
+// ---------------------------------------------------------------------------------------------------------
+// Execution: /ui/executions/{workflowId}/{executionId}
+
+/** Data of an execution page. */
+export interface ExecutionData {
+  readonly execution: Execution;
+  readonly callbacks: readonly Callback[];
+  readonly logs: readonly LogEntry[];
+  readonly nowMs: number;
+  /** A one-off message shown above the details (e.g. after a cancel that came too late). */
+  readonly notice?: string;
+}
+
+function cancelForm(workflowId: string, executionId: string): SafeHtml {
+  const action = uiPath('executions', workflowId, executionId, 'cancel');
+  return html`<form class="cancel" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" class="danger" id="cancel-button">Cancel execution</button></form>`;
+}
+
+// A plain form (no htmx): the answer is a redirect to the new execution, or, when the service refuses, the
+// workflow page with the reason in its start form, where the argument can be edited.
+function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
+  const action = uiPath('workflows', workflowId, 'executions');
+  return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Start a new execution of the current revision with the same argument">Run again</button></form>`;
+}
+
+function outcome(e: Execution): SafeHtml {
+  switch (e.state) {
+    case 'SUCCEEDED':
+      return section(
+        'ex-result',
+        'Result',
+        e.result === undefined ? html`<p class="muted">No result.</p>` : html`<pre class="json">${prettyJson(e.result)}</pre>`,
+      );
+    case 'FAILED': {
+      if (!e.error) return section('ex-error', 'Error', html`<p class="muted">No error details.</p>`);
+      const s = summarizeError(e.error.payload);
+      const head = html`<div class="error-head">${s.tags.map((t) => html`<span class="tag">${t}</span>`)}${s.code !== undefined && s.code !== '0' ? html`<span class="tag">code ${s.code}</span>` : ''}</div>
+${s.message !== undefined ? html`<p class="error-message">${s.message}</p>` : ''}
+${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}`;
+      return section(
+        'ex-error',
+        'Error',
+        html`<div class="error-box">${head}<details open><summary>Payload</summary><pre class="json">${prettyJson(e.error.payload)}</pre></details></div>`,
+      );
+    }
+    case 'CANCELLED':
+      return section('ex-cancelled', 'Cancelled', html`<p>The execution was cancelled${e.endTime ? html` at ${formatTime(e.endTime)}` : ''}.</p>`);
+    case 'ACTIVE':
+      return html``;
+  }
+}
+
+function callbacksBlock(callbacks: readonly Callback[]): SafeHtml {
+  const content = callbacks.length
+    ? html`<div class="table-wrap"><table class="list">
+<caption class="sr-only">Callbacks</caption>
+<thead><tr><th scope="col">Method</th><th scope="col">URL</th><th scope="col" class="hide-sm">Created</th></tr></thead>
+<tbody>${callbacks.map(
+        (c) => html`<tr><td class="mono">${c.method}</td><td class="mono break">${c.url}</td><td class="hide-sm">${formatTime(c.createTime)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="muted">This execution created no callbacks.</p>`;
+  return section('ex-callbacks', html`Callbacks <span class="muted">${callbacks.length}</span>`, content);
+}
+
+function logsBlock(logs: readonly LogEntry[]): SafeHtml {
+  const shown = logs.length > MAX_LOG_LINES_SHOWN ? logs.slice(-MAX_LOG_LINES_SHOWN) : logs;
+  const content = logs.length
+    ? html`${shown.length < logs.length ? html`<p class="muted">Showing the last ${shown.length} of ${logs.length} lines.</p>` : ''}<ol class="logs">${shown.map(
+        (l) => html`<li class="log sev-${l.severity.toLowerCase()}"><span class="log-meta">${formatTime(l.time)} <span class="sev">${l.severity}</span></span><pre class="log-text${l.structured ? ' json' : ''}">${formatLogPayload(l.payload)}</pre></li>`,
+      )}</ol>`
+    : html`<p class="muted">No <code>sys.log</code> lines.</p>`;
+  return section('ex-logs', html`Logs <span class="muted">${logs.length}</span>`, content);
+}
+
+/** The execution page's live region: everything but the heading. */
+export function executionLive(d: ExecutionData): SafeHtml {
+  const e = d.execution;
+  const { workflowId, executionId } = executionIds(e);
+  const facts = html`<dl class="facts">
+<div><dt>State</dt><dd role="status">${stateBadge(e.state)}</dd></div>
+<div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
+<div><dt>Revision</dt><dd class="mono">${e.workflowRevisionId}</dd></div>
+<div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
+<div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
+<div><dt>Duration</dt><dd>${formatDuration(executionDurationMs(e, d.nowMs))}${e.state === 'ACTIVE' ? html` <span class="muted">so far</span>` : ''}</dd></div>
+</dl>`;
+  const argument = section(
+    'ex-argument',
+    'Argument',
+    e.argument === undefined || e.argument === '' ? html`<p class="muted">None.</p>` : html`<pre class="json">${prettyJson(e.argument)}</pre>`,
+  );
+  const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
+<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
+${facts}
+${outcome(e)}
+${argument}
+${callbacksBlock(d.callbacks)}
+${logsBlock(d.logs)}
+<p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;
+  return liveRegion(
+    uiPath('executions', workflowId, executionId),
+    e.state === 'ACTIVE',
+    POLL_SEC.execution,
+    content,
+    'Refreshing until the execution ends',
+  );
+}
+
+/** An execution: state, times, duration, argument, result or error, callbacks, logs; Cancel while ACTIVE. */
+export function executionPage(d: ExecutionData): Page {
+  const { workflowId, executionId } = executionIds(d.execution);
+  const body = html`${crumbs([
+    ['Workflows', '/ui/workflows'],
+    [workflowId, uiPath('workflows', workflowId)],
+    ['Executions', uiPath('workflows', workflowId, 'executions')],
+    [executionId, undefined],
+  ])}
+<h1>Execution <span class="mono-title break">${executionId}</span></h1>
+${executionLive(d)}`;
+  return { title: `Execution ${executionId} of ${workflowId}`, section: 'executions', body };
+}
