@@ -16,7 +16,7 @@
  */
 import { startServer, type RunningServer } from './server.ts';
 import type { Execution as ServiceExecution, ServiceEvent } from './service/model.ts';
-import { toJson } from './lang/value.ts';
+import { toJson } from './lang/json.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {

@@ -12,7 +12,8 @@
  * requests still queued for its callbacks are dropped at once.
  */
 import { WorkflowError } from '../lang/errors.ts';
-import { isMap, parseJson, type Value, type WMap } from '../lang/value.ts';
+import { isMap, type Value, type WMap } from '../lang/value.ts';
+import { parseJson } from '../lang/json.ts';
 import { CALLBACK_METHODS as EVENTS_CALLBACK_METHODS } from '../stdlib/events.ts';
 import type { CallbackHub, Clock } from '../stdlib/types.ts';
 import type { Callback, CallbackRequest } from './model.ts';

@@ -18,7 +18,8 @@
 import { compileDefinition } from '../lang/definition/compile.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
-import { JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
+import { type Value } from '../lang/value.ts';
+import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { runExecution } from '../engine/run.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';

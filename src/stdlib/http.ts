@@ -19,17 +19,8 @@
  * Cancelling the execution aborts the request at once.
  */
 import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
-import {
-  isBytes,
-  isList,
-  isMap,
-  JsonEncodeError,
-  parseJson,
-  toJson,
-  typeName,
-  type Value,
-  type WMap,
-} from '../lang/value.ts';
+import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
+import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 

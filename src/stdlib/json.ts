@@ -9,7 +9,8 @@
  * carries no prefix and `": "` separates keys from values.
  */
 import { typeError, valueError } from '../lang/errors.ts';
-import { JsonEncodeError, JsonSyntaxError, parseJson, toJson, type Value } from '../lang/value.ts';
+import { type Value } from '../lang/value.ts';
+import { JsonEncodeError, JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { fromUtf8Lenient, utf8, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 

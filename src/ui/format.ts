@@ -5,7 +5,7 @@
  */
 import type { Execution } from '../service/model.ts';
 import type { Value } from '../lang/value.ts';
-import { parseJson, toJson } from '../lang/value.ts';
+import { parseJson, toJson } from '../lang/json.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /**

@@ -30,7 +30,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import type { Execution, ExecutionState, ServiceCore } from '../service/model.ts';
-import { JsonSyntaxError, parseJson } from '../lang/value.ts';
+import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
 import { executionIds, lastSegment } from './format.ts';
 import { uiPath, type SafeHtml } from './html.ts';

@@ -4,7 +4,8 @@
  */
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
-import { toJson, type Value } from '../../src/lang/value.ts';
+import { type Value } from '../../src/lang/value.ts';
+import { toJson } from '../../src/lang/json.ts';
 import { createVirtualClock, type VirtualClock } from '../../src/engine/clock.ts';
 import { createMemoryCallbackHub, type MemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
 import { runExecution } from '../../src/engine/run.ts';

@@ -18,7 +18,8 @@ import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
-import { toJson, type Value, type WMap } from '../../src/lang/value.ts';
+import { type Value, type WMap } from '../../src/lang/value.ts';
+import { toJson } from '../../src/lang/json.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { harness } from './helpers.ts';
 

@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
-import { toJson, type Value, type WMap } from '../../src/lang/value.ts';
+import { type Value, type WMap } from '../../src/lang/value.ts';
+import { toJson } from '../../src/lang/json.ts';
 import { createVirtualClock } from '../../src/engine/clock.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { harness } from '../engine/helpers.ts';

@@ -14,7 +14,8 @@
  * resolved; anything the workflow language has no value for (complex keys, custom tags) is an error.
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
-import { INT_MAX, INT_MIN, JsonSyntaxError, parseJson } from '../value.ts';
+import { INT_MAX, INT_MIN } from '../value.ts';
+import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
 import { DefinitionError } from './errors.ts';
 
