@@ -6,7 +6,8 @@
  * for a 4xx/5xx (so `http.default_retry` retries a mocked 503), the same body decoding by content type.
  */
 import { WorkflowError } from '../lang/errors.ts';
-import { parseJson, toJson, type Value, type WMap } from '../lang/value.ts';
+import { type Value, type WMap } from '../lang/value.ts';
+import { parseJson, toJson } from '../lang/json.ts';
 import type { Clock } from '../stdlib/types.ts';
 import type { CallLog } from './call-log.ts';
 import type { HttpOutcome } from './mock-file.ts';

@@ -3,7 +3,8 @@
  * matches wins; an entry with a list of outcomes gives the next one on each call and repeats the last. The
  * sequence position is per execution, so concurrent executions (and test cases) do not disturb each other.
  */
-import { compareNumbers, isList, isMap, toJson, typeName, type Value } from '../lang/value.ts';
+import { compareNumbers, isList, isMap, typeName, type Value } from '../lang/value.ts';
+import { toJson } from '../lang/json.ts';
 import type { ConnectorMock, ConnectorOutcome, HttpMock, HttpOutcome, MockSet } from './mock-file.ts';
 import { urlFor } from './url-pattern.ts';
 
