@@ -5,15 +5,24 @@
  * speaks gRPC, gRPC-Web and the Connect protocol on the same port, so Google's client libraries (with an
  * insecure channel), Connect clients and grpcurl (given the .proto files: `-import-path proto`; there is no
  * reflection service) all work. The RPCs themselves live in
- * grpc-services.ts over the same service core REST uses; this module only routes, maps errors and listens.
+ * grpc-services.ts over the same service core REST uses; this module only routes, maps errors and listens;
+ * grpc-stream.ts runs the router's handlers on the HTTP/2 streams.
  */
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
+import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
 import { API_CODES, ApiError, type ApiCode } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
+import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
+
+/**
+ * The largest request message the gRPC API reads, in bytes: 4 MB, as REST's request bodies (rest.ts
+ * MAX_API_BODY_BYTES). A larger one is refused with RESOURCE_EXHAUSTED (gRPC's own default limit and code).
+ */
+export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** A running gRPC listener. */
 export interface GrpcServer {
@@ -51,17 +60,6 @@ const errorMapping: Interceptor = (next) => async (request) => {
 };
 
 /**
- * The routes of the gRPC API over `service`, for `connectNodeAdapter` or `createConnectRouter`. Every RPC
- * answers as grpc-services.ts describes; unimplemented google.longrunning.Operations methods answer
- * UNIMPLEMENTED.
- */
-export function grpcRoutes(service: ServiceCore): (router: ConnectRouter) => void {
-  return (router) => {
-    for (const { service: desc, rpcs } of allRpcs(service)) router.service(desc, rpcs as never);
-  };
-}
-
-/**
  * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
  * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
  * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
@@ -82,25 +80,36 @@ export function minimalGrpcMessage(value: string): string {
   return out;
 }
 
-type NodeHandler = ReturnType<typeof connectNodeAdapter>;
-
 /**
- * The Node request handler (for `node:http2` servers, h2c) serving the gRPC API over `service` with the gRPC,
- * gRPC-Web and Connect protocols; ApiErrors become ConnectErrors ({@link toConnectError}), and `grpc-message`
- * trailers are re-encoded with {@link minimalGrpcMessage}.
+ * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
+ * Connect's universal handler of each RPC, from one router with gzip and brotli, request messages limited to
+ * {@link MAX_GRPC_MESSAGE_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
+ * unary RPCs the same implementation, for grpc-stream.ts's plain-gRPC fast path (which maps errors with
+ * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
-export function grpcHandler(service: ServiceCore): NodeHandler {
-  const handler = connectNodeAdapter({ routes: grpcRoutes(service), interceptors: [errorMapping] });
-  return ((request: Parameters<NodeHandler>[0], response: Parameters<NodeHandler>[1]) => {
-    const addTrailers = response.addTrailers.bind(response) as (headers: Record<string, string | string[]>) => void;
-    (response as { addTrailers: (headers: Record<string, string | string[]>) => void }).addTrailers = (headers) => {
-      const message = headers['grpc-message'];
-      if (typeof message === 'string') headers['grpc-message'] = minimalGrpcMessage(message);
-      addTrailers(headers);
-    };
-    return handler(request, response);
-  }) as NodeHandler;
+export function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
+  const router = createConnectRouter({
+    interceptors: [errorMapping],
+    acceptCompression: [compressionGzip, compressionBrotli],
+    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+  });
+  const implementations = new Map<string, GrpcRoute['unary']>();
+  for (const { service: desc, rpcs } of allRpcs(service)) {
+    router.service(desc, rpcs as never);
+    for (const method of desc.methods) {
+      const call = (rpcs as Record<string, ((request: never) => Promise<unknown>) | undefined>)[method.localName];
+      if (method.methodKind === 'unary' && call) implementations.set(`/${desc.typeName}/${method.name}`, { method: method as DescMethodUnary, call });
+    }
+  }
+  return new Map(router.handlers.map((handler) => [handler.requestPath, { handler, unary: implementations.get(handler.requestPath) }]));
 }
+
+/** How grpc-stream.ts answers: `grpc-message` in the gRPC spec's percent-encoding ({@link minimalGrpcMessage}). */
+const streamOptions: StreamOptions = {
+  rewrite: (name, value) => (name === 'grpc-message' ? minimalGrpcMessage(value) : value),
+  toError: toConnectError,
+  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+};
 
 /**
  * Serves the Workflows, Executions and Operations gRPC services for `service` over h2c on host:port (port 0: a
@@ -111,13 +120,15 @@ export function grpcHandler(service: ServiceCore): NodeHandler {
 export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer | undefined> {
   let server: Http2Server;
   try {
-    server = createServer(grpcHandler(service));
+    server = createServer();
   } catch (error) {
     process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
     return undefined;
   }
   // Small responses must not wait for Nagle's algorithm (40 ms against the client's delayed ACK).
   server.on('connection', (socket: Socket) => socket.setNoDelay(true));
+  const routes = grpcRoutesByPath(service);
+  server.on('stream', (stream, headers) => serveStream(routes, streamOptions, stream, headers));
   const sessions = new Set<ServerHttp2Session>();
   server.on('session', (session) => {
     sessions.add(session);

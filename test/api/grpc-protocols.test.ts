@@ -1,39 +1,33 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import { createGrpcTransport } from '@connectrpc/connect-node';
 import { Workflows } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import { Executions, ExecutionView, Execution_State } from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
-import { startGrpcServer, minimalGrpcMessage, toConnectError, type GrpcServer } from '../../src/api/grpc.ts';
+import { minimalGrpcMessage, toConnectError, type GrpcServer } from '../../src/api/grpc.ts';
 import { executionToMessage, parseName, timestampFromRfc3339, workflowUpdateMask } from '../../src/api/convert.ts';
 import { handleGoogleRest } from '../../src/api/rest-google.ts';
-import { createServiceCore } from '../../src/service/core.ts';
 import { API_CODES, ApiError, type ApiCode } from '../../src/service/errors.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
+import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 
 // SPEC.md "gRPC API": the router's three protocols (gRPC, gRPC-Web, Connect) over h2c with Connect clients,
 // the error mapping, the conversions between resources and messages, and Google's REST transport in process.
-const s = suite<{ core: ServiceCore & { close(): void }; server: GrpcServer }>('api grpc-protocols (router, conversions)');
+const s = suite<{ grpc: InProcessGrpc; core: ServiceCore & { close(): void }; server: GrpcServer }>('api grpc-protocols (router, conversions)');
 
 const PARENT = 'projects/my-project/locations/us-central1';
 const SOURCE = 'main:\n  steps:\n    - done:\n        return: 7\n';
 
 s.before(async (ctx) => {
-  ctx.core = createServiceCore({ project: 'my-project', location: 'us-central1', callbackBaseUrl: 'http://localhost:1', log: () => {} });
-  ctx.server = (await startGrpcServer(ctx.core, { host: '127.0.0.1', port: 0 }))!;
+  ctx.grpc = await startInProcessGrpc();
+  ctx.core = ctx.grpc.core;
+  ctx.server = ctx.grpc.server;
 });
 
-s.after(async (ctx) => {
-  await ctx.server.close();
-  ctx.core.close();
-});
+s.after((ctx) => ctx.grpc.close());
 
-const transports = {
-  gRPC: createGrpcTransport,
-  'gRPC-Web': createGrpcWebTransport,
-  Connect: createConnectTransport,
-} as const;
+const transports = connectTransports;
 
 for (const [protocol, make] of Object.entries(transports)) {
   s(`the router answers ${protocol} clients over h2c on the gRPC port (spec "gRPC API")`, async (ctx) => {

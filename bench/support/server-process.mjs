@@ -1,0 +1,13 @@
+// The emulator for benchmarks that need to see inside the server: the built JS API (dist/index.js, the same
+// code as dist/emulator.js without the command line) in a child process started with child_process.fork.
+// It sends {url, port, grpcPort} once listening and answers IPC messages:
+//   'cpu'   -> {cpu: process.cpuUsage()} (microseconds of user and system CPU time of the server process)
+//   'close' -> closes the emulator and exits.
+import { startEmulator } from '../../dist/index.js';
+
+const emulator = await startEmulator();
+process.on('message', (message) => {
+  if (message === 'cpu') process.send({ cpu: process.cpuUsage() });
+  if (message === 'close') emulator.close().then(() => process.exit(0));
+});
+process.send({ url: emulator.url, port: emulator.port, grpcPort: emulator.grpcPort });
