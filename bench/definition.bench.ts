@@ -4,7 +4,7 @@
 // nested steps, jumps) spread over a main workflow and subworkflows, then times compileDefinition on it.
 // Usage: node --expose-gc --import tsx bench/definition.bench.ts
 import { compileDefinition } from '../src/lang/definition/compile.ts';
-import { MAX_SOURCE_BYTES, utf8Length } from '../src/lang/definition/load.ts';
+import { loadSource, MAX_SOURCE_BYTES, utf8Length } from '../src/lang/definition/load.ts';
 import { report } from './report.ts';
 
 /** One block of steps of every kind, with names made unique by `n`. */
@@ -150,3 +150,14 @@ for (let i = 0; i < 30; i++) {
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)]!;
 report(`compile a ${(bytes / 1024).toFixed(0)} KB workflow (median of 30)`, median, 'ms', { value: 50, higherIsBetter: false });
+
+// The YAML reader's share of it (issue 15: the reader was chosen on this number; README "The YAML reader").
+for (let i = 0; i < 10; i++) loadSource(source);
+const readTimes: number[] = [];
+for (let i = 0; i < 30; i++) {
+  const t0 = performance.now();
+  loadSource(source);
+  readTimes.push(performance.now() - t0);
+}
+readTimes.sort((a, b) => a - b);
+report(`read the ${(bytes / 1024).toFixed(0)} KB workflow's YAML (median of 30)`, readTimes[15]!, 'ms');

@@ -2,18 +2,22 @@
  * Loading a workflow source (spec "Workflow definition language": "A definition (YAML or JSON)"): text in,
  * a tree of source nodes out, each node keeping its offset so every later error can name `line:col`.
  *
- * YAML is read with the `yaml` package's Document API (YAML 1.2 core schema, so `true`/`True`/`TRUE` are
- * booleans, ints and floats stay distinct, ints are read as bigint and stay exact). A hand-written reader for
- * the YAML subset workflows use was tried and measured 4x faster, but YAML is outside what this project
- * exists for, so the well-kept library is the one parser. JSON sources are read
- * with the same parser (JSON is YAML flow syntax, and the parser gives positions) after a strict JSON syntax
- * check, with JSON's semantics where they differ: a repeated key keeps the last value instead of being an
- * error. In both, an int beyond 64 bits becomes a double, as `parseJson` does (spec "Data types").
+ * YAML is read with js-yaml 4 (a port of PyYAML's reader), because it accepts what libyaml/PyYAML (and so the
+ * real service) accept and the `yaml` package rejects: flow collections whose continuation lines are indented
+ * no more than their key, and quoted scalars continued at a lower indentation, folded as libyaml folds them.
+ * It is also about 10x faster (README "The YAML reader" has the measurements). Scalars are resolved with the
+ * YAML 1.2 core schema (`true`/`True`/`TRUE` are booleans; ints are read as bigint and stay exact; `1.0` is a
+ * double). The tree is built from js-yaml's `listener` events: each node's `open` gives where it starts.
+ * JSON sources are read by the same reader after a strict JSON syntax check, with JSON's semantics where they
+ * differ: a repeated key keeps the last value instead of being an error. In both, an int beyond 64 bits
+ * becomes a double, as `parseJson` does (spec "Data types").
  *
  * Maps become ordered entry lists with string keys (so `__proto__` is just a key); anchors and aliases are
- * resolved; anything the workflow language has no value for (complex keys, custom tags) is an error.
+ * shared, not copied, and the nodes they stand for are counted against {@link MAX_SOURCE_NODES} (so a
+ * "billion laughs" alias bomb is a DefinitionError within milliseconds); anything the workflow language has no
+ * value for (complex keys, custom tags) is an error.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { load as loadYaml, Type, FAILSAFE_SCHEMA, type State as YamlState } from 'js-yaml';
 import { INT_MAX, INT_MIN } from '../value.ts';
 import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
@@ -21,6 +25,12 @@ import { DefinitionError } from './errors.ts';
 
 /** Largest accepted source, in UTF-8 bytes (spec "Limits": workflow source 128 KB). */
 export const MAX_SOURCE_BYTES = 128 * 1024;
+
+/**
+ * Most nodes a source may stand for, aliases expanded (issue 11: alias bombs). A 128 KB source written out
+ * without aliases holds at most about 65,000 nodes (`[0,0,...]`), so this is three times that.
+ */
+export const MAX_SOURCE_NODES = 200_000;
 
 /** A scalar of the source: its value and where it is written. */
 export interface SScalar {
@@ -86,13 +96,15 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+
 /**
  * Parses a workflow source into a position-keeping tree.
  *
  * @param format `yaml` or `json`; when omitted, a source whose first non-blank character is `{` or `[` and
  *   that is valid JSON is read as JSON, anything else as YAML.
  * @throws DefinitionError for a source over 128 KB (UTF-8), an empty source, a YAML or JSON syntax error
- *   (naming its line and column), or a node the language has no value for.
+ *   (naming its line and column), a source standing for more than {@link MAX_SOURCE_NODES} nodes with its
+ *   aliases expanded, or a node the language has no value for.
  */
 export function loadSource(source: string, format?: 'yaml' | 'json'): LoadedSource {
   const bytes = utf8Length(source);
@@ -127,22 +139,32 @@ export function loadSource(source: string, format?: 'yaml' | 'json'): LoadedSour
     }
   }
 
-  const doc = parseDocument(source, {
-    intAsBigInt: true,
-    schema: 'core',
-    version: '1.2',
-    merge: false,
-    prettyErrors: false,
-    uniqueKeys: fmt === 'yaml',
-  });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw new DefinitionError(`${fmt === 'json' ? 'JSON' : 'YAML'} syntax error: ${e.message}`, {
-      pos: posAt(e.pos[0]),
-    });
+  const builder = new TreeBuilder(source, fmt, posAt);
+  try {
+    loadYaml(source, {
+      schema: SCHEMA,
+      json: true, // duplicate keys are reported by the builder, with the key's position (YAML) or overridden (JSON)
+      maxDepth: MAX_DEPTH,
+      listener: (event, state) => (event === 'open' ? builder.open(state) : builder.close(state)),
+    } as Parameters<typeof loadYaml>[1]);
+  } catch (e) {
+    if (e instanceof DefinitionError) throw e;
+    const mark = (e as { mark?: { position?: number } }).mark;
+    const reason = (e as { reason?: string }).reason;
+    if (mark === undefined || reason === undefined) throw e;
+    const what = fmt === 'json' ? 'JSON' : 'YAML';
+    if (reason.startsWith('nesting exceeded maxDepth')) {
+      throw new DefinitionError(`the source is nested more than ${MAX_DEPTH} levels deep`, {
+        pos: posAt(mark.position ?? 0),
+      });
+    }
+    throw new DefinitionError(`${what} syntax error: ${reason}`, { pos: posAt(mark.position ?? 0) });
   }
-  if (doc.contents === null) throw new DefinitionError('the workflow source is empty', { pos: posAt(0) });
-  const root = convert(doc, doc.contents, 0, posAt);
+  const root = builder.root();
+  if (root === undefined || (root.kind === 'scalar' && root.value === null && root.style === 'plain')) {
+    throw new DefinitionError('the workflow source is empty', { pos: posAt(0) });
+  }
+  countNodes(root, posAt);
   return { root, source, format: fmt, posAt };
 }
 
@@ -168,94 +190,245 @@ function lineStartsOf(source: string): number[] {
 
 const MAX_DEPTH = 500;
 
-function convert(doc: Document, node: unknown, depth: number, posAt: (o: number) => SourcePos): SNode {
-  if (depth > MAX_DEPTH) {
-    throw new DefinitionError(`the source is nested more than ${MAX_DEPTH} levels deep`, {
-      pos: posAt(rangeOf(node)[0]),
-    });
+// YAML 1.2 core schema ints and floats (https://yaml.org/spec/1.2.2/#1032-tag-resolution), as the `yaml`
+// package read them before: ints as bigint, so they stay exact.
+const INT_CORE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+const FLOAT_CORE = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+const intType = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && INT_CORE.test(data),
+  construct: (data: string): bigint | number => {
+    const negative = data.startsWith('-');
+    const digits = data.startsWith('0o') ? `0o${data.slice(2)}` : data.replace(/^[-+]/, '');
+    const n = BigInt(digits);
+    const v = negative ? -n : n;
+    // An int beyond 64 bits cannot be an int of the language: read it as a double, as parseJson does.
+    return v > INT_MAX || v < INT_MIN ? Number(v) : v;
+  },
+  predicate: (data: unknown) => typeof data === 'bigint',
+});
+
+const floatType = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && FLOAT_CORE.test(data),
+  construct: (data: string): number => {
+    const lower = data.toLowerCase();
+    const sign = lower.startsWith('-') ? -1 : 1;
+    const body = lower.replace(/^[-+]/, '');
+    if (body === '.inf') return sign * Infinity;
+    if (body === '.nan') return NaN;
+    return Number(data);
+  },
+  predicate: (data: unknown) => typeof data === 'number',
+});
+
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const nullType = new Type('tag:yaml.org,2002:null', {
+  kind: 'scalar',
+  resolve: (data: unknown) => data === null || (typeof data === 'string' && NULLS.has(data)),
+  construct: () => null,
+  predicate: (data: unknown) => data === null,
+});
+
+const BOOLS = new Map([
+  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
+]);
+const boolType = new Type('tag:yaml.org,2002:bool', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && BOOLS.has(data),
+  construct: (data: string) => BOOLS.get(data),
+  predicate: (data: unknown) => typeof data === 'boolean',
+});
+
+/** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
+const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+
+/** A node being read: where its `open` event was, and the nodes read inside it. */
+interface Frame {
+  readonly start: number;
+  readonly children: SNode[];
+}
+
+/** The node an alias stands for is the anchored node itself: the tree shares it. */
+class TreeBuilder {
+  private readonly stack: Frame[] = [{ start: 0, children: [] }];
+  private readonly anchors = new Map<string, SNode>();
+  /** The node built for each map or list js-yaml constructed. */
+  private readonly built = new WeakMap<object, SNode>();
+
+  constructor(
+    private readonly source: string,
+    private readonly format: 'yaml' | 'json',
+    private readonly posAt: (offset: number) => SourcePos,
+  ) {}
+
+  root(): SNode | undefined {
+    return this.stack[0]!.children[0];
   }
-  if (isAlias(node)) {
-    const target = node.resolve(doc);
-    if (!target) throw new DefinitionError(`unresolved alias *${node.source}`, { pos: posAt(rangeOf(node)[0]) });
-    return convert(doc, target, depth + 1, posAt);
+
+  open(state: YamlState): void {
+    this.stack.push({ start: state.position, children: [] });
   }
-  if (isScalar(node)) return scalar(node.value, rangeOf(node), node.type, posAt);
-  if (isMap(node)) {
+
+  close(state: YamlState): void {
+    const frame = this.stack.pop()!;
+    const parent = this.stack[this.stack.length - 1]!;
+    const node = this.node(frame, state);
+    // js-yaml tries a block mapping after a node's anchor or tag and rolls back when there is none; the node
+    // read in that attempt closes inside the real one, so it only ever lands among a scalar's children.
+    parent.children.push(node);
+    const anchor = (state as unknown as { anchor: string | null }).anchor;
+    if (anchor !== null && anchor !== undefined) this.anchors.set(anchor, node);
+  }
+
+  private node(frame: Frame, state: YamlState): SNode {
+    const src = this.source;
+    const at = contentStart(src, frame.start, state.position);
+    const kind = state.kind as string | null;
+    if (kind === 'mapping' || kind === 'sequence') {
+      // js-yaml reads a node that might be a block mapping's first key inside the node; when it was not, the
+      // node is the one just read (the same object).
+      const only = frame.children.length === 1 ? frame.children[0] : undefined;
+      if (only !== undefined && this.built.get(state.result as object) === only) return only;
+      const node = kind === 'mapping' ? this.map(frame, at) : this.seq(frame, state, at);
+      this.built.set(state.result as object, node);
+      return node;
+    }
+    if (src.charCodeAt(at) === 0x2a /* * */ && kind === null) {
+      let end = at + 1;
+      while (end < src.length && !/[\s,[\]{}]/.test(src[end]!)) end++;
+      const name = src.slice(at + 1, end);
+      const target = this.anchors.get(name);
+      if (target === undefined) throw new DefinitionError(`unresolved alias *${name}`, { pos: this.posAt(at) });
+      return target;
+    }
+    if (kind === null) {
+      // An empty node (`key:` and nothing after it): null, where the node would have started.
+      return { kind: 'scalar', value: null, offset: frame.start, end: frame.start, style: 'plain' };
+    }
+    return this.scalar(state.result, at, state.position);
+  }
+
+  private seq(frame: Frame, state: YamlState, at: number): SSeq {
+    const children = frame.children;
+    const result = state.result as unknown[];
+    // `[a, b: 1]`: a pair inside a flow list is a map of one entry, read as a key and a value.
+    const items: SNode[] = [];
+    let c = 0;
+    for (const item of result) {
+      const child = children[c];
+      if (child === undefined) break;
+      if (typeof item === 'object' && item !== null && this.built.get(item) === undefined && c + 1 < children.length) {
+        items.push(this.map({ start: child.offset, children: [child, children[c + 1]!] }, child.offset));
+        c += 2;
+      } else {
+        items.push(child);
+        c += 1;
+      }
+    }
+    if (items.length !== result.length || c !== children.length) {
+      throw new DefinitionError('a list entry that cannot be read (a complex key?)', { pos: this.posAt(at) });
+    }
+    return { kind: 'seq', items, offset: at };
+  }
+
+  private scalar(value: unknown, at: number, position: number): SScalar {
+    const src = this.source;
+    const c = src[at];
+    const style: SScalar['style'] =
+      c === '"' ? 'double' : c === "'" ? 'single' : c === '|' || c === '>' ? 'block' : 'plain';
+    let end = position;
+    if (style === 'plain') while (end > at && /\s/.test(src[end - 1]!)) end--;
+    else if (style !== 'block') end = src.lastIndexOf(c!, position - 1) + 1;
+    let v: SScalar['value'];
+    switch (typeof value) {
+      case 'bigint':
+      case 'string':
+      case 'number':
+      case 'boolean':
+        v = value;
+        break;
+      default:
+        if (value === null || value === undefined) v = null;
+        else throw new DefinitionError('unsupported YAML value (custom tag?)', { pos: this.posAt(at) });
+    }
+    return { kind: 'scalar', value: v, offset: at, end, style };
+  }
+
+  private map(frame: Frame, at: number): SMap {
+    const children = frame.children;
+    if (children.length % 2 !== 0) {
+      throw new DefinitionError('a map key without a value (`? key`) is not supported', { pos: this.posAt(at) });
+    }
     const entries: SEntry[] = [];
     const index = new Map<string, number>();
-    for (const pair of node.items) {
-      const k = pair.key as YamlNode | null;
-      let keyNode: SScalar;
-      if (k === null || k === undefined) {
-        keyNode = { kind: 'scalar', value: null, offset: rangeOf(node)[0], end: rangeOf(node)[0], style: 'plain' };
-      } else if (isScalar(k)) {
-        keyNode = scalar(k.value, rangeOf(k), k.type, posAt);
-      } else {
-        throw new DefinitionError('map keys must be strings', { pos: posAt(rangeOf(k)[0]) });
-      }
-      const key = keyText(keyNode, k);
-      const v = pair.value as YamlNode | null;
-      const value: SNode =
-        v === null || v === undefined
-          ? { kind: 'scalar', value: null, offset: keyNode.end, end: keyNode.end, style: 'plain' }
-          : convert(doc, v, depth + 1, posAt);
-      const entry: SEntry = { key, keyNode, value };
+    for (let i = 0; i < children.length; i += 2) {
+      const k = children[i]!;
+      if (k.kind !== 'scalar') throw new DefinitionError('map keys must be strings', { pos: this.posAt(k.offset) });
+      const key = this.keyText(k);
+      const entry: SEntry = { key, keyNode: k, value: children[i + 1]! };
       const seen = index.get(key);
       if (seen === undefined) {
         index.set(key, entries.length);
         entries.push(entry);
-      } else entries[seen] = entry; // JSON semantics: the last one wins (YAML reported it already)
+      } else if (this.format === 'json') entries[seen] = entry; // JSON semantics: the last one wins
+      else {
+        throw new DefinitionError(`YAML syntax error: Map keys must be unique; '${key}' is repeated`, {
+          pos: this.posAt(k.offset),
+        });
+      }
     }
-    return { kind: 'map', entries, offset: rangeOf(node)[0] };
+    return { kind: 'map', entries, offset: at };
   }
-  if (isSeq(node)) {
-    const items = node.items.map((i) => convert(doc, i, depth + 1, posAt));
-    return { kind: 'seq', items, offset: rangeOf(node)[0] };
+
+  // A key is a string as written: `1: x` has key "1", `true: x` key "true" (workflow maps have string keys).
+  private keyText(k: SScalar): string {
+    if (typeof k.value === 'string') return k.value;
+    if (k.style === 'plain' && k.end > k.offset) return this.source.slice(k.offset, k.end);
+    return k.value === null ? 'null' : String(k.value);
   }
-  throw new DefinitionError('unsupported YAML node', { pos: posAt(rangeOf(node)[0]) });
 }
 
-function rangeOf(node: unknown): readonly [number, number] {
-  const r = (node as { range?: [number, number, number] | null }).range;
-  return r ? [r[0], r[1]] : [0, 0];
-}
-
-function scalar(
-  value: unknown,
-  range: readonly [number, number],
-  type: string | undefined,
-  posAt: (o: number) => SourcePos,
-): SScalar {
-  let v: SScalar['value'];
-  switch (typeof value) {
-    case 'bigint':
-      // An int beyond 64 bits cannot be an int of the language: read it as a double, as parseJson does.
-      v = value > INT_MAX || value < INT_MIN ? Number(value) : value;
-      break;
-    case 'string':
-    case 'number':
-    case 'boolean':
-      v = value;
-      break;
-    default:
-      if (value === null || value === undefined) v = null;
-      else throw new DefinitionError('unsupported YAML value (custom tag?)', { pos: posAt(range[0]) });
+/**
+ * Where a node's content starts: past the blanks, comments and properties (`&anchor`, `!tag`) that follow its
+ * `open` event, but not past `limit` (the position at its `close`).
+ */
+function contentStart(src: string, from: number, limit: number): number {
+  let i = from;
+  while (i < limit) {
+    const c = src.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+    else if (c === 0x23 /* # */) {
+      while (i < limit && src.charCodeAt(i) !== 0x0a) i++;
+    } else if (c === 0x26 /* & */ || c === 0x21 /* ! */) {
+      while (i < limit && !/\s/.test(src[i]!)) i++;
+    } else break;
   }
-  const style =
-    type === 'QUOTE_DOUBLE'
-      ? 'double'
-      : type === 'QUOTE_SINGLE'
-        ? 'single'
-        : type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED'
-          ? 'block'
-          : 'plain';
-  return { kind: 'scalar', value: v, offset: range[0], end: range[1], style };
+  return i;
 }
 
-// A key is a string as written: `1: x` has key "1", `true: x` key "true" (workflow maps have string keys).
-function keyText(node: SScalar, k: YamlNode | null): string {
-  if (typeof node.value === 'string') return node.value;
-  const src = (k as { source?: string } | null)?.source;
-  if (typeof src === 'string') return src;
-  return node.value === null ? 'null' : String(node.value);
+/**
+ * Counts the nodes the tree stands for, each alias counted as the whole node it stands for, and stops at
+ * {@link MAX_SOURCE_NODES}. Shared nodes are measured once (memoised), so this is linear in the source.
+ */
+function countNodes(root: SNode, posAt: (offset: number) => SourcePos): void {
+  const sizes = new Map<SNode, number>();
+  const size = (n: SNode): number => {
+    if (n.kind === 'scalar') return 1;
+    const known = sizes.get(n);
+    if (known !== undefined) return known;
+    let total = 1;
+    if (n.kind === 'seq') for (const i of n.items) total += size(i);
+    else for (const e of n.entries) total += 1 + size(e.value);
+    if (total > MAX_SOURCE_NODES) {
+      throw new DefinitionError(
+        `the source stands for more than ${MAX_SOURCE_NODES} nodes with its aliases expanded (an alias bomb?)`,
+        { pos: posAt(n.offset) },
+      );
+    }
+    sizes.set(n, total);
+    return total;
+  };
+  size(root);
 }

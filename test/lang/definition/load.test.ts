@@ -1,4 +1,4 @@
-// Loading sources through the `yaml` package: values and offsets, the core schema, UTF-8 size counting,
+// Loading sources through js-yaml: values and offsets, the core schema, UTF-8 size counting, alias budgets,
 // positions, format detection (spec "Workflow definition language", "Data types", "Limits").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,7 +16,7 @@ function show(x: unknown): string {
   return JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Inf' : v === -Infinity ? '-Inf' : v));
 }
 
-s('anchors, aliases and folded scalars are read as the yaml package reads them (YAML 1.2)', () => {
+s('anchors, aliases and folded scalars are read as YAML 1.2 reads them', () => {
   const root = loadSource('a: &x [1, 2]\nb: *x\nc: >\n  folded\n  text\n').root;
   const list = { s: [{ v: 1n, o: 7 }, { v: 2n, o: 10 }], o: 6 };
   assert.is(show(mine(root)), show({ m: [['a', 0, list], ['b', 13, list], ['c', 19, { v: 'folded text\n', o: 22 }]], o: 0 }));
@@ -73,6 +73,32 @@ s('the format is detected: JSON when it starts with { or [ and is valid JSON, el
   assert.is(loadSource('[1, 2]').format, 'json');
   assert.is(loadSource('{a: 1}').format, 'yaml');
   assert.is(loadSource('a: 1').format, 'yaml');
+});
+
+s('aliases are counted as the nodes they stand for: an alias bomb is refused, a moderate reuse is not (issue 11 item 1)', () => {
+  const bomb = (levels: number, fanout: number): string => {
+    let src = 'l0: &l0 [x]\n';
+    for (let i = 1; i <= levels; i++) src += `l${i}: &l${i} [${Array(fanout).fill(`*l${i - 1}`).join(', ')}]\n`;
+    return src;
+  };
+  assert.throws(() => loadSource(bomb(9, 10)), /more than 200000 nodes with its aliases expanded/);
+  assert.throws(() => loadSource(bomb(6, 10)), /line 6, column 9: the source stands for more than/);
+  // 10^4 nodes through aliases: shared, accepted, and each alias reads as the anchored node.
+  const root = loadSource(bomb(4, 10)).root;
+  assert.ok(root.kind === 'map');
+  const l4 = root.entries[4]!.value;
+  assert.ok(l4.kind === 'seq' && l4.items[9] === root.entries[3]!.value);
+});
+
+s('flow collections and quoted scalars continued at a lower indentation are read with libyaml\'s values and offsets (issue 15)', () => {
+  const src = 'a:\n  b: [1,\n2]\n  c: "x\ny"\n';
+  const root = loadSource(src).root;
+  assert.is(
+    show(mine(root)),
+    show({ m: [['a', 0, { m: [['b', 5, { s: [{ v: 1n, o: 9 }, { v: 2n, o: 12 }], o: 8 }], ['c', 17, { v: 'x y', o: 20 }]], o: 5 }]], o: 0 }),
+  );
+  const c = root.kind === 'map' && root.entries[0]!.value.kind === 'map' ? root.entries[0]!.value.entries[1]!.value : undefined;
+  assert.ok(c?.kind === 'scalar' && c.style === 'double' && src.slice(c.offset, c.end) === '"x\ny"');
 });
 
 s.run();
