@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
-import type { CallbackRequest, ServiceCore, Workflow } from '../service/model.ts';
+import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createUi } from '../ui/routes.ts';
 import { serveGoogleRest } from './rest-google.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
@@ -112,7 +112,16 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
           throw ApiError.invalidArgument('sourceContents is required and must not be empty');
         }
         const description = stringField(body, 'description');
-        sendJson(res, 200, service.createWorkflow(workflowId, { sourceContents, ...(description !== undefined ? { description } : {}) }));
+        const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        sendJson(
+          res,
+          200,
+          service.createWorkflow(workflowId, {
+            sourceContents,
+            ...(description !== undefined ? { description } : {}),
+            ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+          }),
+        );
       });
     }
     throw methodNotFound(method, rest);
@@ -127,12 +136,17 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
         const mask = maskText ? maskText.split(',').map((f) => camelField(f.trim())).filter((f) => f !== '') : undefined;
         const sourceContents = stringField(body, 'sourceContents', 'source_contents');
         const description = stringField(body, 'description');
+        const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
         if (sourceContents === '' && (!mask || mask.includes('sourceContents'))) {
           throw ApiError.invalidArgument('sourceContents must not be empty');
         }
         const wf = service.updateWorkflow(
           workflowId,
-          { ...(sourceContents !== undefined ? { sourceContents } : {}), ...(description !== undefined ? { description } : {}) },
+          {
+            ...(sourceContents !== undefined ? { sourceContents } : {}),
+            ...(description !== undefined ? { description } : {}),
+            ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+          },
           mask,
         );
         sendJson(res, 200, updateOperation(service, wf));
@@ -146,11 +160,23 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
   }
   if (seg[2] !== 'executions') throw notFoundPath(method, rest);
   if (n === 3 || (n === 4 && seg[3] === '')) {
-    if (method === 'GET') return sendJson(res, 200, { executions: service.listExecutions(workflowId) });
+    if (method === 'GET') {
+      const basic = executionViewIsBasic(query);
+      const list = service.listExecutions(workflowId);
+      return sendJson(res, 200, { executions: basic ? list.map(basicExecution) : list });
+    }
     if (method === 'POST') {
       return readJsonBody(req).then((body) => {
         const argument = stringField(body, 'argument');
-        sendJson(res, 200, service.createExecution(workflowId, argument !== undefined ? { argument } : {}));
+        const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        sendJson(
+          res,
+          200,
+          service.createExecution(workflowId, {
+            ...(argument !== undefined ? { argument } : {}),
+            ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+          }),
+        );
       });
     }
     throw methodNotFound(method, rest);
@@ -163,14 +189,78 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
       // The body (an empty object, if any) carries nothing; drain it before answering.
       return drain(req).then(() => sendJson(res, 200, service.cancelExecution(workflowId, executionId)));
     }
-    if (method === 'GET') return sendJson(res, 200, service.getExecution(workflowId, decodeSegment(last)));
+    if (method === 'GET') {
+      const execution = service.getExecution(workflowId, decodeSegment(last));
+      return sendJson(res, 200, executionViewIsBasic(query) ? basicExecution(execution) : execution);
+    }
     throw methodNotFound(method, rest);
+  }
+  if (seg[4] === 'stepEntries' && (n === 5 || (n === 6 && seg[5] === ''))) {
+    if (method !== 'GET') throw methodNotFound(method, rest);
+    return sendJson(res, 200, service.listStepEntries(workflowId, decodeSegment(last), stepEntryListRequest(query)));
+  }
+  if (seg[4] === 'stepEntries' && n === 6) {
+    if (method !== 'GET') throw methodNotFound(method, rest);
+    const view = new URLSearchParams(query).get('view') ?? undefined;
+    return sendJson(res, 200, service.getStepEntry(workflowId, decodeSegment(last), decodeSegment(seg[5]!), view));
   }
   if (n === 5 && seg[4] === 'callbacks') {
     if (method === 'GET') return sendJson(res, 200, { callbacks: service.listCallbacks(workflowId, decodeSegment(last)) });
     throw methodNotFound(method, rest);
   }
   throw notFoundPath(method, rest);
+}
+
+/**
+ * The query of stepEntries.list (Google's REST reference): `pageSize`, `pageToken`, `skip`, `filter`,
+ * `orderBy`, `view` (snake_case names accepted too). A page size or skip that is not an integer is a 400.
+ */
+function stepEntryListRequest(query: string): StepEntryListRequest {
+  const p = new URLSearchParams(query);
+  const get = (name: string, alt: string) => p.get(name) ?? p.get(alt) ?? undefined;
+  const int = (name: string, alt: string): number | undefined => {
+    const text = get(name, alt);
+    if (text === undefined || text === '') return undefined;
+    if (!/^-?\d+$/.test(text)) throw ApiError.invalidArgument(`${name} must be an integer, not "${text}"`);
+    return Number(text);
+  };
+  const pageSize = int('pageSize', 'page_size');
+  const skip = int('skip', 'skip');
+  const pageToken = get('pageToken', 'page_token');
+  const filter = get('filter', 'filter');
+  const orderBy = get('orderBy', 'order_by');
+  const view = get('view', 'view');
+  return {
+    ...(pageSize !== undefined ? { pageSize } : {}),
+    ...(skip !== undefined ? { skip } : {}),
+    ...(pageToken !== undefined ? { pageToken } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+    ...(orderBy !== undefined ? { orderBy } : {}),
+    ...(view !== undefined ? { view } : {}),
+  };
+}
+
+/**
+ * `view` of executions get and list (Google's ExecutionView): BASIC or FULL; absent (and
+ * EXECUTION_VIEW_UNSPECIFIED) is FULL on get and list alike, as on gRPC here. Anything else is a 400.
+ */
+function executionViewIsBasic(query: string): boolean {
+  const view = new URLSearchParams(query).get('view');
+  if (view === null || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
+  if (view === 'BASIC') return true;
+  throw ApiError.invalidArgument(`invalid view "${view}": use BASIC or FULL`);
+}
+
+/** Google's BASIC view of an execution: name, startTime, endTime, duration, state and workflowRevisionId. */
+function basicExecution(e: Execution): Partial<Execution> {
+  return {
+    name: e.name,
+    startTime: e.startTime,
+    ...(e.endTime !== undefined ? { endTime: e.endTime } : {}),
+    ...(e.duration !== undefined ? { duration: e.duration } : {}),
+    state: e.state,
+    workflowRevisionId: e.workflowRevisionId,
+  };
 }
 
 /** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */

@@ -37,6 +37,10 @@ import type {
   Workflow,
 } from './model.ts';
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
+import { encodeError } from './error-payload.ts';
+import { StepHistory, type ExecutionHistoryLevel } from './step-history.ts';
+import { getStepEntry, listStepEntries } from './step-entries.ts';
+import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
 /** Largest description, in characters (spec "Workflow": max 1000). */
 export const MAX_DESCRIPTION_CHARS = 1000;
@@ -78,6 +82,16 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /**
+   * The step history recorded for an execution whose workflow and execution do not set
+   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
+   * "Step history").
+   */
+  readonly defaultHistory?: 'none' | 'basic' | 'detailed';
+  /** Cap on step entries kept per execution; default MAX_STEP_ENTRIES_PER_EXECUTION (step-history.ts). */
+  readonly maxStepEntries?: number;
+  /** Called once when an execution ends (after its resource has its terminal state). */
+  readonly onExecutionEnd?: (execution: Execution) => void;
 }
 
 /** @internal A deployed workflow with its compiled current revision. */
@@ -97,6 +111,8 @@ interface ExecutionRecord {
   resource: Execution;
   readonly abort: AbortController;
   readonly logs: LogEntry[];
+  /** The step history, unless history is off for this execution. */
+  readonly history: StepHistory | undefined;
 }
 
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
@@ -121,6 +137,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
+  const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
   const workflows = new Map<string, WorkflowRecord>();
@@ -179,19 +196,25 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
     const r = ex.resource;
-    ex.resource = Object.freeze({
-      name: r.name,
-      state,
-      ...(r.argument !== undefined ? { argument: r.argument } : {}),
-      ...(fields.result !== undefined ? { result: fields.result } : {}),
-      ...(fields.error !== undefined ? { error: fields.error } : {}),
-      startTime: r.startTime,
-      endTime: timestamp(),
-      workflowRevisionId: r.workflowRevisionId,
-    });
+    const endTime = timestamp();
+    ex.resource = executionView(
+      {
+        name: r.name,
+        state,
+        ...(r.argument !== undefined ? { argument: r.argument } : {}),
+        ...(fields.result !== undefined ? { result: fields.result } : {}),
+        ...(fields.error !== undefined ? { error: fields.error } : {}),
+        startTime: r.startTime,
+        endTime,
+        workflowRevisionId: r.workflowRevisionId,
+        ...(r.executionHistoryLevel !== undefined ? { executionHistoryLevel: r.executionHistoryLevel } : {}),
+      },
+      ex.history,
+    );
     // Nobody can await the callbacks of an ended execution: free the requests they still hold.
     callbacks.release(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
+    options.onExecutionEnd?.(ex.resource);
   }
 
   function start(ex: ExecutionRecord, definition: Definition, argument: Value, revision: string): void {
@@ -205,6 +228,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       env,
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
+      ...(ex.history ? { hooks: { observer: ex.history } } : {}),
     };
     let run: Promise<Value>;
     try {
@@ -284,6 +308,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       }
       checkSourceType(input.sourceContents);
       checkDescription(input.description);
+      const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
       const definition = compile(input.sourceContents);
       const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
       const now = timestamp();
@@ -295,6 +320,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         description: input.description ?? '',
         createTime: now,
         updateTime: now,
+        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
       });
       workflows.set(workflowId, { id: workflowId, resource, definition, counter });
       deletedCounters.delete(workflowId);
@@ -317,8 +343,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
       if (mask) {
         for (const f of mask) {
-          if (f !== 'sourceContents' && f !== 'description') {
-            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only sourceContents and description)`);
+          if (f !== 'sourceContents' && f !== 'description' && f !== 'executionHistoryLevel') {
+            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only sourceContents, description and executionHistoryLevel)`);
           }
         }
       }
@@ -340,7 +366,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       }
       const description = wantDescription ? (input.description ?? '') : old.description;
       checkDescription(description);
-      if (source === old.sourceContents && description === old.description) return old;
+      const wantLevel = mask ? mask.has('executionHistoryLevel') : input.executionHistoryLevel !== undefined;
+      const historyLevel = wantLevel ? checkHistoryLevel(input.executionHistoryLevel) : old.executionHistoryLevel;
+      if (source === old.sourceContents && description === old.description && historyLevel === old.executionHistoryLevel) return old;
       wf.definition = definition;
       wf.counter = counter;
       wf.resource = Object.freeze({
@@ -351,6 +379,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         description,
         createTime: old.createTime,
         updateTime: timestamp(),
+        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
       });
       emit({ type: 'workflow', workflowId });
       return wf.resource;
@@ -384,6 +413,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
           recorded = raw;
         }
       }
+      const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
       // A main without params does not receive the argument (see the module header).
       if (wf.definition.main.params.length === 0) argument = null;
       const executionId = crypto.randomUUID();
@@ -394,8 +424,18 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         ...(recorded !== undefined ? { argument: recorded } : {}),
         startTime: timestamp(),
         workflowRevisionId: wf.resource.revisionId,
+        ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
       });
-      const ex: ExecutionRecord = { workflowId, executionId, name, resource, abort: new AbortController(), logs: [] };
+      const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
+      const history =
+        level === 'none'
+          ? undefined
+          : new StepHistory({
+              detailed: level === 'detailed',
+              now: () => clock.now(),
+              ...(options.maxStepEntries !== undefined ? { maxEntries: options.maxStepEntries } : {}),
+            });
+      const ex: ExecutionRecord = { workflowId, executionId, name, resource, abort: new AbortController(), logs: [], history };
       executions.set(executionId, ex);
       let list = executionsByWorkflow.get(workflowId);
       if (!list) executionsByWorkflow.set(workflowId, (list = []));
@@ -412,13 +452,14 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
     },
 
     getExecution(workflowId, executionId) {
-      return findExecution(workflowId, executionId).resource;
+      const ex = findExecution(workflowId, executionId);
+      return activeView(ex.resource, ex.history);
     },
 
     listExecutions(workflowId) {
       const source = workflowId === undefined ? executions.values() : (executionsByWorkflow.get(workflowId) ?? []);
       const out: Execution[] = [];
-      for (const ex of source) out.push(ex.resource);
+      for (const ex of source) out.push(activeView(ex.resource, ex.history));
       return out.reverse();
     },
 
@@ -439,6 +480,17 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
 
     executionLogs(workflowId, executionId) {
       return findExecution(workflowId, executionId).logs.slice();
+    },
+
+    listStepEntries(workflowId, executionId, request) {
+      const ex = findExecution(workflowId, executionId);
+      if (!ex.history) return listStepEntries(EMPTY_HISTORY, ex.name, request);
+      return listStepEntries(ex.history, ex.name, request);
+    },
+
+    getStepEntry(workflowId, executionId, entryId, view) {
+      const ex = findExecution(workflowId, executionId);
+      return getStepEntry(ex.history ?? EMPTY_HISTORY, ex.name, entryId, view);
     },
 
     deliverCallback(callbackId: string, request: CallbackRequest) {
@@ -463,6 +515,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   return core;
 }
 
+/** What an execution without history lists: nothing (its parameters are still checked). */
+const EMPTY_HISTORY = new StepHistory({ detailed: false, now: Date.now });
+
 function checkSourceType(s: unknown): asserts s is string {
   if (typeof s !== 'string') throw ApiError.invalidArgument('sourceContents must be a string');
 }
@@ -484,25 +539,4 @@ function definitionError(e: unknown): ApiError {
   }
   if (where.length) msg = `${where.join(', ')}: ${msg}`;
   return ApiError.invalidArgument(`invalid workflow definition: ${msg}`);
-}
-
-/** The error map as `error.payload`: JSON, with any bytes inside shown as base64 text so it always encodes. */
-function encodeError(v: Value): string {
-  try {
-    return toJson(v);
-  } catch {
-    return toJson(jsonSafe(v));
-  }
-}
-
-function jsonSafe(v: Value): Value {
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  if (Array.isArray(v)) return v.map(jsonSafe);
-  if (v instanceof Map) {
-    const m = new Map<string, Value>();
-    for (const [k, e] of v) m.set(k, jsonSafe(e));
-    return m;
-  }
-  return v;
 }

@@ -20,9 +20,19 @@ export interface Workflow {
   readonly description: string;
   readonly createTime: string;
   readonly updateTime: string;
+  /** Google's field: the step history its executions record unless they set their own (issue 12). */
+  readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
 }
 
-/** An execution resource, exactly the spec's fields. */
+/** One element of Google's Execution.Error.stackTrace; int64 fields are decimal strings, as in Google's JSON. */
+export interface StackTraceElement {
+  readonly step: string;
+  readonly routine: string;
+  /** Where the step is written: 1-based line and column of its name, and the name's length in bytes. */
+  readonly position: { readonly line: string; readonly column: string; readonly length: string };
+}
+
+/** An execution resource: the spec's fields, and Google's that issue 12 adds. */
 export interface Execution {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}/executions/{executionId}` */
   readonly name: string;
@@ -31,12 +41,37 @@ export interface Execution {
   readonly argument?: string;
   /** JSON-encoded result; present on SUCCEEDED. */
   readonly result?: string;
-  /** Present on FAILED: `payload` is the JSON-encoded error map, `context` is `step: <step_name>`. */
-  readonly error?: { readonly payload: string; readonly context: string };
+  /**
+   * Present on FAILED: `payload` is the JSON-encoded error map, `context` is `step: <step_name>`, and
+   * `stackTrace` (when history was recorded) where the error was raised, innermost first, through subworkflow
+   * calls.
+   */
+  readonly error?: {
+    readonly payload: string;
+    readonly context: string;
+    readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
+  };
   readonly startTime: string;
   /** Set once the state is terminal. */
   readonly endTime?: string;
+  /** Set once the state is terminal: endTime - startTime in Google's JSON form (`"1.25s"`). */
+  readonly duration?: string;
   readonly workflowRevisionId: string;
+  /**
+   * Google's Execution.Status: on an ACTIVE execution the innermost step running on each thread (one per
+   * running parallel branch); once ended, the last step entered. Absent when no history is recorded.
+   */
+  readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
+  /** Google's field: the step history this execution records (it wins over the workflow's). */
+  readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+}
+
+/** The writable fields of a workflow (create and update). */
+export interface WorkflowInput {
+  readonly sourceContents?: string;
+  readonly description?: string;
+  /** `EXECUTION_HISTORY_BASIC`, `EXECUTION_HISTORY_DETAILED`, or empty/UNSPECIFIED for none (INVALID_ARGUMENT otherwise). */
+  readonly executionHistoryLevel?: string;
 }
 
 /** A callback resource (spec "Callback"). */
@@ -77,7 +112,7 @@ export interface ServiceCore {
   readonly project: string;
   readonly location: string;
 
-  createWorkflow(workflowId: string, input: { sourceContents: string; description?: string }): Workflow;
+  createWorkflow(workflowId: string, input: WorkflowInput & { sourceContents: string }): Workflow;
   getWorkflow(workflowId: string): Workflow;
   /** Newest first. */
   listWorkflows(): Workflow[];
@@ -88,13 +123,13 @@ export interface ServiceCore {
    */
   updateWorkflow(
     workflowId: string,
-    input: { sourceContents?: string; description?: string },
+    input: WorkflowInput,
     updateMask?: readonly string[],
   ): Workflow;
   deleteWorkflow(workflowId: string): void;
 
   /** Starts an execution pinned to the current revision; returns it ACTIVE. `argument` is JSON text, max 32 KB. */
-  createExecution(workflowId: string, input: { argument?: string }): Execution;
+  createExecution(workflowId: string, input: { argument?: string; executionHistoryLevel?: string }): Execution;
   getExecution(workflowId: string, executionId: string): Execution;
   /** Executions of one workflow, or of all workflows when `workflowId` is undefined; newest first. */
   listExecutions(workflowId?: string): Execution[];
@@ -103,6 +138,10 @@ export interface ServiceCore {
   listCallbacks(workflowId: string, executionId: string): Callback[];
   /** sys.log entries of an execution, oldest first. */
   executionLogs(workflowId: string, executionId: string): LogEntry[];
+  /** stepEntries.list (issue 12): a page of the execution's step entries; empty when no history is recorded. */
+  listStepEntries(workflowId: string, executionId: string, request: StepEntryListRequest): StepEntryList;
+  /** stepEntries.get: one step entry by its entryId (NOT_FOUND when unknown). */
+  getStepEntry(workflowId: string, executionId: string, entryId: string, view?: string): StepEntry;
 
   /**
    * Delivers a request to a callback endpoint. Returns the HTTP status and JSON body to answer with: 200 when
@@ -113,4 +152,71 @@ export interface ServiceCore {
 
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
+}
+
+/**
+ * One step entry (Google's REST resource `projects.locations.workflows.executions.stepEntries`, issue 12).
+ * int64 fields (`entryId`, navigation IDs, progress numbers) are decimal strings, as in Google's JSON.
+ */
+export interface StepEntry {
+  /** `{execution name}/stepEntries/{entryId}` */
+  readonly name: string;
+  readonly createTime: string;
+  readonly updateTime: string;
+  /** `main` or the subworkflow the step belongs to. */
+  readonly routine: string;
+  readonly step: string;
+  /** Google's StepType names (`STEP_ASSIGN`, `STEP_FOR_ITERATION`, ...). */
+  readonly stepType: string;
+  readonly state: 'STATE_IN_PROGRESS' | 'STATE_SUCCEEDED' | 'STATE_FAILED' | 'STATE_CANCELLED';
+  /** A failed entry's error: `payload` is the JSON of the error map. */
+  readonly exception?: { readonly payload: string };
+  readonly entryId: string;
+  readonly navigationInfo: {
+    readonly children?: readonly string[];
+    readonly parent?: string;
+    readonly next?: string;
+    readonly previous?: string;
+  };
+  readonly stepEntryMetadata: {
+    /** PROGRESS_TYPE_FOR, PROGRESS_TYPE_SWITCH, PROGRESS_TYPE_RETRY, PROGRESS_TYPE_PARALLEL_FOR, PROGRESS_TYPE_PARALLEL_BRANCH */
+    readonly progressType?: string;
+    /** The 1-based iteration or retry attempt. */
+    readonly progressNumber?: string;
+    /** The parallel thread (`2`, `2.3`); absent on the main thread. */
+    readonly threadId?: string;
+    /** A loop's number of iterations. */
+    readonly expectedIteration?: string;
+  };
+  /** Detailed history: the variables visible when the step ended. */
+  readonly variableData?: { readonly variables: Readonly<Record<string, unknown>> };
+}
+
+/** The list parameters of stepEntries.list (Google's REST reference). */
+export interface StepEntryListRequest {
+  /** 1 to 1000; default and larger values: 1000. */
+  readonly pageSize?: number;
+  readonly pageToken?: string;
+  /** Entries to skip before the page (after the page token's position). */
+  readonly skip?: number;
+  /** AIP-160 over entryId, createTime, updateTime, routine, step, stepType, parent, state. */
+  readonly filter?: string;
+  /** AIP-132 over entryId, createTime, updateTime, routine, step, stepType, state; default `entryId`. */
+  readonly orderBy?: string;
+  /** `EXECUTION_ENTRY_VIEW_BASIC` leaves out `variableData`; DETAILED and unspecified include it. */
+  readonly view?: string;
+}
+
+/** The answer of stepEntries.list. */
+export interface StepEntryList {
+  readonly stepEntries: StepEntry[];
+  /** Present when more entries follow. */
+  readonly nextPageToken?: string;
+  /** Entries matching the filter (for a running execution, so far). */
+  readonly totalSize: number;
+  /**
+   * Not in Google's API: entries dropped from this execution's history by the per-execution cap (the
+   * oldest finished ones); absent when none were.
+   */
+  readonly droppedEntries?: number;
 }

@@ -1,0 +1,86 @@
+/**
+ * The fields of the Execution resource that come from its step history and its times (issue 12; Google's
+ * Execution resource, https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions):
+ * `duration`, `status.currentSteps` and `error.stackTrace`, and which history level an execution records.
+ */
+import { ApiError } from './errors.ts';
+import type { Execution, StackTraceElement } from './model.ts';
+import type { ExecutionHistoryLevel, StepHistory } from './step-history.ts';
+
+/** Google's ExecutionHistoryLevel names accepted on workflows and executions. */
+export const EXECUTION_HISTORY_LEVELS: readonly ExecutionHistoryLevel[] = [
+  'EXECUTION_HISTORY_LEVEL_UNSPECIFIED',
+  'EXECUTION_HISTORY_BASIC',
+  'EXECUTION_HISTORY_DETAILED',
+];
+
+/**
+ * Checks an `executionHistoryLevel` field of a request; returns undefined for absent, empty or UNSPECIFIED.
+ * @throws ApiError INVALID_ARGUMENT for any other value.
+ */
+export function checkHistoryLevel(value: unknown): Exclude<ExecutionHistoryLevel, 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED'> | undefined {
+  if (value === undefined || value === null || value === '' || value === 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED') return undefined;
+  if (value === 'EXECUTION_HISTORY_BASIC' || value === 'EXECUTION_HISTORY_DETAILED') return value;
+  throw ApiError.invalidArgument(
+    `invalid executionHistoryLevel ${JSON.stringify(value)}: use EXECUTION_HISTORY_BASIC or EXECUTION_HISTORY_DETAILED`,
+  );
+}
+
+/**
+ * The history an execution records: the execution's level if set, else the workflow's, else the service's
+ * default (`basic` unless turned off or raised with --history).
+ */
+export function historyLevelOf(
+  workflowLevel: ExecutionHistoryLevel | undefined,
+  executionLevel: ExecutionHistoryLevel | undefined,
+  defaultLevel: 'none' | 'basic' | 'detailed',
+): 'none' | 'basic' | 'detailed' {
+  const level = executionLevel ?? workflowLevel;
+  if (level === 'EXECUTION_HISTORY_DETAILED') return 'detailed';
+  if (level === 'EXECUTION_HISTORY_BASIC') return 'basic';
+  return defaultLevel;
+}
+
+/** A duration in Google's JSON form: seconds with up to 9 fractional digits and an `s` (`"1.250s"`). */
+export function durationText(startTime: string, endTime: string): string {
+  const ms = Math.max(0, Date.parse(endTime) - Date.parse(startTime));
+  return `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+}
+
+/**
+ * Google's Execution.Error.stackTrace elements, innermost first: the step where the error was raised, then
+ * each subworkflow call it propagated through. `position` is where the step is written: 1-based line and
+ * column of its name, and `length` the name's length in bytes. int64 fields are decimal strings.
+ */
+export function stackTraceOf(history: StepHistory): StackTraceElement[] {
+  return history.failurePath().map((e) => ({
+    step: e.step,
+    routine: e.routine,
+    position: { line: String(e.pos.line), column: String(e.pos.col), length: String(Buffer.byteLength(e.step)) },
+  }));
+}
+
+/**
+ * The terminal resource, frozen: `duration`, `status.currentSteps` (the last step entered) and, on FAILED,
+ * `error.stackTrace` added to `base` from the history (when one was recorded).
+ */
+export function executionView(base: Execution, history: StepHistory | undefined): Execution {
+  const out: { -readonly [K in keyof Execution]: Execution[K] } = { ...base };
+  if (base.endTime !== undefined) out.duration = durationText(base.startTime, base.endTime);
+  if (history) {
+    const currentSteps = history.currentSteps();
+    if (currentSteps.length) out.status = { currentSteps };
+    if (base.error) {
+      const elements = stackTraceOf(history);
+      if (elements.length) out.error = { ...base.error, stackTrace: { elements } };
+    }
+  }
+  return Object.freeze(out);
+}
+
+/** An ACTIVE execution as read now: `status.currentSteps` from the history (one per running parallel branch). */
+export function activeView(resource: Execution, history: StepHistory | undefined): Execution {
+  if (!history || resource.state !== 'ACTIVE') return resource;
+  const currentSteps = history.currentSteps();
+  return currentSteps.length ? { ...resource, status: { currentSteps } } : resource;
+}
