@@ -15,6 +15,8 @@
  * | ALLOWED_HOSTS | `--allowed-host`  | (none)      |
  *
  * The last two are lists: the flag may be repeated, the variable holds comma-separated values.
+ * | HISTORY       | `--history`       | basic       |
+ * | VERBOSE       | `--verbose`       | (off)       |
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -35,6 +37,13 @@ export interface ServerConfig {
   readonly allowOrigins?: readonly string[];
   /** Extra host names the REST port answers browsers on (`--allowed-host`); default none. */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Step history of executions that do not set executionHistoryLevel (issue 12): `basic` (default),
+   * `detailed` (variables too) or `none`.
+   */
+  readonly history?: 'none' | 'basic' | 'detailed';
+  /** Print a line for every execution that ends, not only for failed ones. */
+  readonly verbose?: boolean;
 }
 
 /** The defaults of the spec's Configuration table. */
@@ -71,6 +80,9 @@ Options (each overrides its environment variable):
                         browsers on other origins are refused (403); curl and SDKs are never affected.
   --allowed-host <name> a host name browsers may reach the emulator by, besides localhost, IP addresses and
                         this machine's name (repeatable; ALLOWED_HOSTS, comma-separated; .name: subdomains)
+  --history <level>     step history of each execution: basic, detailed (with variables) or none
+                        (HISTORY, default basic; a workflow's or execution's executionHistoryLevel wins)
+  --verbose             print a line when any execution ends, not only when one fails (VERBOSE=1)
   --help                print this help
   --version             print the version
 
@@ -85,6 +97,8 @@ const FLAGS = {
   '--project': 'PROJECT',
   '--location': 'LOCATION',
   '--workflows-dir': 'WORKFLOWS_DIR',
+  '--history': 'HISTORY',
+  '--verbose': 'VERBOSE',
 } as const;
 type Flag = keyof typeof FLAGS;
 /** Flags that may be repeated, with their variable (comma-separated values). */
@@ -116,6 +130,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     if (!(flag in FLAGS) && !(flag in LIST_FLAGS)) return { kind: 'error', message: `unknown option "${arg}" (see --help)` };
     let value: string | undefined;
     if (eq > 0) value = arg.slice(eq + 1);
+    else if (flag === '--verbose') value = '1';
     else {
       value = argv[++i];
       if (value === undefined || value.startsWith('--')) return { kind: 'error', message: `option ${flag} needs a value` };
@@ -163,6 +178,16 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     }
     if (!isDir) return { kind: 'error', message: `workflows directory (--workflows-dir / WORKFLOWS_DIR) is not a directory: ${dir}` };
   }
+  const historyText = (values.get('--history') ?? 'basic').toLowerCase();
+  const history = historyText === 'off' ? 'none' : historyText;
+  if (history !== 'none' && history !== 'basic' && history !== 'detailed') {
+    return { kind: 'error', message: `invalid history level (--history / HISTORY): "${historyText}" (basic, detailed or none)` };
+  }
+  const verboseText = (values.get('--verbose') ?? '0').toLowerCase();
+  if (!['0', '1', 'true', 'false', ''].includes(verboseText)) {
+    return { kind: 'error', message: `invalid --verbose / VERBOSE: "${verboseText}" (1 or 0)` };
+  }
+  const verbose = verboseText === '1' || verboseText === 'true';
   return {
     kind: 'config',
     config: {
@@ -174,6 +199,8 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
       ...(workflowsDir !== undefined ? { workflowsDir } : {}),
       ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
       ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
+      ...(history !== 'basic' ? { history } : {}),
+      ...(verbose ? { verbose } : {}),
     },
   };
 }

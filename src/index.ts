@@ -43,6 +43,11 @@ export interface EmulatorOptions {
    * Default: nothing is printed; the entries are on {@link FinishedExecution.logs}.
    */
   readonly onLog?: (line: string) => void;
+  /**
+   * Step history of executions that set no executionHistoryLevel (README "Step history"): `basic` (default),
+   * `detailed` (the variables after each step too) or `none`.
+   */
+  readonly history?: 'none' | 'basic' | 'detailed';
 }
 
 /** A workflow resource, as REST returns it (spec "Workflow"). Timestamps are RFC 3339 UTC. */
@@ -55,6 +60,16 @@ export interface Workflow {
   readonly description: string;
   readonly createTime: string;
   readonly updateTime: string;
+  /** The step history its executions record unless they set their own. */
+  readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+}
+
+/** Where an error was raised or passed through (Google's StackTraceElement); int64 fields are decimal strings. */
+export interface StackTraceElement {
+  readonly step: string;
+  readonly routine: string;
+  /** 1-based line and column of the step's name in the source, and the name's length in bytes. */
+  readonly position: { readonly line: string; readonly column: string; readonly length: string };
 }
 
 /** Execution states (spec "States and transitions"). */
@@ -67,11 +82,63 @@ export interface Execution {
   readonly state: ExecutionState;
   readonly argument?: string;
   readonly result?: string;
-  /** On FAILED: `payload` is the JSON text of the error map, `context` is `step: <step name>`. */
-  readonly error?: { readonly payload: string; readonly context: string };
+  /**
+   * On FAILED: `payload` is the JSON text of the error map, `context` is `step: <step name>`, `stackTrace`
+   * where it was raised, innermost first, through subworkflow calls.
+   */
+  readonly error?: {
+    readonly payload: string;
+    readonly context: string;
+    readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
+  };
   readonly startTime: string;
   readonly endTime?: string;
+  /** Once ended: endTime - startTime, e.g. `"0.012s"`. */
+  readonly duration?: string;
   readonly workflowRevisionId: string;
+  /** ACTIVE: the step running on each thread; ended: the last step entered. */
+  readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
+  readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+}
+
+/**
+ * One step entry of an execution's history, as REST's stepEntries return it (Google's StepEntry; README
+ * "Step history"). int64 fields are decimal strings.
+ */
+export interface StepEntry {
+  readonly name: string;
+  readonly createTime: string;
+  readonly updateTime: string;
+  readonly routine: string;
+  readonly step: string;
+  /** `STEP_ASSIGN`, `STEP_STD_LIB_CALL`, `STEP_FOR_ITERATION`, ... (Google's StepType names). */
+  readonly stepType: string;
+  readonly state: 'STATE_IN_PROGRESS' | 'STATE_SUCCEEDED' | 'STATE_FAILED' | 'STATE_CANCELLED';
+  /** A failed entry's error map as JSON text. */
+  readonly exception?: { readonly payload: string };
+  readonly entryId: string;
+  readonly navigationInfo: {
+    readonly children?: readonly string[];
+    readonly parent?: string;
+    readonly next?: string;
+    readonly previous?: string;
+  };
+  readonly stepEntryMetadata: {
+    readonly progressType?: string;
+    readonly progressNumber?: string;
+    readonly threadId?: string;
+    readonly expectedIteration?: string;
+  };
+  /** Detailed history only: the variables when the step ended. */
+  readonly variableData?: { readonly variables: Readonly<Record<string, unknown>> };
+}
+
+/** Parameters of {@link Emulator.stepEntries} (stepEntries.list's). */
+export interface StepEntryQuery {
+  /** e.g. `state="FAILED"`, `stepType=STEP_RETRY AND entryId>10` (AIP-160). */
+  readonly filter?: string;
+  /** e.g. `entryId desc` (AIP-132). */
+  readonly orderBy?: string;
 }
 
 /** The error map of a failed execution (spec "Error map"), decoded. */
@@ -174,6 +241,12 @@ export interface Emulator {
   wait(execution: string | { readonly name: string }, options?: WaitOptions): Promise<FinishedExecution>;
   /** The callback endpoints an execution has created so far, oldest first. */
   callbacks(execution: string | { readonly name: string }): Promise<Callback[]>;
+  /**
+   * The step history of an execution (README "Step history"), every entry matching `query`, oldest first
+   * unless `orderBy` says otherwise. Rejects with `code` `NOT_FOUND` for an unknown execution and
+   * `INVALID_ARGUMENT` for a bad filter or orderBy.
+   */
+  stepEntries(execution: string | { readonly name: string }, query?: StepEntryQuery): Promise<StepEntry[]>;
   /** Cancels an ACTIVE execution; rejects with `code` `FAILED_PRECONDITION` when it has ended. */
   cancel(execution: string | { readonly name: string }): Promise<Execution>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
@@ -195,7 +268,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.location !== undefined ? { location: options.location } : {}),
     ...(options.workflowsDir !== undefined ? { workflowsDir: options.workflowsDir } : {}),
+    ...(options.history !== undefined ? { history: options.history } : {}),
     service: { log: options.onLog ?? (() => {}), ...(options.env ? { env: options.env } : {}) },
+    printExecutionEnd: () => {},
   });
   const service = server.service;
   const parent = `projects/${service.project}/locations/${service.location}`;
@@ -294,6 +369,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     async callbacks(execution) {
       const { workflowId, executionId } = idsOf(execution);
       return service.listCallbacks(workflowId, executionId);
+    },
+    async stepEntries(execution, query = {}) {
+      const { workflowId, executionId } = idsOf(execution);
+      const out: StepEntry[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = service.listStepEntries(workflowId, executionId, { ...query, ...(pageToken ? { pageToken } : {}) });
+        out.push(...page.stepEntries);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return out;
     },
     async cancel(execution) {
       const { workflowId, executionId } = idsOf(execution);

@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.ts';
 import { createServiceCore, type ServiceCoreOptions } from './service/core.ts';
 import type { ServiceCore } from './service/model.ts';
 import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watcher.ts';
+import { executionEndLine } from './service/execution-end-line.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -17,6 +18,8 @@ export interface StartOptions extends Partial<ServerConfig> {
   readonly service?: Pick<ServiceCoreOptions, 'clock' | 'fetch' | 'env' | 'log'>;
   /** Directory watcher options (its log sink, debounce). */
   readonly watch?: WatchOptions;
+  /** Where the line for an ended execution goes (FAILED ones; every one with `verbose`); default stderr. */
+  readonly printExecutionEnd?: (line: string) => void;
 }
 
 /** A running emulator. */
@@ -55,10 +58,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     { host: config.host, port: config.port },
   );
   const url = `http://${displayHost(config.host)}:${http.port}`;
+  let watcher: DirectoryWatcher | undefined;
+  const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
   const service = createServiceCore({
     project: config.project,
     location: config.location,
     callbackBaseUrl: url,
+    ...(config.history !== undefined ? { defaultHistory: config.history } : {}),
+    onExecutionEnd: (execution) => {
+      if (execution.state !== 'FAILED' && !config.verbose) return;
+      const workflowId = execution.name.split('/')[5]!;
+      printEnd(executionEndLine(workflowId, execution, watcher?.fileOf(workflowId)));
+    },
     ...options.service,
   });
   handler = createRestHandler(service, {
@@ -68,7 +79,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   let grpc: GrpcServer | undefined;
-  let watcher: DirectoryWatcher | undefined;
   try {
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);

@@ -36,6 +36,8 @@ export interface WatchOptions {
 export interface DirectoryWatcher {
   /** Workflow IDs deployed from the directory at start-up. */
   readonly initial: readonly string[];
+  /** The path of the file a workflow was deployed from, or undefined when it was not deployed from the directory. */
+  fileOf(workflowId: string): string | undefined;
   /** Stops watching; deployed workflows stay. */
   close(): void;
 }
@@ -239,6 +241,10 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
 
   return {
     initial,
+    fileOf(workflowId) {
+      const name = owners.get(workflowId);
+      return name === undefined ? undefined : join(dir, name);
+    },
     close() {
       closed = true;
       watcher?.close();

@@ -62,6 +62,20 @@ s('a FAILED execution resolves too, with the decoded error payload and context (
   assert.equal(done.error, { payload: { message: 'boom', code: 7, tags: ['Custom'] }, context: 'step: explode' });
 });
 
+s('stepEntries: the history of a run, filtered, with the stack trace on the resource (issue 12)', async (ctx) => {
+  await ctx.emulator.deploy('history-failing', FAILING);
+  const execution = await ctx.emulator.run('history-failing');
+  const entries = await ctx.emulator.stepEntries(execution);
+  assert.equal(entries.map((e) => [e.entryId, e.step, e.stepType, e.state]), [['1', 'explode', 'STEP_RAISE', 'STATE_FAILED']]);
+  assert.equal(JSON.parse(entries[0]!.exception!.payload).tags, ['Custom']);
+  assert.equal(execution.resource.error?.stackTrace?.elements.map((e) => [e.step, e.position.line]), [['explode', '3']]);
+  await ctx.emulator.deploy('history-add', ADD);
+  const ok = await ctx.emulator.run('history-add', { x: 1 });
+  assert.equal((await ctx.emulator.stepEntries(ok.name, { filter: 'stepType=STEP_RETURN' })).map((e) => e.step), ['add']);
+  const bad = await rejection(ctx.emulator.stepEntries(ok, { filter: 'nope=1' }));
+  assert.is(bad.code, 'INVALID_ARGUMENT');
+});
+
 s('deploy of an existing ID updates it: a new revision, new executions use it (spec "Versioning")', async (ctx) => {
   const first = await ctx.emulator.deploy('versioned', 'main:\n  steps:\n    - done:\n        return: 1\n');
   const second = await ctx.emulator.deploy('versioned', 'main:\n  steps:\n    - done:\n        return: 2\n', { description: 'two' });

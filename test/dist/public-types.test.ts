@@ -14,13 +14,15 @@ const checks: { readonly [name: string]: true } = {
   Execution: true satisfies Same<api.Execution, model.Execution>,
   ExecutionState: true satisfies Same<api.ExecutionState, model.ExecutionState>,
   Callback: true satisfies Same<api.Callback, model.Callback>,
+  StepEntry: true satisfies Same<api.StepEntry, model.StepEntry>,
+  StackTraceElement: true satisfies Same<api.StackTraceElement, model.StackTraceElement>,
 };
 
 const s = suite('dist: public types (issue 7 "An API for JS test suites")');
 
-s('the JS API declares Workflow, Execution, ExecutionState and Callback exactly as the service resources (spec "Resources and their fields")', () => {
+s('the JS API declares Workflow, Execution, ExecutionState, Callback, StepEntry and StackTraceElement exactly as the service resources (spec "Resources and their fields")', () => {
   // The real check is the type-level `satisfies` above; this names it in the test report.
-  assert.equal(Object.keys(checks).sort(), ['Callback', 'Execution', 'ExecutionState', 'Workflow']);
+  assert.equal(Object.keys(checks).sort(), ['Callback', 'Execution', 'ExecutionState', 'StackTraceElement', 'StepEntry', 'Workflow']);
 });
 
 s.run();
