@@ -4,7 +4,8 @@
  * shown as base64 text and non-finite doubles as strings.
  */
 import { WorkflowError } from '../lang/errors.ts';
-import { toJson, type Value } from '../lang/value.ts';
+import type { Value } from '../lang/value.ts';
+import { toJson } from '../lang/json.ts';
 
 /** The payload of anything thrown inside an execution (coerced with `WorkflowError.from`). */
 export function errorPayload(e: unknown): string {

@@ -17,7 +17,8 @@
  */
 import type { SourcePos } from '../lang/definition/ast.ts';
 import type { StepEnd, StepEvent, StepObserver, StepType } from '../engine/hooks.ts';
-import { toJson, type Value, type WMap } from '../lang/value.ts';
+import type { Value, WMap } from '../lang/value.ts';
+import { toJson } from '../lang/json.ts';
 
 /** Google's `executionHistoryLevel` values (Workflow and Execution resources). */
 export type ExecutionHistoryLevel = 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED' | 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
