@@ -92,11 +92,12 @@ function resultOf(c: Completion): Value {
  * outer list, with its depth reduced by one; `break`, `continue`, `end`, return) is handed to the caller.
  * @internal
  */
-export function runList(list: StepList, start: number, scope: Scope): Outcome {
+export function runList(list: StepList, start: number, scope: Scope, into?: readonly number[]): Outcome {
   const steps = list.steps;
   const frame = scope.frame;
   const exec = frame.exec;
   let i = start;
+  let entry = into !== undefined && into.length > 0 ? into : undefined;
   while (i < steps.length) {
     const step = steps[i]!;
     // Cancellation: nothing runs after the signal fires, not even a step that would not wait.
@@ -104,16 +105,31 @@ export function runList(list: StepList, start: number, scope: Scope): Outcome {
     let c: Outcome;
     try {
       exec.countStep();
-      c = exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
+      if (entry !== undefined) c = enter(step, entry, scope);
+      else c = exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
     } catch (e) {
       throw stamp(e, step, scope);
     }
     if (isPromise<Completion>(c)) return runListAsync(list, i, scope, c);
     const next = follow(step, c, i);
-    if (typeof next !== 'number') return next;
-    i = next;
+    if (typeof next === 'number') {
+      i = next;
+      entry = undefined;
+    } else if (next !== undefined && next.kind === 'enter') {
+      i = next.index;
+      entry = next.into;
+    } else return next;
   }
   return undefined;
+}
+
+/**
+ * Runs a `steps` step from inside: its list from `into[0]`, going on into deeper blocks with the rest (a
+ * jump into a plain nested `steps:` block; the compiler only makes such jumps to `steps` steps).
+ */
+function enter(step: Step, into: readonly number[], scope: Scope): Outcome {
+  if (step.kind !== 'steps') return execStep(step, scope);
+  return runList(step.steps, into[0]!, scope, into.slice(1));
 }
 
 /**
@@ -133,14 +149,19 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
   }
   for (;;) {
     const next = follow(step, c, i);
-    if (typeof next !== 'number') return next;
-    i = next;
+    let entry: readonly number[] | undefined;
+    if (typeof next === 'number') i = next;
+    else if (next !== undefined && next.kind === 'enter') {
+      i = next.index;
+      entry = next.into;
+    } else return next;
     if (i >= steps.length) return undefined;
     step = steps[i]!;
     if (frame.signal.aborted) throw frame.signal.reason;
     try {
       frame.exec.countStep();
-      const r = frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
+      const r =
+        entry !== undefined ? enter(step, entry, scope) : frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
       c = isPromise<Completion>(r) ? await r : r;
     } catch (e) {
       throw stamp(e, step, scope);
@@ -148,15 +169,27 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
   }
 }
 
-/** Where a list goes after `step` (at `index`) completed with `c`: an index in the list, or a completion up. */
-function follow(step: Step, c: Completion, index: number): number | Completion {
+/** A jump into the plain nested `steps:` block of the step at `index` of the same list. */
+interface Enter {
+  readonly kind: 'enter';
+  readonly index: number;
+  readonly into: readonly number[];
+}
+
+/**
+ * Where a list goes after `step` (at `index`) completed with `c`: an index in the list, a step of the list
+ * to enter at a nested position, or a completion up.
+ */
+function follow(step: Step, c: Completion, index: number): number | Enter | Completion {
   if (c === undefined) {
     if (step.next === undefined) return index + 1;
     c = step.next;
   }
   if (c.kind !== 'step') return c;
-  if (c.depth === 0) return c.index;
-  return { kind: 'step', name: c.name, depth: c.depth - 1, index: c.index };
+  if (c.depth === 0) return c.into === undefined || c.into.length === 0 ? c.index : { kind: 'enter', index: c.index, into: c.into };
+  return c.into === undefined
+    ? { kind: 'step', name: c.name, depth: c.depth - 1, index: c.index }
+    : { kind: 'step', name: c.name, depth: c.depth - 1, index: c.index, into: c.into };
 }
 
 /**

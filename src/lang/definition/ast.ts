@@ -64,7 +64,17 @@ export type JumpTarget =
   | { readonly kind: 'end' }
   | { readonly kind: 'break' }
   | { readonly kind: 'continue' }
-  | { readonly kind: 'step'; readonly name: string; readonly depth: number; readonly index: number };
+  | {
+      readonly kind: 'step';
+      readonly name: string;
+      readonly depth: number;
+      readonly index: number;
+      /**
+       * A jump into plain nested `steps:` blocks: the step at `index` is a `steps` step, and the jump goes on
+       * to index `into[0]` of its list (and, for deeper blocks, `into[1]` of the `steps` step found there...).
+       */
+      readonly into?: readonly number[];
+    };
 
 /** How a `call` step's name resolved at deploy time. */
 export type CallTarget =

@@ -11,8 +11,10 @@
  * expressions, parallel nesting 2, 128 KB).
  *
  * Jumps: `next` may name a step of the same list or of an enclosing list (Google's `error_catch` sample jumps
- * from `except` steps to the top list), but never leave a `for` body or a parallel branch, whose iterations
- * and branches run on their own (`break` leaves a loop); `break` and `continue` only inside a `for` (or
+ * from `except` steps to the top list), or a step inside a plain nested `steps:` block of one of those lists
+ * (real workflows that run on Google do), but never leave a `for` body or a parallel branch, whose iterations
+ * and branches run on their own (`break` leaves a loop), nor enter a `for` body, a parallel branch, a `try`
+ * body, an `except` body or a switch condition's `steps`; `break` and `continue` only inside a `for` (or
  * parallel `for`) body; `end` anywhere. Step names are unique per workflow, nested lists and parallel
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
@@ -92,6 +94,10 @@ interface PendingJump {
   readonly name: string;
   readonly node: SNode;
   readonly step: string;
+  /** The list the jump is in. */
+  readonly frame: Frame;
+  /** The target handed out, filled in once resolved. */
+  readonly target: JumpTarget;
 }
 
 class Compiler implements StepCompiler {
@@ -102,6 +108,8 @@ class Compiler implements StepCompiler {
   private unresolved: PendingJump[] = [];
   /** Step names of the workflow being compiled (unique per workflow). */
   private stepNames = new Set<string>();
+  /** Where each step of the workflow being compiled is: its list's frame and its index there. */
+  private stepAt = new Map<string, { frame: Frame; index: number }>();
 
   constructor(private readonly load: LoadedSource) {
     this.cx = { load, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined };
@@ -212,13 +220,18 @@ class Compiler implements StepCompiler {
     this.parallelDepth = 0;
     this.unresolved = [];
     this.stepNames = new Set();
+    this.stepAt = new Map();
     this.cx.step = undefined;
     const list = this.stepList(steps, undefined, 'workflow', `workflow '${name}'`);
-    if (this.unresolved.length > 0) {
-      const j = this.unresolved[0]!;
+    for (const j of this.unresolved) {
+      const into = this.jumpInto(j.name, j.frame);
+      if (into !== undefined) {
+        Object.assign(j.target, into);
+        continue;
+      }
       this.cx.step = j.step;
       const elsewhere = this.stepNames.has(j.name)
-        ? ' (next may only target a step of the same list or of an enclosing list, and may not leave a for loop or a parallel branch)'
+        ? ' (next may only target a step of the same list, of an enclosing list or of a plain nested steps block of those; it may not leave a for loop or a parallel branch, nor enter one, a try body or an except body)'
         : '';
       this.fail(j.node, `next: step '${j.name}' not found${elsewhere}`);
     }
@@ -228,7 +241,7 @@ class Compiler implements StepCompiler {
   // -------------------------------------------------------------------------------------------------------
   // Step lists and steps
 
-  stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList {
+  stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string, holder?: number): StepList {
     if (node.kind !== 'seq') return this.fail(node, `${what}: 'steps' must be a list of steps`);
     if (node.items.length === 0) return this.fail(node, `${what}: 'steps' must not be empty`);
     const names = new Map<string, number>();
@@ -244,7 +257,8 @@ class Compiler implements StepCompiler {
       this.stepNames.add(e.key);
       entries.push(e);
     }
-    const frame: Frame = { names, parent, kind };
+    const frame: Frame = holder === undefined ? { names, parent, kind } : { names, parent, kind, holder };
+    for (const [n, index] of names) this.stepAt.set(n, { frame, index });
     const steps = entries.map((e) => this.step(e.key, e.keyNode, e.value, frame));
     return { steps, index: names };
   }
@@ -326,7 +340,7 @@ class Compiler implements StepCompiler {
       case 'return':
         return { ...base, kind: 'return', value: compileTemplate(v, this.cx) };
       case 'steps':
-        return { ...base, kind: 'steps', steps: this.stepList(v, frame, 'plain', `step '${name}'`) };
+        return { ...base, kind: 'steps', steps: this.stepList(v, frame, 'block', `step '${name}'`, frame.names.get(name)) };
     }
   }
 
@@ -342,7 +356,7 @@ class Compiler implements StepCompiler {
     if (name === 'break' || name === 'continue') {
       for (let f: Frame | undefined = frame; f; f = f.parent) {
         if (f.kind === 'for') return { kind: name };
-        if (f.kind !== 'plain') break;
+        if (f.kind !== 'plain' && f.kind !== 'block') break;
       }
       return this.fail(node, `next: ${name} is only allowed inside a for loop`);
     }
@@ -350,11 +364,34 @@ class Compiler implements StepCompiler {
     for (let f: Frame | undefined = frame; f; f = f.parent, depth++) {
       const index = f.names.get(name);
       if (index !== undefined) return { kind: 'step', name, depth, index };
-      if (f.kind !== 'plain') break;
+      if (f.kind !== 'plain' && f.kind !== 'block') break;
     }
-    // Maybe the name is defined later in the workflow: report once the whole workflow is known.
-    this.unresolved.push({ name, node, step: this.cx.step ?? '' });
-    return { kind: 'end' };
+    // Maybe the name is defined later in the workflow, or inside a nested block: resolved (in place) or
+    // reported once the whole workflow is known.
+    const target = { kind: 'end' } as JumpTarget;
+    this.unresolved.push({ name, node, step: this.cx.step ?? '', frame, target });
+    return target;
+  }
+
+  /**
+   * A jump from `from` to a step inside plain nested `steps:` blocks: the target's chain of blocks must reach
+   * a list the jump could go to directly (the jumping list or an enclosing one, not past a loop or branch).
+   */
+  private jumpInto(name: string, from: Frame): JumpTarget | undefined {
+    const at = this.stepAt.get(name);
+    if (at === undefined) return undefined;
+    const into: number[] = [at.index];
+    let f = at.frame;
+    while (f.kind === 'block' && f.parent !== undefined && f.holder !== undefined) {
+      into.unshift(f.holder);
+      f = f.parent;
+      let depth = 0;
+      for (let g: Frame | undefined = from; g; g = g.parent, depth++) {
+        if (g === f) return { kind: 'step', name, depth, index: into[0]!, into: into.slice(1) };
+        if (g.kind !== 'plain' && g.kind !== 'block') break;
+      }
+    }
+    return undefined;
   }
 
   // -------------------------------------------------------------------------------------------------------

@@ -11,10 +11,13 @@ export interface Frame {
   readonly names: ReadonlyMap<string, number>;
   readonly parent: Frame | undefined;
   /**
-   * `plain`: jumps may go on to the enclosing list; `for` / `branch`: a loop body or parallel branch (jumps
+   * `plain`: jumps may go on to the enclosing list; `block`: the list of a `steps:` step, like `plain`, and a
+   * jump from its enclosing lists may also go into it; `for` / `branch`: a loop body or parallel branch (jumps
    * stop here; `for` allows break/continue); `workflow`: the top list of a workflow.
    */
-  readonly kind: 'plain' | 'for' | 'branch' | 'workflow';
+  readonly kind: 'plain' | 'block' | 'for' | 'branch' | 'workflow';
+  /** For a `block`: the index, in the parent list, of the `steps:` step that holds it. */
+  readonly holder?: number;
 }
 
 /** The definition compiler as the step-field compilers see it. @internal */

@@ -109,11 +109,13 @@ s('next to a missing step is refused at the next value (spec "next")', () => {
   rejects('- a:\n    next: nowhere\n- b:\n    return: 1\n', { step: 'a', at: [2, 11], reason: /^next: step 'nowhere' not found$/ });
 });
 
-s('next may not jump into a nested list (Google "Jumps")', () => {
-  rejects('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n', {
+s('next may jump into a plain nested steps block, not into a switch condition\'s steps (issue 15)', () => {
+  const d = compileDefinition('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n');
+  assert.equal(d.main.steps.steps[0]!.next, { kind: 'step', name: 'inner', depth: 0, index: 1, into: [0] });
+  rejects('- a:\n    next: inner\n- g:\n    switch:\n      - condition: true\n        steps:\n          - inner:\n              return: 1\n', {
     step: 'a',
     at: [2, 11],
-    reason: /step 'inner' not found \(next may only target a step of the same list or of an enclosing list/,
+    reason: /step 'inner' not found \(next may only target a step of the same list, of an enclosing list or of a plain nested steps block/,
   });
 });
 
