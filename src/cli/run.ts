@@ -40,6 +40,7 @@ import type { CallbackRequest } from '../service/model.ts';
 import { revisionId } from '../service/names.ts';
 import type { LogEntry } from '../stdlib/types.ts';
 import { executionEnv } from '../stdlib/sys.ts';
+import { platformFetch } from '../stdlib/http.ts';
 
 /** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
 export const RUN_EXIT = {
@@ -270,7 +271,7 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   });
   const deps: ExecutionDeps = {
     clock: systemClock,
-    fetch: (input, init) => globalThis.fetch(input, init),
+    fetch: platformFetch,
     env,
     log: (entry) => err(logLine(entry, workflowId, executionId) + '\n'),
     callbacks: {

@@ -24,6 +24,7 @@ import { runExecution } from '../engine/run.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { executionEnv } from '../stdlib/sys.ts';
+import { platformFetch } from '../stdlib/http.ts';
 import { CallbackRegistry } from './callbacks.ts';
 import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
@@ -133,7 +134,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   const { project, location } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchImpl = options.fetch ?? platformFetch;
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;

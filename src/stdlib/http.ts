@@ -45,6 +45,37 @@ const NOT_CONNECTED_CODES = new Set([
   'ConnectionRefused', // Bun
 ]);
 
+/**
+ * The platform fetch as http.* uses it in production: the runtime's own `fetch`, with no timeout of its own,
+ * so a request ends only when the workflow's `timeout` (spec "Limits": up to 1800 s, TimeoutError) passes or
+ * the execution is cancelled.
+ *
+ * Node's fetch (undici) would otherwise cut a request off after 300 s without response headers, or 300 s
+ * without a body chunk (its `headersTimeout` and `bodyTimeout`), with a ConnectionError. Node does not export
+ * undici's `Agent`, so the first call takes the class of the global dispatcher Node's fetch installs, and
+ * makes one with both timeouts off for http.* (the process-wide dispatcher is left as it is). Bun is asked
+ * with its `timeout: false` option; Deno's fetch has no such timeout.
+ */
+export const platformFetch: typeof fetch = async (input, init) => {
+  const dispatcher = await (untimedDispatcher ??= makeUntimedDispatcher());
+  return globalThis.fetch(input, { ...init, ...(dispatcher ? { dispatcher } : {}), timeout: false } as RequestInit);
+};
+
+let untimedDispatcher: Promise<object | undefined> | undefined;
+
+/** The undici dispatcher without headers and body timeouts, or undefined where fetch is not undici's. */
+async function makeUntimedDispatcher(): Promise<object | undefined> {
+  const key = Symbol.for('undici.globalDispatcher.1');
+  const g = globalThis as unknown as Record<symbol, unknown>;
+  if (g[key] === undefined && typeof process !== 'undefined' && process.versions?.node && !('Bun' in globalThis) && !('Deno' in globalThis)) {
+    // Node loads undici, and with it the global dispatcher, on the first fetch; a data: URL needs no network.
+    await (await globalThis.fetch('data:,')).arrayBuffer();
+  }
+  const global = g[key] as { constructor?: new (options: object) => object } | undefined;
+  if (!global || typeof global.constructor !== 'function' || global.constructor.name !== 'Agent') return undefined;
+  return new global.constructor({ headersTimeout: 0, bodyTimeout: 0 });
+}
+
 /** Why a request was aborted from inside: the timeout. */
 class RequestTimeout extends Error {}
 

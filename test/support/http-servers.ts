@@ -10,6 +10,7 @@
  * - `/bytes`: `application/octet-stream` bytes 1, 2, 3; `/json`: `{"i": 2, "d": 2.0}` as JSON;
  * - `/big`: 3 MB of `application/octet-stream`;
  * - `/slow?ms=<n>`: answers after n ms (the timer is cleared when the client goes away);
+ * - `/slow-body?ms=<n>`: sends the headers and a first chunk at once, the rest of the body after n ms;
  * - `/drop`: sends headers and part of the body, then destroys the socket;
  * - `/hangup`: destroys the socket without answering.
  */
@@ -100,6 +101,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end('late');
       }, ms);
+      res.on('close', () => clearTimeout(t));
+      return;
+    }
+    case '/slow-body': {
+      // Headers at once, the body after n ms.
+      const ms = Number(u.searchParams.get('ms') ?? '1000');
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('early ');
+      const t = setTimeout(() => res.end('late'), ms);
       res.on('close', () => clearTimeout(t));
       return;
     }
