@@ -6,7 +6,7 @@
  * message, code 0 and no tags; a map is raised as it is, custom keys kept). {@link WorkflowError} carries that
  * value through JS exceptions. It never mixes with the API's errors (`src/service/errors.ts`).
  */
-import { isMap, mapOf, type Value, type WMap } from './value.ts';
+import { isMap, mapOf, NestingDepthError, type Value, type WMap } from './value.ts';
 
 /**
  * The error tags of the spec's runtime table, with when each is raised. `code` is the typical value of the
@@ -110,13 +110,16 @@ export class WorkflowError extends Error {
   }
 
   /**
-   * Coerces anything thrown inside the engine into a WorkflowError. A WorkflowError passes through; a JS
-   * error (a bug, or a platform failure) becomes a `SystemError` naming its message, never leaked raw.
+   * Coerces anything thrown inside the engine into a WorkflowError. A WorkflowError passes through; the
+   * JavaScript stack running out (data nested too deeply for some walk of it) is a `ResourceLimitError`
+   * (RecursionError is the spec's tag for subworkflow call depth only); any other JS error (a bug, or a
+   * platform failure) becomes a `SystemError` naming its message, never leaked raw.
    */
   static from(e: unknown): WorkflowError {
     if (e instanceof WorkflowError) return e;
+    if (e instanceof NestingDepthError) return WorkflowError.of('ResourceLimitError', e.message);
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      return WorkflowError.of('RecursionError', 'maximum call stack depth exceeded');
+      return WorkflowError.of('ResourceLimitError', 'data is nested too deeply to be processed');
     }
     const msg = e instanceof Error ? e.message : String(e);
     return WorkflowError.of('SystemError', msg);

@@ -3,7 +3,7 @@
  * and `2e3` are doubles, an integer beyond 64 bits is a double; doubles are written with their `.0` when
  * integral, so they stay doubles on a round trip. Used for arguments, results, `json.*` and HTTP bodies.
  */
-import { formatDouble, INT_MAX, INT_MIN, type Value, type WMap } from './value.ts';
+import { formatDouble, INT_MAX, INT_MIN, MAX_NESTING_DEPTH, type Value, type WMap } from './value.ts';
 
 /** Why JSON text could not be decoded: a message naming the offset, to be wrapped by the caller. */
 export class JsonSyntaxError extends Error {
@@ -34,7 +34,6 @@ export function parseJson(text: string): Value {
   return v;
 }
 
-const MAX_JSON_DEPTH = 1000;
 
 class JsonParser {
   i = 0;
@@ -55,10 +54,13 @@ class JsonParser {
     this.i = i;
   }
 
+  /** One value; `depth` is the number of lists and maps around it. */
   value(depth: number): Value {
-    if (depth > MAX_JSON_DEPTH) this.fail('JSON nested too deeply');
     const s = this.s;
     const c = s[this.i];
+    if ((c === '[' || c === '{') && depth >= MAX_NESTING_DEPTH) {
+      this.fail(`JSON nested too deeply (more than ${MAX_NESTING_DEPTH} arrays and objects)`);
+    }
     switch (c) {
       case '{': {
         this.i++;

@@ -173,7 +173,26 @@ export function formatDouble(d: number): string {
   return s;
 }
 
-/** The size estimate of a value in bytes, used for the 512 KB variable-memory limit (spec "Limits"). */
+/**
+ * Deepest nesting of lists and maps in a value (a list of lists of ints is 2 deep): 1000. A value nested deeper
+ * cannot be stored in a variable ({@link sizeOf} raises {@link NestingDepthError}) nor read from JSON
+ * (`parseJson`), so every recursive walk of a value (equality, JSON, merging) stays far from the
+ * JavaScript stack's end. Google documents no such limit; JSON parsers commonly stop at this depth.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+/** A value nested more than {@link MAX_NESTING_DEPTH} lists and maps deep. WorkflowError.from makes it a ResourceLimitError. */
+export class NestingDepthError extends Error {
+  constructor() {
+    super(`a value is nested more than ${MAX_NESTING_DEPTH} lists and maps deep`);
+    this.name = 'NestingDepthError';
+  }
+}
+
+/**
+ * The size estimate of a value in bytes, used for the 512 KB variable-memory limit (spec "Limits").
+ * @throws NestingDepthError for a value nested more than {@link MAX_NESTING_DEPTH} deep.
+ */
 export function sizeOf(v: Value): number {
   switch (typeof v) {
     case 'bigint':
@@ -183,21 +202,43 @@ export function sizeOf(v: Value): number {
       return 1;
     case 'string':
       return v.length;
-    default: {
+    default:
       if (v === null) return 1;
       if (v instanceof Uint8Array) return v.length;
-      let cached = sizeCache.get(v);
-      if (cached !== undefined) return cached;
-      cached = 8;
-      if (Array.isArray(v)) for (const e of v) cached += sizeOf(e);
-      else for (const [k, e] of v) cached += k.length + sizeOf(e);
-      sizeCache.set(v, cached);
-      return cached;
-    }
+      return Math.floor(measure(v) / DEPTH_SLOTS);
   }
 }
-// Values are immutable, so a container's size never changes once computed.
+
+/** Nesting depth of a value: 0 for a scalar, 1 + the deepest element for a list or map. Same error as {@link sizeOf}. */
+export function depthOf(v: Value): number {
+  return v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? measure(v) % DEPTH_SLOTS : 0;
+}
+
+// A container's size and depth, packed as size * DEPTH_SLOTS + depth (exact while size < 2^42) and cached:
+// values are immutable, so neither ever changes once computed.
+const DEPTH_SLOTS = 2048;
 const sizeCache = new WeakMap<object, number>();
+
+function measure(v: Value[] | WMap): number {
+  const cached = sizeCache.get(v);
+  if (cached !== undefined) return cached;
+  let size = 8;
+  let depth = 0;
+  const add = (e: Value): void => {
+    if (e !== null && typeof e === 'object' && !(e instanceof Uint8Array)) {
+      const m = measure(e);
+      size += Math.floor(m / DEPTH_SLOTS);
+      const d = m % DEPTH_SLOTS;
+      if (d > depth) depth = d;
+    } else size += sizeOf(e);
+  };
+  if (Array.isArray(v)) for (const e of v) add(e);
+  else for (const [k, e] of v) (size += k.length), add(e);
+  if (++depth > MAX_NESTING_DEPTH) throw new NestingDepthError();
+  const packed = size * DEPTH_SLOTS + depth;
+  sizeCache.set(v, packed);
+  return packed;
+}
 
 /**
  * Converts a plain JS value (from `JSON.parse`, YAML, or test code) into a workflow value: integral JS
