@@ -21,10 +21,20 @@ export const LOG_SEVERITIES = [
   'EMERGENCY',
 ] as const;
 
-/** Seconds (int or double, at least 0) to milliseconds. @throws TypeError, ValueError (negative, NaN). */
+/**
+ * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
+ * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
+ */
+export const MAX_SLEEP_SEC = 31_536_000;
+
+/**
+ * Seconds (int or double, from 0 to {@link MAX_SLEEP_SEC}) to milliseconds.
+ * @throws TypeError for a non-number; ValueError for a negative, NaN or over-a-year value.
+ */
 function secondsToMs(fn: string, arg: string, v: Value | undefined): number {
   const sec = Number(num(fn, arg, v));
   if (!(sec >= 0) || !Number.isFinite(sec)) throw valueError(`${fn}: ${arg} must be a non-negative number of seconds`);
+  if (sec > MAX_SLEEP_SEC) throw valueError(`${fn}: ${arg} must be at most ${MAX_SLEEP_SEC} (one year), got ${sec}`);
   return sec * 1000;
 }
 
@@ -119,7 +129,8 @@ export const functions: StdlibFunction[] = [
     impl: ([seconds], ctx) => sleepMs(secondsToMs('sys.sleep', 'seconds', seconds), ctx),
   },
   {
-    // Google's reference: sleeps until an RFC 3339 timestamp; a time in the past returns at once.
+    // Google's reference: sleeps until an RFC 3339 timestamp; a time in the past returns at once, one more than
+    // a year away is a ValueError like sys.sleep's maximum.
     name: 'sys.sleep_until',
     params: [{ name: 'time' }],
     blocking: true,
@@ -128,6 +139,7 @@ export const functions: StdlibFunction[] = [
       const atMs = Date.parse(t);
       if (Number.isNaN(atMs)) throw valueError(`sys.sleep_until: '${t}' is not an RFC 3339 timestamp`);
       const ms = atMs - ctx.clock.now();
+      if (ms > MAX_SLEEP_SEC * 1000) throw valueError(`sys.sleep_until: '${t}' is more than ${MAX_SLEEP_SEC} seconds (one year) away`);
       return ms > 0 ? sleepMs(ms, ctx) : null;
     },
   },

@@ -54,8 +54,10 @@ const p2 = (n: number): string => String(n).padStart(2, '0');
 /** Whole microseconds since the epoch of a time in seconds (doubles rounded to the nearest microsecond). */
 function toMicros(fn: string, seconds: bigint | number): bigint {
   if (typeof seconds === 'bigint') return seconds * US_PER_SEC;
-  if (!Number.isFinite(seconds)) throw valueError(`${fn}: ${seconds} is not a valid time`);
-  return BigInt(Math.round(seconds * 1e6));
+  const us = Math.round(seconds * 1e6);
+  // Beyond the finite range (1e303 s is Infinity µs) a double is no time at all; formatTime rejects the rest.
+  if (!Number.isFinite(us)) throw valueError(`${fn}: ${seconds} is not a valid time`);
+  return BigInt(us);
 }
 
 // Formatters by zone name; building one is slow.

@@ -36,12 +36,13 @@ function setup(startMs = Date.UTC(2026, 10, 21, 8, 0, 0) + 0.25) {
   return { clock, logs, ctx, call, named };
 }
 
-function raises(f: () => unknown, tag: string): void {
+function raises(f: () => unknown, tag: string, inMessage?: string): void {
   try {
     f();
   } catch (e) {
     assert.ok(e instanceof WorkflowError, String(e));
     assert.ok((e as WorkflowError).tags.includes(tag), `${(e as WorkflowError).tags} lacks ${tag}`);
+    if (inMessage !== undefined) assert.match((e as WorkflowError).message, inMessage);
     return;
   }
   assert.unreachable(`expected ${tag}`);
@@ -102,6 +103,16 @@ s('sys.sleep waits the given seconds on the clock and returns null (spec "sys")'
   assert.equal(clock.sleepsMs, [1500, 2000]);
   raises(() => call('sys.sleep', -1n), 'ValueError');
   raises(() => call('sys.sleep', 'x'), 'TypeError');
+});
+
+s('sys.sleep accepts up to 31,536,000 seconds (one year) and raises ValueError beyond (Google sys.sleep: "Maximum is 31536000")', async () => {
+  const { call, clock } = setup();
+  assert.is(await call('sys.sleep', 31_536_000n), null);
+  assert.equal(clock.sleepsMs, [31_536_000_000]);
+  raises(() => call('sys.sleep', 31_536_001n), 'ValueError', '31536000');
+  raises(() => call('sys.sleep', 31_536_000.5), 'ValueError');
+  raises(() => call('sys.sleep', 1e300), 'ValueError');
+  raises(() => call('sys.sleep_until', '2999-01-01T00:00:00Z'), 'ValueError', 'one year');
 });
 
 s('sys.sleep rejects with the signal reason when the execution is cancelled (issue 3)', async () => {
