@@ -7,7 +7,8 @@
  *   not available at all, the rescan alone does the work.
  * - Saves are debounced per file (`debounceMs` of quiet before the file is read), so an editor's partial
  *   write is not deployed half-way; if it is read half-way anyway, it fails to compile, is logged, and the
- *   complete write that follows deploys.
+ *   complete write that follows deploys. A file saved without pause is still read every `maxWaitMs` (1 s),
+ *   so continuous saving (a generator, a sync tool) never holds its deploys back.
  * - A file that fails to compile is logged with its path and the compiler's message (step, line, column and
  *   reason); the revision deployed before stays. Identical content makes no new revision. Deleting the file
  *   deletes the workflow; executions already running finish with their revision (rule 6).
@@ -30,6 +31,11 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   /** Interval of the safety rescan, in milliseconds; default 2000. */
   readonly rescanMs?: number;
+  /**
+   * Longest a file that keeps changing waits to be read, in milliseconds from its first unread change; default
+   * 1000. A file saved more often than `debounceMs` is still deployed at least this often.
+   */
+  readonly maxWaitMs?: number;
 }
 
 /** A running directory watcher. */
@@ -76,10 +82,13 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
   const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
   const debounceMs = options.debounceMs ?? 60;
   const rescanMs = options.rescanMs ?? 2000;
+  const maxWaitMs = options.maxWaitMs ?? 1000;
   const files = new Map<string, FileState>();
   /** Workflow ID to the file that owns it. */
   const owners = new Map<string, string>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** When the oldest change not yet read was seen, per file (ms, Date.now()). */
+  const pendingSince = new Map<string, number>();
   /** Files already warned about (bad names, conflicts), so a rescan does not repeat the warning. */
   const warned = new Set<string>();
   let closed = false;
@@ -173,16 +182,24 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
     rescan();
   }
 
+  /** Reads the file after `debounceMs` of quiet, or when its oldest unread change is `maxWaitMs` old. */
   function schedule(name: string): void {
     if (closed) return;
+    const now = Date.now();
+    const since = pendingSince.get(name) ?? now;
+    pendingSince.set(name, since);
     const t = timers.get(name);
     if (t) clearTimeout(t);
     timers.set(
       name,
-      setTimeout(() => {
-        timers.delete(name);
-        if (!closed) sync(name);
-      }, debounceMs),
+      setTimeout(
+        () => {
+          timers.delete(name);
+          pendingSince.delete(name);
+          if (!closed) sync(name);
+        },
+        Math.max(0, Math.min(debounceMs, since + maxWaitMs - now)),
+      ),
     );
   }
 

@@ -95,6 +95,33 @@ s('a workflow deleted through the API comes back when its file is saved again (r
   }
 });
 
+s('a file saved without pause, faster than the debounce, is still deployed while the saving goes on (issue 11)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
+  try {
+    const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {} });
+    // Default debounce (60 ms) and maximum wait (1 s); a save every 10 ms never leaves 60 ms of quiet.
+    const w = await watchDirectory(core, dir, { log: () => {} });
+    const deployedWhileSaving = (): boolean => {
+      try {
+        return core.getWorkflow('busy').sourceContents.startsWith('main:');
+      } catch {
+        return false;
+      }
+    };
+    let saves = 0;
+    const stopAt = Date.now() + 5000;
+    while (!deployedWhileSaving() && Date.now() < stopAt) {
+      writeFileSync(join(dir, 'busy.yaml'), RETURNS(`save ${++saves}`));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(deployedWhileSaving(), `no deploy during ${saves} saves without pause`);
+    w.close();
+    core.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 s('after close() nothing is deployed any more', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
   try {
