@@ -308,7 +308,16 @@ function deleteOperation(service: ServiceCore, _workflowId: string): unknown {
 // ---------------------------------------------------------------------------------------------------------
 // Requests.
 
-/** Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). */
+/**
+ * A client closed its connection before its request body was complete (it gave up, or crashed): there is
+ * no one to answer, and nothing went wrong here, so it is logged as one line, not as an internal error.
+ */
+class ClientGone extends Error {}
+
+/**
+ * Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). Rejects with
+ * {@link ClientGone} when the client goes away mid-body.
+ */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -328,16 +337,16 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
     req.on('end', () => {
       if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
-    req.on('error', (e) => {
-      if (!failed) reject(e);
+    // A client that goes away mid-body ('error' with "aborted", then 'close'): settle, so nothing waits forever.
+    const gone = (): void => {
+      if (failed) return;
       failed = true;
-    });
-    // A client that goes away mid-body: settle, so nothing waits forever.
+      chunks.length = 0;
+      reject(new ClientGone(`${req.method} ${(req.url ?? '/').split('?')[0]}: the client closed the connection before its request body was complete`));
+    };
+    req.on('error', gone);
     req.on('close', () => {
-      if (!failed && !req.complete) {
-        failed = true;
-        reject(ApiError.invalidArgument('the request body was cut short'));
-      }
+      if (!req.complete) gone();
     });
   });
 }
@@ -425,8 +434,16 @@ function sendJson(res: ServerResponse, status: number, body: unknown): undefined
   return undefined;
 }
 
-/** Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged). */
+/**
+ * Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged with its
+ * stack). A client gone mid-body gets no answer and one line on stderr.
+ */
 function sendError(res: ServerResponse, e: unknown): void {
+  if (e instanceof ClientGone) {
+    process.stderr.write(`workflows-emulator: ${e.message}\n`);
+    res.destroy();
+    return;
+  }
   let err: ApiError;
   if (e instanceof ApiError) err = e;
   else {

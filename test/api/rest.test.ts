@@ -330,6 +330,30 @@ s('hostile bodies (deep nesting, 5 MB, __proto__, cut short) get 400s and harm n
   assert.is((await emu.request('GET', '/workflows/cut')).status, 404);
 });
 
+s('a client that closes its connection mid-body is logged as one quiet line, not as an internal error (issue 11)', async () => {
+  const { connect } = await import('node:net');
+  const before = emu.stderr().length;
+  for (const path of ['/v1/projects/my-project/locations/us-central1/workflows?workflowId=gone', '/callbacks/0123456789abcdef0123456789abcdef']) {
+    await new Promise<void>((resolve) => {
+      const sock = connect(emu.port, '127.0.0.1', () => {
+        sock.write(`POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"sourceCon`);
+        setTimeout(() => sock.destroy(), 50);
+      });
+      sock.on('close', () => resolve());
+      sock.on('error', () => resolve());
+    });
+  }
+  const lines = await until(async () => {
+    const got = emu.stderr().slice(before).split('\n').filter((l) => l !== '');
+    return got.length >= 2 ? got : undefined;
+  }, 'two log lines');
+  assert.equal(lines, [
+    'workflows-emulator: POST /v1/projects/my-project/locations/us-central1/workflows: the client closed the connection before its request body was complete',
+    'workflows-emulator: POST /callbacks/0123456789abcdef0123456789abcdef: the client closed the connection before its request body was complete',
+  ]);
+  assert.is((await emu.request('GET', '/workflows/gone')).status, 404);
+});
+
 s('the web UI paths are handed to the UI, not the API (spec "Web UI")', async () => {
   const r = await emu.request('GET', '/ui');
   assert.is.not(r.status, 404);
