@@ -6,7 +6,7 @@ import type { Definition, Step, StepList, WorkflowDef } from '../../src/lang/def
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { systemClock, createVirtualClock } from '../../src/engine/clock.ts';
 import { runExecution } from '../../src/engine/run.ts';
-import { harness, run } from './helpers.ts';
+import { failure, harness, run } from './helpers.ts';
 
 // runExecution's contract (issue 3 "Shape"): result or WorkflowError with stepName; cancellation wherever the
 // execution is; synchronous progress until something waits. Spec "States and transitions", "Limits".
@@ -215,6 +215,47 @@ main:
     harness(clock),
   );
   assert.equal(clock.sleepsMs, [1000, 1250, 1562.5, 1953.125, 2441.40625]);
+});
+
+s('range: ${[start, end]} evaluates its expression once: a subworkflow in it runs once (issue 10)', async () => {
+  for (const step of ['for', 'parallel:\n          for']) {
+    const h = harness();
+    const out = await run(
+      `
+main:
+  steps:
+    - loop:
+        ${step}:
+          value: i
+          range: \${[1, f()]}
+          steps:
+            - noop:
+                assign:
+                  - x: \${i}
+    - r:
+        return: done
+f:
+  steps:
+    - count:
+        call: sys.log
+        args:
+          text: f ran
+    - three:
+        return: 3
+`,
+      undefined,
+      h,
+    );
+    assert.equal(out, { result: '"done"' });
+    assert.equal(h.logs.map((l) => l.payload), ['f ran'], step);
+  }
+});
+
+s('range: an expression that is not a list of two numbers is a TypeError naming the loop (Google: range is [start, end])', async () => {
+  const e = await failure('main:\n  steps:\n    - loop:\n        for:\n          value: i\n          range: ${[1, 2, 3]}\n          steps:\n            - n:\n                next: continue\n');
+  assert.equal(e.tags, ['TypeError']);
+  assert.match(e.message, 'range must be a list of two numbers');
+  assert.is(e.step, 'loop');
 });
 
 // A definition built by hand, as the definition compiler would reject it at deploy time.
