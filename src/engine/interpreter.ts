@@ -530,8 +530,7 @@ export interface LoopItems {
  */
 export function loopItems(loop: ForSpec, scope: Scope): LoopItems | Promise<LoopItems> {
   if (loop.in !== undefined) return then(evalTemplate(loop.in, scope), listItems);
-  const [a, b] = loop.range!;
-  return then(evalTemplate(a, scope), (start) => then(evalTemplate(b, scope), (end) => rangeItems(start, end)));
+  return then(evalTemplate(loop.range!, scope), rangeItems);
 }
 
 function listItems(v: Value): LoopItems {
@@ -541,7 +540,12 @@ function listItems(v: Value): LoopItems {
   return { count: v.length, at: (i) => v[i]! };
 }
 
-function rangeItems(start: Value, end: Value): LoopItems {
+function rangeItems(range: Value): LoopItems {
+  if (!isList(range) || range.length !== 2) {
+    const what = isList(range) ? `a list of ${range.length}` : `a ${typeName(range)}`;
+    throw typeError(`for: range must be a list of two numbers [start, end], not ${what}`);
+  }
+  const [start, end] = range as [Value, Value];
   const isNum = (x: Value): x is bigint | number => typeof x === 'bigint' || typeof x === 'number';
   if (!isNum(start) || !isNum(end)) {
     throw typeError(`for: range bounds must be numbers, not ${typeName(start)} and ${typeName(end)}`);

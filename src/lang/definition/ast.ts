@@ -93,7 +93,8 @@ export interface ForSpec {
   readonly value: string;
   readonly index?: string;
   readonly in?: Template;
-  readonly range?: readonly [Template, Template];
+  /** `range`: a value yielding the list `[start, end]` (a list of two values, or one expression). */
+  readonly range?: Template;
   readonly steps: StepList;
 }
 

@@ -2,13 +2,10 @@
  * The loop of a `for` step and of a parallel `for` (spec "For"): `value`, optional `index`, `in` (a list or
  * map) or `range` (`[start, end]`), and the body `steps`.
  */
-import { typeError } from '../errors.ts';
-import type { CompiledExpression } from '../expr/ast.ts';
-import { typeName, type Value } from '../value.ts';
 import type { ForSpec, StepList, Template } from './ast.ts';
 import type { SNode } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
-import { compileScalarExpr, compileTemplate, expressionText } from './template.ts';
+import { compileTemplate, expressionText } from './template.ts';
 
 /**
  * Compiles the map of a `for` field (`what` names it in messages: `for`).
@@ -41,41 +38,16 @@ export function compileFor(c: StepCompiler, node: SNode, frame: Frame, what: str
 
 /**
  * `range: [start, end]` (each a value or an expression), or one expression yielding that list
- * (`range: ${[0, len(x) - 1]}`, Google's schema: `^\$\{\[.+\]\}$`): each bound then evaluates the expression
- * and takes its element.
+ * (`range: ${[0, len(x) - 1]}`, Google's schema: `^\$\{\[.+\]\}$`), evaluated once per loop; the engine
+ * checks at run time that it is a list of two numbers.
  */
-function range(c: StepCompiler, node: SNode): readonly [Template, Template] {
+function range(c: StepCompiler, node: SNode): Template {
   if (node.kind === 'seq') {
     if (node.items.length !== 2) c.fail(node, "'range' must be a list of two values [start, end]");
-    return [compileTemplate(node.items[0]!, c.cx), compileTemplate(node.items[1]!, c.cx)];
+    return compileTemplate(node, c.cx);
   }
   if (node.kind === 'scalar' && typeof node.value === 'string' && expressionText(node.value) !== undefined) {
-    const whole = compileScalarExpr(node, c.cx);
-    const pos = c.pos(node);
-    return [
-      { kind: 'expr', expr: rangeBound(whole, 0), pos },
-      { kind: 'expr', expr: rangeBound(whole, 1), pos },
-    ];
+    return compileTemplate(node, c.cx);
   }
   return c.fail(node, "'range' must be a list of two values [start, end]");
-}
-
-/**
- * One bound of `range: ${[start, end]}`: the whole expression, evaluated, then its element `i`.
- * @throws WorkflowError tagged TypeError (at run time) when the expression does not yield a list of two.
- */
-function rangeBound(whole: CompiledExpression, i: 0 | 1): CompiledExpression {
-  const pick = (v: Value): Value => {
-    if (!Array.isArray(v) || v.length !== 2) {
-      throw typeError(`for: range must be a list of two numbers [start, end], not ${Array.isArray(v) ? `a list of ${v.length}` : `a ${typeName(v)}`}`);
-    }
-    return v[i]!;
-  };
-  return {
-    source: whole.source,
-    ast: whole.ast,
-    isAsync: whole.isAsync,
-    evaluate: (env) => pick(whole.evaluate(env)),
-    evaluateAsync: async (env) => pick(await whole.evaluateAsync(env)),
-  };
 }
