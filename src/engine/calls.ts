@@ -12,7 +12,8 @@ import type { Value, WMap } from '../lang/value.ts';
 import { bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
 import type { OutboundCall } from './hooks.ts';
 import { runBody } from './interpreter.ts';
-import { MAX_CALL_DEPTH, recursionError } from './limits.ts';
+import { MAX_CALL_DEPTH } from '../lang/limits.ts';
+import { recursionError } from './limits.ts';
 import { Frame, Scope } from './scope.ts';
 
 /**

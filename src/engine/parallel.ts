@@ -20,7 +20,7 @@ import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
 import { evalTemplate, isPromise, loopItems, runList, type Completion, type LoopItems, type Outcome } from './interpreter.ts';
-import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from './limits.ts';
+import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/limits.ts';
 import { EntryEvent, observe } from './observe.ts';
 import { Frame, Scope } from './scope.ts';
 

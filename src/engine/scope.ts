@@ -19,7 +19,8 @@ import type { Definition } from '../lang/definition/ast.ts';
 import type { CallContext } from '../stdlib/types.ts';
 import type { CallInterceptor, StepObserver } from './hooks.ts';
 import type { ExecutionDeps } from './types.ts';
-import { MAX_MEMORY_BYTES, MAX_STEPS, memoryLimitError, stepLimitError } from './limits.ts';
+import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
+import { memoryLimitError, stepLimitError } from './limits.ts';
 import { callFunction } from './calls.ts';
 
 /** The state one execution shares across all its frames: definition, host dependencies, counters. @internal */

@@ -34,17 +34,13 @@ import type {
   Template,
   WorkflowDef,
 } from './ast.ts';
+import { MAX_ASSIGNMENTS, MAX_SWITCH_CONDITIONS } from '../limits.ts';
 import { compileFor } from './for.ts';
 import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
 import { compileRetry, type RetryContext } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
-
-/** Most assignments in one assign step (spec "Limits"). */
-export const MAX_ASSIGNMENTS = 50;
-/** Most conditions in one switch step (spec "Limits"). */
-export const MAX_SWITCH_CONDITIONS = 50;
 
 /** Options of {@link compileDefinition}. */
 export interface CompileOptions {

@@ -2,16 +2,12 @@
  * The `parallel` field of a step (spec "Parallel"): `branches` or a parallel `for`, with `shared`,
  * `concurrency_limit` and `exception_policy`, within the limits of spec "Limits" (10 branches, nesting 2).
  */
+import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../limits.ts';
 import type { Step } from './ast.ts';
 import { compileFor } from './for.ts';
 import type { SNode, SScalar } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate, expressionText } from './template.ts';
-
-/** Most branches in one parallel step (spec "Limits"). */
-export const MAX_BRANCHES = 10;
-/** Deepest nesting of parallel steps (spec "Limits": parallel nesting depth 2). */
-export const MAX_PARALLEL_DEPTH = 2;
 
 /** The fields of a parallel step besides those every step has. */
 export type ParallelFields = Omit<Step & { kind: 'parallel' }, 'kind' | 'name' | 'pos' | 'next'>;

@@ -40,7 +40,7 @@ import {
   unknownVariable,
 } from './ops.ts';
 import { typeError } from '../errors.ts';
-import { INT_MAX, INT_MIN, typeName, type Value, type WMap } from '../value.ts';
+import { typeName, wrapInt, type Value, type WMap } from '../value.ts';
 
 /** Longest expression text accepted, in characters (spec "Limits": expression length 400 characters). */
 export const MAX_EXPRESSION_LENGTH = 400;
@@ -135,10 +135,6 @@ function markAsync(e: Expr, options: CompileOptions, out: Set<Expr>): boolean {
   }
   if (found) out.add(e);
   return found;
-}
-
-function wrap(r: bigint): bigint {
-  return r > INT_MAX || r < INT_MIN ? BigInt.asIntN(64, r) : r;
 }
 
 function constant(v: Value): Fn {
@@ -317,19 +313,19 @@ function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
       return (env) => {
         const a = l(env);
         const b = r(env);
-        return typeof a === 'bigint' && typeof b === 'bigint' ? wrap(a + b) : add(a, b);
+        return typeof a === 'bigint' && typeof b === 'bigint' ? wrapInt(a + b) : add(a, b);
       };
     case '-':
       return (env) => {
         const a = l(env);
         const b = r(env);
-        return typeof a === 'bigint' && typeof b === 'bigint' ? wrap(a - b) : sub(a, b);
+        return typeof a === 'bigint' && typeof b === 'bigint' ? wrapInt(a - b) : sub(a, b);
       };
     case '*':
       return (env) => {
         const a = l(env);
         const b = r(env);
-        return typeof a === 'bigint' && typeof b === 'bigint' ? wrap(a * b) : mul(a, b);
+        return typeof a === 'bigint' && typeof b === 'bigint' ? wrapInt(a * b) : mul(a, b);
       };
     case '/':
       return (env) => div(l(env), r(env));
@@ -369,17 +365,17 @@ function literalOperandFn(e: Extract<Expr, { kind: 'binary' }>, l: Fn): Fn | und
       case '+':
         return (env) => {
           const a = l(env);
-          return typeof a === 'bigint' ? wrap(a + k) : add(a, k);
+          return typeof a === 'bigint' ? wrapInt(a + k) : add(a, k);
         };
       case '-':
         return (env) => {
           const a = l(env);
-          return typeof a === 'bigint' ? wrap(a - k) : sub(a, k);
+          return typeof a === 'bigint' ? wrapInt(a - k) : sub(a, k);
         };
       case '*':
         return (env) => {
           const a = l(env);
-          return typeof a === 'bigint' ? wrap(a * k) : mul(a, k);
+          return typeof a === 'bigint' ? wrapInt(a * k) : mul(a, k);
         };
       case '<':
         return (env) => lt(l(env), k);

@@ -24,14 +24,10 @@
  */
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
-import { compareNumbers, deepEqual, INT_MAX, INT_MIN, typeName, type Value } from '../value.ts';
+import { compareNumbers, deepEqual, typeName, wrapInt, type Value } from '../value.ts';
 
 /** A binary operator that evaluates both operands (every one but `and` / `or`). */
 export type EagerBinaryOp = Exclude<BinaryOp, 'and' | 'or'>;
-
-function wrap(r: bigint): bigint {
-  return r > INT_MAX || r < INT_MIN ? BigInt.asIntN(64, r) : r;
-}
 
 function operandError(op: string, a: Value, b: Value): WorkflowError {
   return typeError(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
@@ -45,7 +41,7 @@ function zeroDivision(op: string): WorkflowError {
 export function add(a: Value, b: Value): Value {
   const ta = typeof a;
   const tb = typeof b;
-  if (ta === 'bigint' && tb === 'bigint') return wrap((a as bigint) + (b as bigint));
+  if (ta === 'bigint' && tb === 'bigint') return wrapInt((a as bigint) + (b as bigint));
   if (ta === 'string' && tb === 'string') return (a as string) + (b as string);
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) + Number(b);
   throw operandError('+', a, b);
@@ -55,7 +51,7 @@ export function add(a: Value, b: Value): Value {
 export function sub(a: Value, b: Value): Value {
   const ta = typeof a;
   const tb = typeof b;
-  if (ta === 'bigint' && tb === 'bigint') return wrap((a as bigint) - (b as bigint));
+  if (ta === 'bigint' && tb === 'bigint') return wrapInt((a as bigint) - (b as bigint));
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) - Number(b);
   throw operandError('-', a, b);
 }
@@ -64,7 +60,7 @@ export function sub(a: Value, b: Value): Value {
 export function mul(a: Value, b: Value): Value {
   const ta = typeof a;
   const tb = typeof b;
-  if (ta === 'bigint' && tb === 'bigint') return wrap((a as bigint) * (b as bigint));
+  if (ta === 'bigint' && tb === 'bigint') return wrapInt((a as bigint) * (b as bigint));
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) * Number(b);
   throw operandError('*', a, b);
 }
@@ -87,7 +83,7 @@ export function floorDiv(a: Value, b: Value): Value {
     if (b === 0n) throw zeroDivision('//');
     let q = a / b;
     if ((a % b !== 0n) && (a < 0n) !== (b < 0n)) q -= 1n;
-    return wrap(q);
+    return wrapInt(q);
   }
   if (!isNum(a) || !isNum(b)) throw operandError('//', a, b);
   const y = Number(b);
@@ -116,7 +112,7 @@ export function mod(a: Value, b: Value): Value {
 
 /** Unary `-x` on a number (an int wraps: `-(-9223372036854775808)` is itself). @throws TypeError otherwise. */
 export function neg(a: Value): Value {
-  if (typeof a === 'bigint') return wrap(-a);
+  if (typeof a === 'bigint') return wrapInt(-a);
   if (typeof a === 'number') return -a;
   throw typeError(`bad operand type for unary -: '${typeName(a)}'`);
 }
