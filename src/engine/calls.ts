@@ -7,11 +7,12 @@
  * stdlib function, or a subworkflow that reaches one), so plain calls cost no promise.
  */
 import { WorkflowError } from '../lang/errors.ts';
-import type { WorkflowDef } from '../lang/definition/ast.ts';
+import type { Step, Template, WorkflowDef } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
-import { bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
+import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
+import { isPromise, type Outcome } from './completion.ts';
+import { evalTemplate } from './eval-template.ts';
 import type { OutboundCall } from './hooks.ts';
-import { runBody } from './interpreter.ts';
 import { MAX_CALL_DEPTH } from '../lang/limits.ts';
 import { recursionError } from './limits.ts';
 import { Frame, Scope } from './scope.ts';
@@ -147,5 +148,80 @@ export function callSubworkflow(frame: Frame, wf: WorkflowDef, args: readonly Va
     frame.entry,
   );
   const scope = new Scope(undefined, callee);
-  return runBody(wf, scope, args);
+  return frame.exec.engine.runBody(wf, scope, args);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The call step
+
+/**
+ * Runs a `call` step: evaluates its named `args`, calls its target (a stdlib function, bound by name; a
+ * subworkflow; a connector, which only an interceptor can answer) and assigns `result` when given.
+ * @internal
+ */
+export function execCall(step: Extract<Step, { kind: 'call' }>, scope: Scope): Outcome {
+  const args = step.args ? evalArgs(step.args, scope) : undefined;
+  const r = isPromise<WMap>(args) ? args.then((a) => invoke(step, scope, a)) : invoke(step, scope, args);
+  if (step.result === undefined) return isPromise(r) ? r.then(() => undefined) : undefined;
+  const name = step.result;
+  if (isPromise<Value>(r)) {
+    return r.then((v) => {
+      scope.assign(name, v);
+      return undefined;
+    });
+  }
+  scope.assign(name, r);
+  return undefined;
+}
+
+function evalArgs(args: readonly (readonly [string, Template])[], scope: Scope): WMap | Promise<WMap> {
+  const m: WMap = new Map();
+  for (let i = 0; i < args.length; i++) {
+    const [k, t] = args[i]!;
+    const v = evalTemplate(t, scope);
+    if (isPromise<Value>(v)) return evalArgsAsync(args, i, m, v, scope);
+    m.set(k, v);
+  }
+  return m;
+}
+
+async function evalArgsAsync(
+  args: readonly (readonly [string, Template])[],
+  from: number,
+  m: WMap,
+  pending: Promise<Value>,
+  scope: Scope,
+): Promise<WMap> {
+  m.set(args[from]![0], await pending);
+  for (let i = from + 1; i < args.length; i++) m.set(args[i]![0], await evalTemplate(args[i]![1], scope));
+  return m;
+}
+
+function invoke(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap | undefined): Value | Promise<Value> {
+  const target = step.target;
+  const frame = scope.frame;
+  switch (target.kind) {
+    case 'stdlib': {
+      const fn = STDLIB.get(target.name);
+      if (!fn) throw unsupportedCallError(target.name);
+      const bound = bindNamedArgs(fn, args);
+      if (fn.blocking === true && frame.exec.interceptor !== undefined) {
+        return intercepted(frame, fn.name, args ?? new Map(), () => fn.impl(bound, frame.callContext()));
+      }
+      return fn.impl(bound, frame.callContext());
+    }
+    case 'subworkflow': {
+      const wf = frame.exec.definition.workflows.get(target.name);
+      if (!wf) throw unsupportedCallError(target.name);
+      return callSubworkflow(frame, wf, bindSubworkflowNamed(wf, args));
+    }
+    case 'unsupported':
+      if (frame.exec.interceptor !== undefined) {
+        return intercepted(frame, target.name, args ?? new Map(), () => {
+          throw unsupportedCallError(target.name);
+        });
+      }
+      throw unsupportedCallError(target.name);
+  }
+}
+

@@ -19,8 +19,10 @@ import { setMaxListeners } from 'node:events';
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
-import { evalTemplate, isPromise, loopItems, runList, type Completion, type LoopItems, type Outcome } from './interpreter.ts';
 import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/limits.ts';
+import { isPromise, type Completion, type Outcome } from './completion.ts';
+import { evalTemplate } from './eval-template.ts';
+import { loopItems, type LoopItems } from './loop.ts';
 import { EntryEvent, observe } from './observe.ts';
 import { Frame, Scope } from './scope.ts';
 
@@ -74,7 +76,7 @@ export function execParallel(step: ParallelStep, scope: Scope, event?: EntryEven
     const work: Work = {
       count: branches.length,
       id: (i) => branches[i]!.name,
-      start: (i, s) => runList(branches[i]!.steps, 0, s),
+      start: (i, s) => s.frame.exec.engine.runList(branches[i]!.steps, 0, s),
       label: (i, e) => {
         e.branch = branches[i]!.name;
       },
@@ -92,7 +94,7 @@ export function execParallel(step: ParallelStep, scope: Scope, event?: EntryEven
       start: (i, s) => {
         s.declare(loop.value, it.at(i));
         if (loop.index !== undefined) s.declare(loop.index, BigInt(i));
-        return runList(loop.steps as StepList, 0, s);
+        return s.frame.exec.engine.runList(loop.steps as StepList, 0, s);
       },
       label: (i, e) => {
         e.iteration = i + 1;

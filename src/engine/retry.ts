@@ -14,7 +14,8 @@ import type { RetrySpec, Step } from '../lang/definition/ast.ts';
 import { typeName, type Value } from '../lang/value.ts';
 import { RETRY_POLICIES, STDLIB } from '../stdlib/index.ts';
 import { bindSubworkflowPositional, callSubworkflow, unsupportedCallError } from './calls.ts';
-import { evalTemplate, isPromise, runList, then, type Completion, type Outcome } from './interpreter.ts';
+import { isPromise, then, type Completion, type Outcome } from './completion.ts';
+import { evalTemplate } from './eval-template.ts';
 import { EntryEvent, observe } from './observe.ts';
 import { Scope } from './scope.ts';
 
@@ -42,9 +43,9 @@ function attempt(step: TryStep, scope: Scope, n: number, retry: Retry | undefine
       // Each attempt after the first is a STEP_RETRY entry holding that run of the body.
       const event = new EntryEvent(step.name, 'STEP_RETRY', step.pos, scope);
       event.retryAttempt = n;
-      r = observe(scope.frame, event, () => runList(step.body, 0, scope));
+      r = observe(scope.frame, event, () => scope.frame.exec.engine.runList(step.body, 0, scope));
     } else {
-      r = runList(step.body, 0, scope);
+      r = scope.frame.exec.engine.runList(step.body, 0, scope);
     }
   } catch (e) {
     return onError(step, scope, e, n, retry);
@@ -87,33 +88,12 @@ function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   if (ex === undefined) throw e;
   // Variables first assigned inside `except` (and the `as` variable) end with it (spec "try/except/retry" 4).
   const inner = new Scope(scope, scope.frame);
-  let r: Outcome;
-  try {
+  return inner.releasing((): Outcome => {
     if (ex.as !== undefined) inner.declare(ex.as, e.value);
-    if (scope.frame.exec.observer !== undefined) {
-      const event = new EntryEvent(step.name, 'STEP_EXCEPT', step.pos, inner);
-      r = observe(scope.frame, event, () => runList(ex.steps, 0, inner));
-    } else {
-      r = runList(ex.steps, 0, inner);
-    }
-  } catch (err) {
-    inner.release();
-    throw err;
-  }
-  if (isPromise<Completion>(r)) {
-    return r.then(
-      (c) => {
-        inner.release();
-        return c;
-      },
-      (err: unknown) => {
-        inner.release();
-        throw err;
-      },
-    );
-  }
-  inner.release();
-  return r;
+    if (scope.frame.exec.observer === undefined) return scope.frame.exec.engine.runList(ex.steps, 0, inner);
+    const event = new EntryEvent(step.name, 'STEP_EXCEPT', step.pos, inner);
+    return observe(scope.frame, event, () => scope.frame.exec.engine.runList(ex.steps, 0, inner));
+  });
 }
 
 function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {

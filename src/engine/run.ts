@@ -5,7 +5,7 @@
 import { WorkflowError } from '../lang/errors.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
-import { runBody } from './interpreter.ts';
+import { ENGINE } from './interpreter.ts';
 import { MAX_MEMORY_BYTES } from '../lang/limits.ts';
 import { Execution, Frame, Scope } from './scope.ts';
 import type { ExecutionDeps } from './types.ts';
@@ -35,13 +35,13 @@ export function runExecution(
   signal: AbortSignal,
 ): Promise<Value> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  const exec = new Execution(definition, deps);
+  const exec = new Execution(definition, deps, ENGINE);
   const main = definition.main;
   const scope = new Scope(undefined, new Frame(exec, signal, 0, 0, main.name, '', undefined));
   const args = main.params.length > 0 ? [argument ?? null] : [];
   let r: Value | Promise<Value>;
   try {
-    r = runBody(main, scope, args);
+    r = ENGINE.runBody(main, scope, args);
   } catch (e) {
     return Promise.reject(settleError(e, signal, main.name));
   }

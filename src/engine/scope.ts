@@ -15,13 +15,28 @@
  */
 import type { Env } from '../lang/expr/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
-import type { Definition } from '../lang/definition/ast.ts';
-import type { CallContext } from '../stdlib/types.ts';
-import type { CallInterceptor, StepObserver } from './hooks.ts';
-import type { ExecutionDeps } from './types.ts';
+import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.ts';
 import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
+import type { CallContext } from '../stdlib/types.ts';
+import { isPromise, type Outcome } from './completion.ts';
+import type { CallInterceptor, StepObserver } from './hooks.ts';
 import { memoryLimitError, stepLimitError } from './limits.ts';
-import { callFunction } from './calls.ts';
+import type { ExecutionDeps } from './types.ts';
+
+/**
+ * The interpreter's entry points an execution runs with (interpreter.ts `ENGINE`): how a step list, a whole
+ * workflow and a function call by name are run. Handed to each {@link Execution} rather than imported, so the
+ * modules of the step kinds that recurse into step lists and workflows (loop, parallel, retry, calls) and this
+ * one do not import the interpreter that imports them. @internal
+ */
+export interface Engine {
+  /** Runs a step list from index `start` in `scope` (interpreter.ts `runList`). */
+  runList(list: StepList, start: number, scope: Scope): Outcome;
+  /** Runs a workflow in its fresh root scope with bound positional arguments (interpreter.ts `runBody`). */
+  runBody(wf: WorkflowDef, scope: Scope, args: readonly Value[]): Value | Promise<Value>;
+  /** Calls a function by dotted name with positional arguments, as an expression does (calls.ts). */
+  callFunction(frame: Frame, name: string, args: Value[]): Value | Promise<Value>;
+}
 
 /** The state one execution shares across all its frames: definition, host dependencies, counters. @internal */
 export class Execution {
@@ -39,6 +54,7 @@ export class Execution {
   constructor(
     readonly definition: Definition,
     readonly deps: ExecutionDeps,
+    readonly engine: Engine,
   ) {
     this.observer = deps.hooks?.observer;
     this.interceptor = deps.hooks?.interceptor;
@@ -117,7 +133,7 @@ export class Scope implements Env {
   }
 
   call(name: string, args: Value[]): Value | Promise<Value> {
-    return callFunction(this.frame, name, args);
+    return this.frame.exec.engine.callFunction(this.frame, name, args);
   }
 
   /**
@@ -147,6 +163,34 @@ export class Scope implements Env {
     const exec = this.frame.exec;
     exec.memoryBytes += delta;
     if (delta > 0 && exec.memoryBytes > MAX_MEMORY_BYTES) throw memoryLimitError(exec.memoryBytes);
+  }
+
+  /**
+   * Runs `run` (the steps that use this scope) and releases the scope when its outcome settles, however it
+   * ends; returns the outcome unchanged.
+   */
+  releasing<T>(run: () => T | Promise<T>): T | Promise<T> {
+    let r: T | Promise<T>;
+    try {
+      r = run();
+    } catch (e) {
+      this.release();
+      throw e;
+    }
+    if (isPromise<T>(r)) {
+      return r.then(
+        (v) => {
+          this.release();
+          return v;
+        },
+        (e: unknown) => {
+          this.release();
+          throw e;
+        },
+      );
+    }
+    this.release();
+    return r;
   }
 
   /** Gives this scope's bytes back to the execution when the scope ends (normally or by an error). */
