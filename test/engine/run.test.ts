@@ -218,20 +218,14 @@ main:
 });
 
 s('range: ${[start, end]} evaluates its expression once: a subworkflow in it runs once (issue 10)', async () => {
-  for (const step of ['for', 'parallel:\n          for']) {
-    const h = harness();
-    const out = await run(
-      `
-main:
-  steps:
-    - loop:
-        ${step}:
+  const loop = `
           value: i
           range: \${[1, f()]}
           steps:
             - noop:
                 assign:
-                  - x: \${i}
+                  - x: \${i}`;
+  const tail = `
     - r:
         return: done
 f:
@@ -242,12 +236,15 @@ f:
           text: f ran
     - three:
         return: 3
-`,
-      undefined,
-      h,
-    );
-    assert.equal(out, { result: '"done"' });
-    assert.equal(h.logs.map((l) => l.payload), ['f ran'], step);
+`;
+  const forms = {
+    for: `main:\n  steps:\n    - loop:\n        for:${loop}${tail}`,
+    'parallel for': `main:\n  steps:\n    - loop:\n        parallel:\n         for:${loop.replaceAll('\n', '\n ')}${tail}`,
+  };
+  for (const [form, yaml] of Object.entries(forms)) {
+    const h = harness();
+    assert.equal(await run(yaml, undefined, h), { result: '"done"' }, form);
+    assert.equal(h.logs.map((l) => l.payload), ['f ran'], form);
   }
 });
 
