@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { report } from './report.ts';
 
 const EMULATOR = new URL('../dist/emulator.js', import.meta.url).pathname;
-const BIN = new URL('../node_modules/.bin/', import.meta.url).pathname;
+/** Deno and Bun, as scripts/runtimes.mjs installs them (`npm run bench` runs it first). */
+const BIN = new URL('../.cache/runtimes/node_modules/.bin/', import.meta.url).pathname;
 const RUNS = 7;
 const RUNTIMES: [name: string, command: string[], targetMs: number | undefined][] = [
   ['node', [process.execPath], 300],

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { typeCheck } from '../support/typecheck.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
 // README "Google's client libraries against the emulator": the Node example runs as written (ports swapped for
@@ -24,9 +25,9 @@ s.after(async (ctx) => {
 });
 
 async function run(ctx: { server: RunningServer }, transport: 'grpc' | 'rest'): Promise<string> {
-  let code = example.replace("port: 8788", `port: ${ctx.server.grpcPort}`).replace(/'hello'/, `'hello-${transport}'`);
+  let code = example.replace("port: 8788", `port: ${ctx.server.grpcPort}`);
   if (transport === 'rest') code = code.replace('new WorkflowsClient(grpcOptions)', 'new WorkflowsClient(restOptions)').replace('new ExecutionsClient(grpcOptions)', 'new ExecutionsClient(restOptions)');
-  code += '\nconsole.log(execution.name);\nawait workflows.close();\nawait executions.close();\n';
+  code += '\nawait workflows.close();\nawait executions.close();\n';
   const dir = join(root, '.tmp');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `grpc-readme-${process.pid}-${transport}.ts`);
@@ -47,14 +48,30 @@ s('the README has a Node example using an insecure channel and no credentials', 
   assert.match(example, /operation\.promise\(\)/);
 });
 
-s('the README Node example deploys and starts an execution over gRPC (spec "gRPC API")', async (ctx) => {
-  const name = await run(ctx, 'grpc');
-  assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/hello-grpc\/executions\/.+/);
+s('the README Node example deploys and starts an execution over gRPC, and works twice (spec "gRPC API")', async (ctx) => {
+  for (let i = 0; i < 2; i++) {
+    const name = await run(ctx, 'grpc');
+    assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/from-client\/executions\/.+/);
+  }
 });
 
-s("the README Node example works on Google's REST transport with WORKFLOWS_EMULATOR_HOST (spec \"Configuration\")", async (ctx) => {
-  const name = await run(ctx, 'rest');
-  assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/hello-rest\/executions\/.+/);
+s("the README Node example works on Google's REST transport with WORKFLOWS_EMULATOR_HOST, twice (spec \"Configuration\")", async (ctx) => {
+  for (let i = 0; i < 2; i++) {
+    const name = await run(ctx, 'rest');
+    assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/from-client\/executions\/.+/);
+  }
+});
+
+s('the README Node example type-checks as TypeScript under strict (issue 16)', () => {
+  const dir = join(root, '.tmp');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `grpc-readme-${process.pid}-typecheck.ts`);
+  writeFileSync(file, example + '\nexport {};\n');
+  try {
+    assert.equal(typeCheck([file], { types: ['node'], skipLibCheck: true }).messages, []);
+  } finally {
+    rmSync(file, { force: true });
+  }
 });
 
 s.run();

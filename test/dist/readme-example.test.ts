@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { typeCheck } from '../support/typecheck.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -56,18 +56,8 @@ s('the README example test passes with `node --test` against the built package',
 s('the README example type-checks as TypeScript (strict) against dist/index.d.ts', (ctx) => {
   const file = join(ctx.dir, 'workflows.test.ts');
   writeFileSync(file, ctx.example);
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ['node'],
-    typeRoots: [join(ROOT, 'node_modules', '@types')],
-    skipLibCheck: true,
-  });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  assert.equal(diagnostics, []);
+  const { messages, program } = typeCheck([file], { types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], skipLibCheck: true });
+  assert.equal(messages, []);
   const resolved = program.getSourceFiles().map((f) => f.fileName).find((f) => f.endsWith('dist/index.d.ts'));
   assert.ok(resolved, 'workflows-emulator resolves to dist/index.d.ts');
 });

@@ -1,6 +1,6 @@
 // Runs the runtime smoke suites (test/runtime/*.test.ts): the built bundle under Node, Deno and Bun, one after
-// another. Usage: npm run test:runtimes [-- node|deno|bun ...]   (builds first; Deno and Bun come from the
-// npm devDependencies `deno` and `bun`, node_modules/.bin)
+// another. Usage: npm run test:runtimes [-- node|deno|bun ...]   (builds first, and installs Deno and Bun into
+// .cache/runtimes with scripts/runtimes.mjs)
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

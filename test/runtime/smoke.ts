@@ -18,9 +18,10 @@ import { EMULATOR_JS, startEmulator, until, type EmulatorProcess } from '../supp
 import { startTestServer, type TestServer } from '../support/http-servers.ts';
 import { noAuth as auth } from '../support/google-clients.ts';
 
-const BIN = new URL('../../node_modules/.bin/', import.meta.url).pathname;
+/** Deno and Bun, as scripts/runtimes.mjs installs them (`npm run test:runtimes` runs it first). */
+const BIN = new URL('../../.cache/runtimes/node_modules/.bin/', import.meta.url).pathname;
 
-/** The command lines that run the bundle, by runtime (Deno and Bun from the npm devDependencies). */
+/** The command lines that run the bundle, by runtime (Deno and Bun from .cache/runtimes). */
 export const RUNTIMES = {
   node: [process.execPath],
   deno: [BIN + 'deno', 'run', '-A'],
@@ -52,7 +53,7 @@ export function runtimeSuite(runtime: Runtime): void {
   }
 
   s.before(async (ctx) => {
-    assert.ok(existsSync(command[0]), `${command[0]} is installed (npm devDependency)`);
+    assert.ok(existsSync(command[0]), `${command[0]} is installed (node scripts/runtimes.mjs installs it)`);
     ctx.http = await startTestServer();
     ctx.emu = await startEmulator({ command, files: { 'reload.yaml': reloadSource(1) }, startTimeoutMs: 30_000 });
   });
