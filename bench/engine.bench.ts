@@ -7,6 +7,7 @@ import { createMemoryCallbackHub } from '../src/engine/memory-callbacks.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
+import { StepHistory } from '../src/service/step-history.ts';
 
 const deps: ExecutionDeps = {
   clock: systemClock,
@@ -57,6 +58,72 @@ main:
     best = Math.min(best, performance.now() - t0);
   }
   report('engine: CPU-bound 100,000-step workflow, no-op step observer attached', steps / (best / 1000), 'steps/s');
+
+  // Step history (issue 12), side by side with no history in the same rounds, so machine load hits both alike:
+  // basic history must keep >= 50% of the steps/s without it.
+  const withHistory = (detailed: boolean): ExecutionDeps => ({
+    ...deps,
+    hooks: { observer: new StepHistory({ detailed, now: Date.now }) },
+  });
+  let bestOff = Infinity;
+  let bestBasic = Infinity;
+  for (let round = 0; round < 15; round++) {
+    let t0 = performance.now();
+    await runExecution(def, null, deps, new AbortController().signal);
+    bestOff = Math.min(bestOff, performance.now() - t0);
+    const d = withHistory(false);
+    t0 = performance.now();
+    await runExecution(def, null, d, new AbortController().signal);
+    bestBasic = Math.min(bestBasic, performance.now() - t0);
+  }
+  report('engine: CPU-bound 100,000-step workflow, history off (same rounds as basic)', steps / (bestOff / 1000), 'steps/s');
+  report('engine: CPU-bound 100,000-step workflow, basic step history', steps / (bestBasic / 1000), 'steps/s');
+  report('engine: basic step history throughput, % of history off', (100 * bestOff) / bestBasic, '%', { value: 50, higherIsBetter: true });
+  best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const t0 = performance.now();
+    await runExecution(def, null, withHistory(true), new AbortController().signal);
+    best = Math.min(best, performance.now() - t0);
+  }
+  report('engine: CPU-bound 100,000-step workflow, detailed step history', steps / (best / 1000), 'steps/s');
+}
+
+// 1b. Detailed history: heap held per 1,000 steps (entries with the variables JSON of a loop's scope).
+{
+  const def = compileDefinition(`
+main:
+  steps:
+    - init:
+        assign:
+          - total: 0
+          - name: "a workflow variable"
+    - loop:
+        for:
+          value: i
+          range: [1, 333]
+          steps:
+            - add:
+                assign:
+                  - total: \${total + i}
+    - done:
+        return: \${total}
+`);
+  const histories: StepHistory[] = [];
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let entries = 0;
+  for (let i = 0; i < 100; i++) {
+    const h = new StepHistory({ detailed: true, now: Date.now });
+    histories.push(h);
+    await runExecution(def, null, { ...deps, hooks: { observer: h } }, new AbortController().signal);
+    entries += h.recorded;
+  }
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  report('engine: detailed step history, heap per 1,000 step entries', ((after - before) / entries) * 1000 / 1024, 'KB');
+  histories.length = 0;
 }
 
 // 2. 10,000 executions held at once in sys.sleep: heap per suspended execution.
@@ -98,6 +165,48 @@ main:
   for (const c of ctrls) c.abort(new Error('bench over'));
   await Promise.all(running);
   report('engine: cancelling 10,000 sleeping executions', performance.now() - t0, 'ms');
+}
+
+// 2b. The same with basic step history: heap per suspended execution, history included (issue 12: <= 10 KB).
+{
+  const n = 10_000;
+  const def = compileDefinition(`
+main:
+  params: [args]
+  steps:
+    - init:
+        assign:
+          - id: \${args.id}
+          - label: waiting
+    - wait:
+        call: sys.sleep
+        args:
+          seconds: 3600
+    - done:
+        return: \${id}
+`);
+  const ctrls: AbortController[] = [];
+  const histories: StepHistory[] = [];
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const running: Promise<unknown>[] = [];
+  for (let i = 0; i < n; i++) {
+    ctrls.push(new AbortController());
+    const h = new StepHistory({ detailed: false, now: Date.now });
+    histories.push(h);
+    running.push(runExecution(def, new Map([['id', BigInt(i)]]), { ...deps, hooks: { observer: h } }, ctrls[i]!.signal).catch(() => null));
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  report('engine: heap per execution suspended in sys.sleep with basic step history (10,000 at once)', (after - before) / n / 1024, 'KB', {
+    value: 10,
+    higherIsBetter: false,
+  });
+  for (const c of ctrls) c.abort(new Error('bench over'));
+  await Promise.all(running);
 }
 
 // 3. A parallel for of 20 iterations that each sleep 100 ms.

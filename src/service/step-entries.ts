@@ -41,7 +41,7 @@ export const STEP_ENTRY_FIELDS: ListFields<HistoryEntry> = {
   routine: { kind: 'string', get: (e) => e.routine },
   step: { kind: 'string', get: (e) => e.step },
   stepType: { kind: 'enum', get: (e) => e.stepType, values: STEP_TYPES, prefix: 'STEP_' },
-  parent: { kind: 'int', get: (e) => e.parent?.id, orderable: false },
+  parent: { kind: 'int', get: (e) => (e.parentId === 0 ? undefined : e.parentId), orderable: false },
   state: {
     kind: 'enum',
     get: (e) => e.state,
@@ -101,7 +101,7 @@ function metadata(e: HistoryEntry): StepEntry['stepEntryMetadata'] {
 export function renderStepEntry(executionName: string, e: HistoryEntry, children: readonly number[] | undefined, withVariables: boolean): StepEntry {
   const nav: { children?: string[]; parent?: string; next?: string; previous?: string } = {};
   if (children && children.length) nav.children = children.map(String);
-  if (e.parent) nav.parent = String(e.parent.id);
+  if (e.parentId !== 0) nav.parent = String(e.parentId);
   if (e.next) nav.next = String(e.next);
   if (e.previous) nav.previous = String(e.previous);
   return {
@@ -120,14 +120,14 @@ export function renderStepEntry(executionName: string, e: HistoryEntry, children
   };
 }
 
-/** Child entry IDs by parent entry ID, over the entries kept (one pass). */
-export function childrenOf(history: StepHistory): Map<number, number[]> {
+/** Child entry IDs by parent entry ID, over `entries` (one pass). */
+export function childrenOf(entries: readonly HistoryEntry[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (const e of history.entries()) {
-    if (!e.parent) continue;
-    const list = out.get(e.parent.id);
+  for (const e of entries) {
+    if (e.parentId === 0) continue;
+    const list = out.get(e.parentId);
     if (list) list.push(e.id);
-    else out.set(e.parent.id, [e.id]);
+    else out.set(e.parentId, [e.id]);
   }
   return out;
 }
@@ -145,7 +145,7 @@ export function getStepEntry(history: StepHistory, executionName: string, entryI
     const why = Number(entryId) >= 1 && Number(entryId) <= history.recorded ? ' (dropped by the cap on entries per execution)' : '';
     throw ApiError.notFound(`step entry "${executionName}/stepEntries/${entryId}" not found${why}`);
   }
-  return renderStepEntry(executionName, e, childrenOf(history).get(e.id), withVariables);
+  return renderStepEntry(executionName, e, childrenOf(history.entries()).get(e.id), withVariables);
 }
 
 /**
@@ -169,10 +169,11 @@ export function listStepEntries(history: StepHistory, executionName: string, req
   if (request.pageToken) start = decodeToken(request.pageToken, fingerprint);
   start += skip;
 
-  let matching = history.entries().filter(predicate);
+  const all = history.entries();
+  let matching = all.filter(predicate);
   if (compare) matching = matching.slice().sort(compare);
   const page = matching.slice(start, start + size);
-  const children = page.length > 0 ? childrenOf(history) : new Map<number, number[]>();
+  const children = page.length > 0 ? childrenOf(all) : new Map<number, number[]>();
   const end = start + page.length;
   return {
     stepEntries: page.map((e) => renderStepEntry(executionName, e, children.get(e.id), withVariables)),

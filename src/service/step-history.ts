@@ -10,10 +10,16 @@
  * parent on the same thread), stepEntryMetadata's progress (iteration, retry attempt, expected iterations,
  * thread), the source position, and at the detailed level the variables the step left, as JSON.
  *
- * Memory stays bounded: at most `maxEntries` entries (beyond that the oldest finished entries are dropped,
- * a tenth of the cap at a time, and {@link StepHistory.droppedEntries} counts them; entries still in progress
- * are never dropped), and at most `maxVariableBytes` of variables JSON (beyond that entries are kept without
- * variables and {@link StepHistory.variablesTruncated} is set). The history is freed with its execution.
+ * Layout: entries live in a ring of parallel arrays (typed arrays for numbers, plain arrays of shared strings),
+ * indexed by `entryId & (capacity - 1)`; the handle the engine passes back is the entryId itself. Recording an
+ * entry allocates nothing per entry on the basic level (so a long run does not fill the heap with small
+ * objects for the collector to move), and reading builds {@link HistoryEntry} objects.
+ *
+ * Memory stays bounded: at most `maxEntries` entries (the ring grows by doubling up to that; beyond it each
+ * new entry drops the oldest, and {@link StepHistory.droppedEntries} counts those dropped; an entry still
+ * in progress is not dropped but moved aside until it ends), and at most `maxVariableBytes` of variables JSON
+ * (beyond that entries are kept without variables and {@link StepHistory.variablesTruncated} is set). The
+ * history is freed with its execution.
  */
 import type { SourcePos } from '../lang/definition/ast.ts';
 import type { StepEnd, StepEvent, StepObserver, StepType } from '../engine/hooks.ts';
@@ -31,59 +37,47 @@ export const MAX_VARIABLE_BYTES_PER_EXECUTION = 8 * 1024 * 1024;
 /** Google's StepEntry `state` names. */
 export type StepEntryState = 'STATE_IN_PROGRESS' | 'STATE_SUCCEEDED' | 'STATE_FAILED' | 'STATE_CANCELLED';
 
-const END_STATE: Readonly<Record<StepEnd['state'], StepEntryState>> = {
-  succeeded: 'STATE_SUCCEEDED',
-  failed: 'STATE_FAILED',
-  cancelled: 'STATE_CANCELLED',
-};
+const STATES: readonly StepEntryState[] = ['STATE_IN_PROGRESS', 'STATE_SUCCEEDED', 'STATE_FAILED', 'STATE_CANCELLED'];
+const IN_PROGRESS = 0;
+const END_STATE: Readonly<Record<StepEnd['state'], number>> = { succeeded: 1, failed: 2, cancelled: 3 };
 
-/** One recorded entry. Fields are read by the renderers; only this module writes them. */
-export class HistoryEntry {
-  state: StepEntryState = 'STATE_IN_PROGRESS';
-  updateMs: number;
-  /** What failed or cancelled the entry (a WorkflowError or a cancellation reason). */
-  error: unknown = undefined;
-  /** Entry ID of the previous and next sibling; 0 when none. */
-  previous = 0;
-  next = 0;
-  /** Entries entered inside this one and not yet left. */
-  open = 0;
-  /** The last child entered, to link the next one as its sibling. */
-  lastChild: HistoryEntry | undefined = undefined;
-  /** Detailed level: the variables JSON the step left (a JSON object). */
-  variables: string | undefined = undefined;
-  /** Detailed level, while in progress: the event, to read its variables when the entry is left. */
-  event: StepEvent | undefined;
+/** One recorded entry as read (a snapshot built by {@link StepHistory.entries} and {@link StepHistory.find}). */
+export interface HistoryEntry {
+  readonly id: number;
+  /** The parent entry's ID; 0 for none. */
+  readonly parentId: number;
   readonly routine: string;
   readonly step: string;
   readonly stepType: StepType;
   readonly pos: SourcePos;
   readonly threadId: string;
   readonly callDepth: number;
+  readonly state: StepEntryState;
+  readonly createMs: number;
+  readonly updateMs: number;
+  /** Entry ID of the previous and next sibling; 0 when none. */
+  readonly previous: number;
+  readonly next: number;
+  /** Entries entered inside this one and not yet left. */
+  readonly open: number;
   /** 1-based iteration (STEP_FOR_ITERATION, a parallel for's STEP_PARALLEL_BRANCH_ENTRY) or retry attempt (STEP_RETRY). */
   readonly progress: number | undefined;
   readonly expectedIterations: number | undefined;
+  /** STEP_PARALLEL_BRANCH_ENTRY of `branches`: the branch name. */
   readonly branch: string | undefined;
+  /** What failed or cancelled the entry (a WorkflowError or a cancellation reason). */
+  readonly error: unknown;
+  /** Detailed level: the variables JSON the step left (a JSON object). */
+  readonly variables: string | undefined;
+}
 
-  constructor(
-    readonly id: number,
-    e: StepEvent,
-    readonly parent: HistoryEntry | undefined,
-    readonly createMs: number,
-    detailed: boolean,
-  ) {
-    this.routine = e.routine;
-    this.step = e.step;
-    this.stepType = e.stepType;
-    this.pos = e.pos;
-    this.threadId = e.threadId;
-    this.callDepth = e.callDepth;
-    this.progress = e.iteration ?? e.retryAttempt;
-    this.expectedIterations = e.expectedIterations;
-    this.branch = e.branch;
-    this.updateMs = createMs;
-    this.event = detailed ? e : undefined;
-  }
+/** The rare parts of an entry, kept aside by entryId. */
+interface Extra {
+  event?: StepEvent;
+  error?: unknown;
+  variables?: string;
+  branch?: string;
+  expectedIterations?: number;
 }
 
 /** Options of a {@link StepHistory}. */
@@ -104,23 +98,49 @@ export interface CurrentStep {
   readonly step: string;
 }
 
+const INITIAL_CAPACITY = 16;
+
 /**
  * The step history of one execution and the observer that fills it. Pass it to the engine as the
  * execution's `observer`; read it with {@link entries}, {@link find}, {@link currentSteps} and
  * {@link failurePath}.
  */
-export class StepHistory implements StepObserver<HistoryEntry> {
+export class StepHistory implements StepObserver<number> {
   readonly detailed: boolean;
-  /** Entries kept, in entryId order. */
-  private list: HistoryEntry[] = [];
-  private counter = 0;
-  private lastRoot: HistoryEntry | undefined = undefined;
-  private lastEntered: HistoryEntry | undefined = undefined;
-  /** The innermost entry that failed with the error now propagating (the first to be left with it). */
-  private failure: HistoryEntry | undefined = undefined;
   private readonly now: () => number;
   private readonly maxEntries: number;
   private readonly maxVariableBytes: number;
+  /** The last entryId given. */
+  private counter = 0;
+  private capacity = INITIAL_CAPACITY;
+  private mask = INITIAL_CAPACITY - 1;
+  // The ring: slot = entryId & mask. `ids[slot]` says which entry a slot holds (0: none).
+  private ids = new Int32Array(INITIAL_CAPACITY);
+  private parents = new Int32Array(INITIAL_CAPACITY);
+  private states = new Uint8Array(INITIAL_CAPACITY);
+  private opens = new Int32Array(INITIAL_CAPACITY);
+  private previous = new Int32Array(INITIAL_CAPACITY);
+  private nexts = new Int32Array(INITIAL_CAPACITY);
+  private lastChildren = new Int32Array(INITIAL_CAPACITY);
+  private depths = new Int32Array(INITIAL_CAPACITY);
+  private progress = new Int32Array(INITIAL_CAPACITY);
+  private created = new Float64Array(INITIAL_CAPACITY);
+  private updated = new Float64Array(INITIAL_CAPACITY);
+  private routines: string[] = new Array<string>(INITIAL_CAPACITY);
+  private steps: string[] = new Array<string>(INITIAL_CAPACITY);
+  private types: StepType[] = new Array<StepType>(INITIAL_CAPACITY);
+  private threads: string[] = new Array<string>(INITIAL_CAPACITY);
+  private positions: SourcePos[] = new Array<SourcePos>(INITIAL_CAPACITY);
+  /** Rare parts by entryId (events kept until leave, errors, variables, branch names, loop sizes). */
+  private readonly extras = new Map<number, Extra>();
+  /** Entries pushed out of the ring while still in progress, by entryId. */
+  private readonly pinned = new Map<number, MutableEntry>();
+  private lastRoot = 0;
+  private lastEntered = 0;
+  /** The innermost entry that failed with the error now propagating (the first to be left with it). */
+  private failureId = 0;
+  private failureError: unknown = undefined;
+  private failure: HistoryEntry[] = [];
   /** Entries dropped to stay under the entry cap (the oldest finished ones). */
   droppedEntries = 0;
   /** Bytes of variables JSON kept. */
@@ -135,42 +155,127 @@ export class StepHistory implements StepObserver<HistoryEntry> {
     this.maxVariableBytes = options.maxVariableBytes ?? MAX_VARIABLE_BYTES_PER_EXECUTION;
   }
 
-  enter(event: StepEvent, parent: HistoryEntry | undefined): HistoryEntry {
-    const entry = new HistoryEntry(++this.counter, event, parent, this.now(), this.detailed);
-    let previous: HistoryEntry | undefined;
-    if (parent) {
-      previous = parent.lastChild;
-      parent.lastChild = entry;
-      parent.open++;
+  /**
+   * The clock, read at most once per 64 entries within one synchronous run of the engine: a step that waits
+   * ends the run (the microtask below marks the reading stale), so a waiting step's times are exact, and a
+   * CPU-bound run shares readings over a few microseconds, well under the milliseconds timestamps show.
+   */
+  private time(): number {
+    if (this.fresh && --this.uses > 0) return this.cachedMs;
+    this.cachedMs = this.now();
+    this.uses = 64;
+    if (!this.fresh) {
+      this.fresh = true;
+      queueMicrotask(this.expire);
+    }
+    return this.cachedMs;
+  }
+  private cachedMs = 0;
+  private uses = 0;
+  private fresh = false;
+  private readonly expire = (): void => {
+    this.fresh = false;
+  };
+
+  enter(event: StepEvent, parent: number | undefined): number {
+    const id = ++this.counter;
+    if (id > this.capacity && this.capacity < this.maxEntries) this.grow();
+    if (id > this.maxEntries) {
+      const old = this.slotOf(id - this.maxEntries);
+      if (old >= 0) this.evict(old);
+    }
+    const slot = id & this.mask;
+    const parentId = parent ?? 0;
+    let previous: number;
+    if (parentId !== 0) {
+      const ps = this.slotOf(parentId);
+      if (ps >= 0) {
+        previous = this.lastChildren[ps]!;
+        this.lastChildren[ps] = id;
+        this.opens[ps]!++;
+      } else {
+        const p = this.pinned.get(parentId);
+        previous = p ? p.lastChild : 0;
+        if (p) {
+          p.lastChild = id;
+          p.open++;
+        }
+      }
     } else {
       previous = this.lastRoot;
-      this.lastRoot = entry;
+      this.lastRoot = id;
     }
-    if (previous) {
-      entry.previous = previous.id;
-      previous.next = entry.id;
+    if (previous !== 0) this.setNext(previous, id);
+    this.ids[slot] = id;
+    this.parents[slot] = parentId;
+    this.states[slot] = IN_PROGRESS;
+    this.opens[slot] = 0;
+    this.previous[slot] = previous;
+    this.nexts[slot] = 0;
+    this.lastChildren[slot] = 0;
+    this.depths[slot] = event.callDepth;
+    this.progress[slot] = event.iteration ?? event.retryAttempt ?? 0;
+    this.created[slot] = this.updated[slot] = this.time();
+    this.routines[slot] = event.routine;
+    this.steps[slot] = event.step;
+    const type = event.stepType;
+    this.types[slot] = type;
+    this.threads[slot] = event.threadId;
+    this.positions[slot] = event.pos;
+    // Loops learn their size after they are entered; detailed history reads variables when the step is left.
+    if (this.detailed || type === 'STEP_FOR' || type === 'STEP_PARALLEL_FOR' || event.branch !== undefined) {
+      this.extras.set(id, { event });
     }
-    this.lastEntered = entry;
-    if (this.list.push(entry) > this.maxEntries) this.trim();
-    return entry;
+    this.lastEntered = id;
+    return id;
   }
 
-  leave(entry: HistoryEntry, end: StepEnd): void {
-    entry.state = END_STATE[end.state];
-    entry.updateMs = this.now();
-    if (entry.parent) entry.parent.open--;
+  leave(id: number, end: StepEnd): void {
+    const state = END_STATE[end.state];
+    const now = this.time();
+    let parentId: number;
+    const slot = this.slotOf(id);
+    if (slot >= 0) {
+      this.states[slot] = state;
+      this.updated[slot] = now;
+      parentId = this.parents[slot]!;
+    } else {
+      const p = this.pinned.get(id);
+      if (!p) return;
+      p.state = STATES[state]!;
+      p.updateMs = now;
+      parentId = p.parentId;
+    }
+    if (parentId !== 0) {
+      const ps = this.slotOf(parentId);
+      if (ps >= 0) this.opens[ps]!--;
+      else {
+        const p = this.pinned.get(parentId);
+        if (p) p.open--;
+      }
+    }
+    let extra = this.extras.get(id);
     if (end.state !== 'succeeded') {
-      entry.error = end.error;
-      if (end.state === 'failed' && (this.failure === undefined || this.failure.error !== end.error)) this.failure = entry;
+      if (!extra) this.extras.set(id, (extra = {}));
+      extra.error = end.error;
+      if (end.state === 'failed' && (this.failureId === 0 || this.failureError !== end.error)) {
+        this.failureId = id;
+        this.failureError = end.error;
+        this.failure = [];
+      }
     }
-    const event = entry.event;
-    if (event !== undefined) {
-      entry.event = undefined;
-      this.recordVariables(entry, event);
+    if (extra?.event !== undefined) {
+      const event = extra.event;
+      extra.event = undefined;
+      if (event.expectedIterations !== undefined) extra.expectedIterations = event.expectedIterations;
+      if (event.branch !== undefined) extra.branch = event.branch;
+      if (this.detailed) this.recordVariables(extra, event);
     }
+    // The path of a failure is taken while its entries are certainly kept.
+    if (this.failureId !== 0 && this.failure.length === 0 && id === this.failureId) this.failure = this.pathOf(id);
   }
 
-  private recordVariables(entry: HistoryEntry, event: StepEvent): void {
+  private recordVariables(extra: Extra, event: StepEvent): void {
     if (this.variablesTruncated) return;
     let json: string;
     try {
@@ -185,28 +290,136 @@ export class StepHistory implements StepObserver<HistoryEntry> {
       return;
     }
     this.variableBytes += json.length;
-    entry.variables = json;
+    extra.variables = json;
   }
 
-  /** Drops the oldest finished entries, a tenth of the cap at once (so trimming is amortized O(1)). */
-  private trim(): void {
-    let excess = this.list.length - this.maxEntries + Math.ceil(this.maxEntries / 10);
-    const kept: HistoryEntry[] = [];
-    for (const e of this.list) {
-      if (excess > 0 && e.state !== 'STATE_IN_PROGRESS') {
-        excess--;
-        this.droppedEntries++;
-        if (e.variables !== undefined) this.variableBytes -= e.variables.length;
-        continue;
-      }
-      kept.push(e);
+  /** The ring slot holding entry `id`, or -1 when it is not in the ring (pinned, dropped or never recorded). */
+  private slotOf(id: number): number {
+    const slot = id & this.mask;
+    return this.ids[slot] === id ? slot : -1;
+  }
+
+  private setNext(id: number, next: number): void {
+    const slot = this.slotOf(id);
+    if (slot >= 0) this.nexts[slot] = next;
+    else {
+      const p = this.pinned.get(id);
+      if (p) p.next = next;
     }
-    this.list = kept;
   }
 
-  /** Entries kept, in entryId order (the array itself: do not modify). */
-  entries(): readonly HistoryEntry[] {
-    return this.list;
+  /**
+   * Doubles the ring (up to the cap, rounded up to a power of two). Each array is copied twice over (a
+   * memcpy for typed arrays), so an entry's data sits at both of the two slots its ID may map to; `ids` then
+   * keeps it only at the right one.
+   */
+  private grow(): void {
+    const old = this.capacity;
+    const capacity = old * 2;
+    const twice = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const out = make(capacity);
+      out.set(a, 0);
+      out.set(a, old);
+      return out;
+    };
+    const i32 = (n: number) => new Int32Array(n);
+    const ids = twice(this.ids, i32);
+    for (let s = 0; s < old; s++) {
+      const id = ids[s]!;
+      if (id !== 0) ids[(id & old) === 0 ? s + old : s] = 0;
+    }
+    this.ids = ids;
+    this.parents = twice(this.parents, i32);
+    this.states = twice(this.states, (n) => new Uint8Array(n));
+    this.opens = twice(this.opens, i32);
+    this.previous = twice(this.previous, i32);
+    this.nexts = twice(this.nexts, i32);
+    this.lastChildren = twice(this.lastChildren, i32);
+    this.depths = twice(this.depths, i32);
+    this.progress = twice(this.progress, i32);
+    this.created = twice(this.created, (n) => new Float64Array(n));
+    this.updated = twice(this.updated, (n) => new Float64Array(n));
+    this.routines = this.routines.concat(this.routines);
+    this.steps = this.steps.concat(this.steps);
+    this.types = this.types.concat(this.types);
+    this.threads = this.threads.concat(this.threads);
+    this.positions = this.positions.concat(this.positions);
+    this.capacity = capacity;
+    this.mask = capacity - 1;
+  }
+
+  /** Frees `slot` for a new entry: its entry is dropped, or pinned when still in progress. */
+  private evict(slot: number): void {
+    const id = this.ids[slot]!;
+    if (id === 0) return;
+    if (this.states[slot] === IN_PROGRESS) {
+      // Pinned entries that have ended since go first, so the pinned set stays as small as the nesting.
+      for (const [pid, p] of this.pinned) {
+        if (p.state !== 'STATE_IN_PROGRESS') {
+          this.pinned.delete(pid);
+          this.dropExtra(pid);
+        }
+      }
+      this.pinned.set(id, this.snapshot(slot));
+    } else this.dropExtra(id);
+    this.ids[slot] = 0;
+  }
+
+  private dropExtra(id: number): void {
+    this.droppedEntries++;
+    const extra = this.extras.get(id);
+    if (extra) {
+      if (extra.variables !== undefined) this.variableBytes -= extra.variables.length;
+      this.extras.delete(id);
+    }
+  }
+
+  private snapshot(slot: number): MutableEntry {
+    const id = this.ids[slot]!;
+    const extra = this.extras.get(id);
+    const event = extra?.event;
+    const p = this.progress[slot]!;
+    return {
+      id,
+      parentId: this.parents[slot]!,
+      routine: this.routines[slot]!,
+      step: this.steps[slot]!,
+      stepType: this.types[slot]!,
+      pos: this.positions[slot]!,
+      threadId: this.threads[slot]!,
+      callDepth: this.depths[slot]!,
+      state: STATES[this.states[slot]!]!,
+      createMs: this.created[slot]!,
+      updateMs: this.updated[slot]!,
+      previous: this.previous[slot]!,
+      next: this.nexts[slot]!,
+      open: this.opens[slot]!,
+      lastChild: this.lastChildren[slot]!,
+      progress: p === 0 ? undefined : p,
+      expectedIterations: extra?.expectedIterations ?? event?.expectedIterations,
+      branch: extra?.branch ?? event?.branch,
+      error: extra?.error,
+      variables: extra?.variables,
+    };
+  }
+
+  /** Entries kept, in entryId order (snapshots). */
+  entries(): HistoryEntry[] {
+    const out: HistoryEntry[] = [];
+    for (const p of this.pinned.values()) out.push(this.refresh(p));
+    out.sort((a, b) => a.id - b.id);
+    const first = Math.max(1, this.counter - this.capacity + 1);
+    for (let id = first; id <= this.counter; id++) {
+      const slot = this.slotOf(id);
+      if (slot >= 0) out.push(this.snapshot(slot));
+    }
+    return out;
+  }
+
+  /** A pinned entry with its rare parts as they are now. */
+  private refresh(p: MutableEntry): HistoryEntry {
+    const extra = this.extras.get(p.id);
+    return extra ? { ...p, error: extra.error, variables: extra.variables, branch: extra.branch ?? p.branch, expectedIterations: extra.expectedIterations ?? p.expectedIterations } : p;
   }
 
   /** Entries recorded so far, including dropped ones (the last entryId given). */
@@ -216,17 +429,11 @@ export class StepHistory implements StepObserver<HistoryEntry> {
 
   /** The entry with this ID, or undefined when there is none (never recorded, or dropped). */
   find(entryId: number): HistoryEntry | undefined {
-    const list = this.list;
-    let lo = 0;
-    let hi = list.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const id = list[mid]!.id;
-      if (id === entryId) return list[mid];
-      if (id < entryId) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    if (!Number.isInteger(entryId) || entryId < 1 || entryId > this.counter) return undefined;
+    const slot = this.slotOf(entryId);
+    if (slot >= 0) return this.snapshot(slot);
+    const p = this.pinned.get(entryId);
+    return p ? this.refresh(p) : undefined;
   }
 
   /**
@@ -236,10 +443,13 @@ export class StepHistory implements StepObserver<HistoryEntry> {
    */
   currentSteps(): CurrentStep[] {
     const out: CurrentStep[] = [];
-    for (const e of this.list) {
+    for (const e of this.entries()) {
       if (e.state === 'STATE_IN_PROGRESS' && e.open === 0) out.push({ routine: e.routine, step: e.step });
     }
-    if (out.length === 0 && this.lastEntered) out.push({ routine: this.lastEntered.routine, step: this.lastEntered.step });
+    if (out.length === 0 && this.lastEntered !== 0) {
+      const e = this.find(this.lastEntered);
+      if (e) out.push({ routine: e.routine, step: e.step });
+    }
     return out;
   }
 
@@ -249,11 +459,16 @@ export class StepHistory implements StepObserver<HistoryEntry> {
    * entry failed.
    */
   failurePath(): HistoryEntry[] {
+    if (this.failureId === 0) return [];
+    return this.failure.length ? this.failure : this.pathOf(this.failureId);
+  }
+
+  private pathOf(id: number): HistoryEntry[] {
     const out: HistoryEntry[] = [];
-    let e = this.failure;
+    let e = this.find(id);
     if (!e) return out;
     out.push(e);
-    for (let p = e.parent; p; p = p.parent) {
+    for (let p = this.find(e.parentId); p; p = this.find(p.parentId)) {
       if (p.callDepth < e.callDepth && (p.stepType === 'STEP_SUBWORKFLOW_CALL' || p.stepType === 'STEP_CALL')) {
         out.push(p);
         e = p;
@@ -262,3 +477,6 @@ export class StepHistory implements StepObserver<HistoryEntry> {
     return out;
   }
 }
+
+/** A pinned entry: a snapshot that enter/leave keep up to date. */
+type MutableEntry = { -readonly [K in keyof HistoryEntry]: HistoryEntry[K] } & { lastChild: number };
