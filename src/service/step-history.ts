@@ -98,7 +98,7 @@ export interface CurrentStep {
   readonly step: string;
 }
 
-const INITIAL_CAPACITY = 16;
+const INITIAL_CAPACITY = 8;
 
 /**
  * The step history of one execution and the observer that fills it. Pass it to the engine as the
