@@ -10,6 +10,7 @@ import { isWildcard, startServer } from './server.ts';
 import { VERSION } from './version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
+import { testCommand } from './cli/test/command.ts';
 
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
@@ -70,4 +71,6 @@ const args = process.argv.slice(2);
 for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
 // The one-shot command (issue 7): src/cli/run.ts.
 if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
+// The test command (issue 14): src/cli/test/command.ts.
+if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
 await serve(args);

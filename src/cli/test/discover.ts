@@ -1,0 +1,68 @@
+/**
+ * Finding test files (issue 14 "Test files"): every `*.test.yaml`, `*.test.yml` and `*.test.json` file under
+ * the given files or directories (default: the current directory), skipping `node_modules` and folders whose
+ * name starts with a dot. The list is sorted so runs and reports are stable.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+/** True for a test file's name. */
+export function isTestFile(name: string): boolean {
+  return name.endsWith('.test.yaml') || name.endsWith('.test.yml') || name.endsWith('.test.json');
+}
+
+/** A path given on the command line that does not exist. */
+export class MissingPathError extends Error {
+  constructor(readonly path: string) {
+    super(`no such file or directory: ${path}`);
+    this.name = 'MissingPathError';
+  }
+}
+
+/**
+ * The test files under `paths` (files are taken as given, whatever their name), as absolute paths, sorted
+ * and without repeats.
+ * @throws MissingPathError for a path that does not exist.
+ */
+export function findTestFiles(paths: readonly string[], cwd: string): string[] {
+  const found = new Set<string>();
+  for (const p of paths.length ? paths : ['.']) {
+    const abs = resolve(cwd, p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      throw new MissingPathError(p);
+    }
+    if (isDir) walk(abs, found);
+    else found.add(abs);
+  }
+  return [...found].sort();
+}
+
+function walk(dir: string, out: Set<string>): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    let isDir = false;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      continue;
+    }
+    if (isDir) walk(p, out);
+    else if (isTestFile(name)) out.add(p);
+  }
+}
+
+/** A path as reports show it: relative to `cwd` when below it, else absolute. */
+export function displayPath(abs: string, cwd: string): string {
+  const r = relative(cwd, abs);
+  return r && !r.startsWith('..') ? r : abs;
+}

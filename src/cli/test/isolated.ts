@@ -1,0 +1,113 @@
+/**
+ * One isolated execution for a test case (issue 14): its own clock, its own callback registry, its own
+ * mocks and call record, nothing shared with other cases, so cases run concurrently without touching each
+ * other. Callbacks the case lists are delivered in order, one each time the workflow awaits a callback;
+ * when none is left, the wait's timeout passes at once under the virtual clock (so a case can test the
+ * timeout path), and after its real duration under the real clock.
+ */
+import { createVirtualClock, systemClock } from '../../engine/clock.ts';
+import { runExecution } from '../../engine/run.ts';
+import type { ExecutionDeps } from '../../engine/types.ts';
+import type { Definition } from '../../lang/definition/ast.ts';
+import { WorkflowError } from '../../lang/errors.ts';
+import { isMap, toJson, type Value } from '../../lang/value.ts';
+import { CallbackRegistry } from '../../service/callbacks.ts';
+import { revisionId } from '../../service/names.ts';
+import { executionEnv } from '../../stdlib/sys.ts';
+import type { CaseOutcome } from './expect.ts';
+import { stepRecorder } from './run-case.ts';
+import type { CallbackDelivery } from './suite.ts';
+
+/** What {@link runIsolated} runs. */
+export interface IsolatedRun {
+  readonly definition: Definition;
+  readonly source: string;
+  readonly workflowId: string;
+  readonly argument?: Value;
+  readonly env: Readonly<Record<string, string>>;
+  readonly fileMocks?: unknown;
+  readonly caseMocks?: unknown;
+  readonly callbacks: readonly CallbackDelivery[];
+  readonly clock: 'virtual' | 'real';
+  /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
+  readonly timeoutSec: number;
+}
+
+/**
+ * Runs the execution to its end and says what it did.
+ * @throws Error when the wall-time limit passes (the execution is cancelled first).
+ */
+export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { failedPos?: { line: number; col: number } }> {
+  const clock = r.clock === 'virtual' ? createVirtualClock({ startMs: Date.now() }) : systemClock;
+  const executionId = crypto.randomUUID();
+  const executionName = `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`;
+  const registry = new CallbackRegistry('http://localhost', clock);
+  let active = true;
+  const hub = registry.hubFor({ executionName, isActive: () => active });
+  const pending = [...r.callbacks];
+  let created = 0;
+  const logs: Value[] = [];
+  const steps = stepRecorder();
+  const abort = new AbortController();
+  const deps: ExecutionDeps = {
+    clock,
+    fetch: (input, init) => globalThis.fetch(input, init),
+    env: executionEnv(
+      { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: revisionId(1, r.source), executionId },
+      r.env,
+    ),
+    log: (entry) => logs.push(entry.payload),
+    callbacks: {
+      create: (method) => {
+        created++;
+        return hub.create(method);
+      },
+      await: (callback, timeoutMs, signal) => {
+        const next = pending.shift();
+        const url = isMap(callback) ? callback.get('url') : undefined;
+        if (next && typeof url === 'string') {
+          const id = url.slice(url.lastIndexOf('/') + 1);
+          const resource = registry.list(executionName).find((c) => c.url === url);
+          const body = next.body === undefined ? new Uint8Array() : new TextEncoder().encode(typeof next.body === 'string' ? next.body : toJson(next.body));
+          const headers: Record<string, string> = { ...(next.body !== undefined && typeof next.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...next.headers };
+          const answer = registry.deliver(id, { method: next.method ?? resource?.method ?? 'POST', headers, query: { ...next.query }, body });
+          if (answer.status !== 200) {
+            return Promise.reject(WorkflowError.of('SystemError', `the test's callback request was refused: ${JSON.stringify(answer.body)}`));
+          }
+        }
+        return hub.await(callback, timeoutMs, signal);
+      },
+    },
+    hooks: { observer: steps.observer },
+  };
+  const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
+  try {
+    const value = await runExecution(r.definition, r.argument, deps, abort.signal);
+    try {
+      toJson(value);
+    } catch (e) {
+      return failed(WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`));
+    }
+    return { state: 'SUCCEEDED', result: value, steps: steps.steps, calls: [], logs, callbacksCreated: created };
+  } catch (e) {
+    if (abort.signal.aborted) throw abort.signal.reason;
+    return failed(WorkflowError.from(e));
+  } finally {
+    clearTimeout(timer);
+    active = false;
+    registry.forget(executionName);
+  }
+
+  function failed(e: WorkflowError): CaseOutcome & { failedPos?: { line: number; col: number } } {
+    return {
+      state: 'FAILED',
+      error: e.value,
+      ...(e.stepName !== undefined ? { failedStep: e.stepName } : {}),
+      steps: steps.steps,
+      calls: [],
+      logs,
+      callbacksCreated: created,
+      ...(steps.failedPos ? { failedPos: steps.failedPos } : {}),
+    };
+  }
+}

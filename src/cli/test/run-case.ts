@@ -1,0 +1,155 @@
+/**
+ * Running one case of a test file (issue 14): the case's workflow, compiled once per file, runs as one
+ * isolated execution with the case's argument, env, mocks and callbacks, under its own clock; what it did
+ * (result or error, the steps that ran, its outbound calls, its logs, the callbacks it created) is checked
+ * against the case's `expect`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { compileDefinition } from '../../lang/definition/compile.ts';
+import type { Definition } from '../../lang/definition/ast.ts';
+import type { StepObserver } from '../../engine/hooks.ts';
+import { checkExpectations, type CaseOutcome } from './expect.ts';
+import type { CaseResult } from './report.ts';
+import { TestFileError, type TestCase, type TestFile } from './suite.ts';
+import { runIsolated } from './isolated.ts';
+
+/** `virtual`: sleeps, backoffs and timeouts take no wall time; `real`: they take their time. */
+export type ClockMode = 'virtual' | 'real';
+
+/** A test file made ready to run: its workflow compiled (or why it does not deploy) and its mocks read. */
+export interface PreparedFile {
+  readonly test: TestFile;
+  /** The workflow file's path as the report shows it. */
+  readonly workflowFile: string;
+  readonly source: string;
+  readonly definition?: Definition;
+  /** Why the workflow does not deploy (`file:line:col: invalid workflow definition: ...`). */
+  readonly compileError?: string;
+  /** The file-level mocks: plain data read from the mock file or given inline. */
+  readonly mocks?: unknown;
+}
+
+/**
+ * Reads what a test file names, relative to `dir` (the test file's directory), adding each file read to
+ * `watched`.
+ * @throws TestFileError when the workflow or mock file cannot be read.
+ */
+export function prepareFile(test: TestFile, dir: string, watched: Set<string>): PreparedFile {
+  const workflowPath = resolvePath(dir, test.workflow.value);
+  watched.add(workflowPath);
+  let source: string;
+  try {
+    source = readFileSync(workflowPath, 'utf8');
+  } catch (e) {
+    throw new TestFileError(test.file, test.workflow.pos, `cannot read the workflow ${test.workflow.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const workflowFile = test.workflow.value;
+  let definition: Definition | undefined;
+  let compileError: string | undefined;
+  try {
+    definition = compileDefinition(source, workflowPath.endsWith('.json') ? { format: 'json' } : { format: 'yaml' });
+  } catch (e) {
+    const err = e as { message?: string; line?: number; col?: number };
+    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
+    compileError = `${workflowFile}${at}: ${err.message ?? String(e)}`;
+  }
+  let mocks: unknown;
+  if (test.mocks) {
+    if (typeof test.mocks.value === 'string') {
+      const mockPath = resolvePath(dir, test.mocks.value);
+      watched.add(mockPath);
+      try {
+        mocks = readFileSync(mockPath, 'utf8');
+      } catch (e) {
+        throw new TestFileError(test.file, test.mocks.pos, `cannot read the mock file ${test.mocks.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    } else mocks = test.mocks.value;
+  }
+  return {
+    test,
+    workflowFile,
+    source,
+    ...(definition ? { definition } : {}),
+    ...(compileError !== undefined ? { compileError } : {}),
+    ...(mocks !== undefined ? { mocks } : {}),
+  };
+}
+
+/** Options of {@link runCase}. */
+export interface RunCaseOptions {
+  readonly clock: ClockMode;
+  /** The test file as reports show it. */
+  readonly file: string;
+}
+
+/** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
+export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): Promise<CaseResult> {
+  const started = performance.now();
+  const base = { file: o.file, name: c.name };
+  if (!p.definition) return { ...base, status: 'failed', durationMs: 0, message: p.compileError ?? 'the workflow does not deploy' };
+  let outcome: CaseOutcome & { failedPos?: { line: number; col: number } };
+  try {
+    outcome = await runIsolated({
+      definition: p.definition,
+      source: p.source,
+      workflowId: workflowIdOf(p.workflowFile),
+      ...(c.argument !== undefined ? { argument: c.argument } : {}),
+      env: c.env,
+      fileMocks: p.mocks,
+      caseMocks: c.mocks?.value,
+      callbacks: c.callbacks,
+      clock: o.clock,
+      timeoutSec: c.timeoutSec,
+    });
+  } catch (e) {
+    return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };
+  }
+  const durationMs = performance.now() - started;
+  const mismatches = checkExpectations(c.expect, outcome);
+  if (mismatches.length === 0) return { ...base, status: 'passed', durationMs };
+  const line = outcome.failedPos ? p.source.split('\n')[outcome.failedPos.line - 1] : undefined;
+  return {
+    ...base,
+    status: 'failed',
+    durationMs,
+    mismatches,
+    steps: outcome.steps,
+    ...(outcome.failedPos
+      ? { sourceLine: `${p.workflowFile}:${outcome.failedPos.line}:${outcome.failedPos.col}: ${line?.trim() ?? ''}` }
+      : {}),
+  };
+}
+
+/** The workflow ID executions of a file get: its name without extension, made a valid ID. */
+function workflowIdOf(file: string): string {
+  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, '');
+  let id = base.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+  if (!/^[a-z]/.test(id)) id = 'w' + id;
+  return id.slice(0, 128);
+}
+
+/** Collects the names of steps as they start (STEP_* entries of real steps, not iterations or branches). */
+export function stepRecorder(): { readonly observer: StepObserver<number>; readonly steps: string[]; failedPos?: { line: number; col: number } } {
+  const steps: string[] = [];
+  const INNER = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
+  const pos: { line: number; col: number }[] = [];
+  const rec = {
+    steps,
+    failedPos: undefined as { line: number; col: number } | undefined,
+    observer: {
+      enter(ev: Parameters<StepObserver['enter']>[0]) {
+        if (!INNER.has(ev.stepType)) steps.push(ev.step);
+        pos.push({ line: ev.pos.line, col: ev.pos.col });
+        return pos.length - 1;
+      },
+      leave(h: number, end: Parameters<StepObserver['leave']>[1]) {
+        // The innermost entry of the error that ended the execution: the first one left 'failed' since the
+        // last entry that succeeded (an enclosing step that succeeds has handled the error below it).
+        if (end.state === 'failed') rec.failedPos ??= pos[h];
+        else rec.failedPos = undefined;
+      },
+    },
+  };
+  return rec;
+}
