@@ -140,6 +140,15 @@ export function parseMocks(text: string, file: string): MockSet {
 }
 
 /**
+ * Reads mocks that are part of a larger loaded file (a test file's inline `mocks:` map): `root` is their node
+ * and `posAt` the file's own position mapping, so errors name the file's line and column.
+ * @throws MockFileError as {@link parseMocks} does.
+ */
+export function mocksFromNode(root: SNode, file: string, posAt: (offset: number) => { line: number; col: number }): MockSet {
+  return new Reader(file, posAt).mockSet(root);
+}
+
+/**
  * Reads mocks given as data (the JS API's inline map): encoded as JSON and read by {@link parseMocks}, so
  * positions refer to that JSON text.
  */

@@ -5,11 +5,12 @@
  *
  * Equality is the workflow language's value equality made strict for tests: ints and doubles are different
  * values (`1` is not `1.0`), maps compare by keys whatever their order, lists element by element.
- * Subset matching (error payloads, calls, logged maps): a map matches when each expected key is present and
- * matches; a list matches when its expected items match, in order, a subsequence of the actual items (so
- * `tags: [ConnectionError]` matches `["ConnectionFailedError", "ConnectionError"]`); other values are equal.
+ * Subset matching (error payloads, calls, logged maps) is the mocks' `match` rule: a map matches when each
+ * expected key is present and matches; a list when it has as many items and each matches; numbers by value.
  */
-import { formatDouble, isList, isMap, toJson, typeName, type Value, type WMap } from '../../lang/value.ts';
+import { formatDouble, isList, isMap, typeName, type Value, type WMap } from '../../lang/value.ts';
+import { toJson } from '../../lang/json.ts';
+import { subsetMismatch } from '../../mocks/mock-session.ts';
 import type { Expectations } from './suite.ts';
 
 /** What an execution did, as the checks read it. */
@@ -128,31 +129,13 @@ function scalarEqual(e: Value, a: Value): boolean {
   return e === a;
 }
 
-/** The reasons `actual` does not contain `expected` (subset matching; see the module header). */
+/**
+ * The reasons `actual` does not contain `expected`: the mocks' subset match (src/mocks/mock-session.ts), the
+ * one used for mock `match` rules too, so a map written in a mock and in an expectation means the same.
+ */
 export function subsetDiff(expected: Value, actual: Value, path: string): string[] {
-  if (isMap(expected)) {
-    if (!isMap(actual)) return [`${path || 'value'}: expected a map containing ${show(expected)}, got ${show(actual)}`];
-    const out: string[] = [];
-    for (const [k, v] of expected) {
-      const w = actual.get(k);
-      if (w === undefined) out.push(`${join(path, k)}: expected ${show(v)}, but the key is missing`);
-      else out.push(...subsetDiff(v, w, join(path, k)));
-    }
-    return out;
-  }
-  if (isList(expected)) {
-    if (!isList(actual)) return [`${path || 'value'}: expected a list containing ${show(expected)}, got ${show(actual)}`];
-    let j = 0;
-    for (const item of expected) {
-      while (j < actual.length && subsetDiff(item, actual[j]!, '').length > 0) j++;
-      if (j >= actual.length) return [`${path || 'value'}: expected ${show(item)} among ${show(actual)} (in order)`];
-      j++;
-    }
-    return [];
-  }
-  return typeName(expected) === typeName(actual) && scalarEqual(expected, actual)
-    ? []
-    : [`${path || 'value'}: expected ${show(expected)} (${typeName(expected)}), got ${show(actual)} (${typeName(actual)})`];
+  const m = subsetMismatch(expected, actual, path || 'value');
+  return m === undefined ? [] : [m];
 }
 
 /**

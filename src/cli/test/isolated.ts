@@ -10,12 +10,16 @@ import { runExecution } from '../../engine/run.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { WorkflowError } from '../../lang/errors.ts';
-import { isMap, toJson, type Value } from '../../lang/value.ts';
+import { isMap, type Value, type WMap } from '../../lang/value.ts';
+import { toJson } from '../../lang/json.ts';
 import { CallbackRegistry } from '../../service/callbacks.ts';
 import { revisionId } from '../../service/names.ts';
 import { executionEnv } from '../../stdlib/sys.ts';
 import type { CaseOutcome } from './expect.ts';
 import { stepRecorder } from './run-case.ts';
+import { callRecordValue } from '../../mocks/call-log.ts';
+import type { MockSet } from '../../mocks/mock-file.ts';
+import { mockExecution } from '../../mocks/mock-interceptor.ts';
 import type { CallbackDelivery } from './suite.ts';
 
 /** What {@link runIsolated} runs. */
@@ -25,8 +29,8 @@ export interface IsolatedRun {
   readonly workflowId: string;
   readonly argument?: Value;
   readonly env: Readonly<Record<string, string>>;
-  readonly fileMocks?: unknown;
-  readonly caseMocks?: unknown;
+  /** The case's mocks (the file's with the case's laid over them). */
+  readonly mocks: MockSet;
   readonly callbacks: readonly CallbackDelivery[];
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
@@ -49,9 +53,16 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   const logs: Value[] = [];
   const steps = stepRecorder();
   const abort = new AbortController();
+  const mocked = mockExecution(r.mocks, { realFetch: (input, init) => globalThis.fetch(input, init), clock });
+  const calls = (): WMap[] => mocked.calls.records.map((rec) => {
+    const m = callRecordValue(rec);
+    // `body` reads as the request body in expectations (`calls: [{method: POST, body: {...}}]`).
+    if (rec.requestBody !== undefined) m.set('body', m.get('requestBody')!);
+    return m;
+  });
   const deps: ExecutionDeps = {
     clock,
-    fetch: (input, init) => globalThis.fetch(input, init),
+    fetch: mocked.fetch,
     env: executionEnv(
       { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: revisionId(1, r.source), executionId },
       r.env,
@@ -78,7 +89,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
         return hub.await(callback, timeoutMs, signal);
       },
     },
-    hooks: { observer: steps.observer },
+    hooks: { observer: steps.observer, interceptor: mocked.interceptor },
   };
   const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
   try {
@@ -88,7 +99,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
     } catch (e) {
       return failed(WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`));
     }
-    return { state: 'SUCCEEDED', result: value, steps: steps.steps, calls: [], logs, callbacksCreated: created };
+    return { state: 'SUCCEEDED', result: value, steps: steps.steps, calls: calls(), logs, callbacksCreated: created };
   } catch (e) {
     if (abort.signal.aborted) throw abort.signal.reason;
     return failed(WorkflowError.from(e));
@@ -104,7 +115,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
       error: e.value,
       ...(e.stepName !== undefined ? { failedStep: e.stepName } : {}),
       steps: steps.steps,
-      calls: [],
+      calls: calls(),
       logs,
       callbacksCreated: created,
       ...(steps.failedPos ? { failedPos: steps.failedPos } : {}),

@@ -12,6 +12,7 @@ import type { StepObserver } from '../../engine/hooks.ts';
 import { checkExpectations, type CaseOutcome } from './expect.ts';
 import type { CaseResult } from './report.ts';
 import { TestFileError, type TestCase, type TestFile } from './suite.ts';
+import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from './isolated.ts';
 
 /** `virtual`: sleeps, backoffs and timeouts take no wall time; `real`: they take their time. */
@@ -26,8 +27,8 @@ export interface PreparedFile {
   readonly definition?: Definition;
   /** Why the workflow does not deploy (`file:line:col: invalid workflow definition: ...`). */
   readonly compileError?: string;
-  /** The file-level mocks: plain data read from the mock file or given inline. */
-  readonly mocks?: unknown;
+  /** The file-level mocks (none: {@link NO_MOCKS}). */
+  readonly mocks: MockSet;
 }
 
 /**
@@ -54,25 +55,31 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
     compileError = `${workflowFile}${at}: ${err.message ?? String(e)}`;
   }
-  let mocks: unknown;
-  if (test.mocks) {
-    if (typeof test.mocks.value === 'string') {
-      const mockPath = resolvePath(dir, test.mocks.value);
-      watched.add(mockPath);
-      try {
-        mocks = readFileSync(mockPath, 'utf8');
-      } catch (e) {
-        throw new TestFileError(test.file, test.mocks.pos, `cannot read the mock file ${test.mocks.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-    } else mocks = test.mocks.value;
-  }
+  let mocks = NO_MOCKS;
+  if (test.mocks && 'value' in test.mocks) {
+    const named = test.mocks;
+    const mockPath = resolvePath(dir, named.value);
+    watched.add(mockPath);
+    let text: string;
+    try {
+      text = readFileSync(mockPath, 'utf8');
+    } catch (e) {
+      throw new TestFileError(test.file, named.pos, `cannot read the mock file ${named.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    try {
+      mocks = parseMocks(text, named.value);
+    } catch (e) {
+      if (!(e instanceof MockFileError)) throw e;
+      throw new TestFileError(test.file, named.pos, `invalid mock file: ${e.message}`);
+    }
+  } else if (test.mocks) mocks = test.mocks;
   return {
     test,
     workflowFile,
     source,
     ...(definition ? { definition } : {}),
     ...(compileError !== undefined ? { compileError } : {}),
-    ...(mocks !== undefined ? { mocks } : {}),
+    mocks,
   };
 }
 
@@ -96,8 +103,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       workflowId: workflowIdOf(p.workflowFile),
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
       env: c.env,
-      fileMocks: p.mocks,
-      caseMocks: c.mocks?.value,
+      mocks: c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks,
       callbacks: c.callbacks,
       clock: o.clock,
       timeoutSec: c.timeoutSec,

@@ -31,6 +31,7 @@ import type { SourcePos } from '../../lang/definition/ast.ts';
 import { DefinitionError } from '../../lang/definition/errors.ts';
 import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang/definition/load.ts';
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
+import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
@@ -76,8 +77,8 @@ export interface TestCase {
   readonly pos: SourcePos;
   /** The execution argument; undefined when the case gives none. */
   readonly argument?: Value;
-  /** Inline mocks laid over the file's (as JSON-like plain data, see the mocks module). */
-  readonly mocks?: Located<unknown>;
+  /** Inline mocks laid over the file's. */
+  readonly mocks?: MockSet;
   readonly callbacks: readonly CallbackDelivery[];
   readonly env: Readonly<Record<string, string>>;
   /** A reason when the case is skipped (`skip: true` gives "skipped"). */
@@ -92,8 +93,8 @@ export interface TestCase {
 export interface TestFile {
   readonly file: string;
   readonly workflow: Located<string>;
-  /** A mock file path (string) or an inline mock map, when given. */
-  readonly mocks?: Located<unknown>;
+  /** A mock file path (relative to the test file, with where it is written) or inline mocks, when given. */
+  readonly mocks?: Located<string> | MockSet;
   readonly env: Readonly<Record<string, string>>;
   readonly cases: readonly TestCase[];
 }
@@ -140,7 +141,7 @@ export function parseTestFile(file: string, text: string): TestFile {
   return {
     file,
     workflow,
-    ...(mocksNode ? { mocks: { value: r.mocks(mocksNode), pos: r.pos(mocksNode) } } : {}),
+    ...(mocksNode ? { mocks: r.mocks(mocksNode) } : {}),
     env,
     cases,
   };
@@ -208,10 +209,20 @@ class Reader {
     return out;
   }
 
-  mocks(n: SNode): unknown {
-    if (n.kind === 'scalar' && typeof n.value === 'string' && n.value !== '') return n.value;
-    if (n.kind === 'map') return toPlain(n);
-    this.fail(n, "'mocks' must be a mock file path or a map of mocks");
+  mocks(n: SNode): Located<string> | MockSet {
+    if (n.kind === 'scalar' && typeof n.value === 'string' && n.value !== '') return { value: n.value, pos: this.pos(n) };
+    if (n.kind !== 'map') this.fail(n, "'mocks' must be a mock file path or a map of mocks");
+    return this.inlineMocks(n);
+  }
+
+  /** Inline mocks, read by the mock reader with this file's positions. */
+  inlineMocks(n: SNode): MockSet {
+    try {
+      return mocksFromNode(n, this.file, (o) => this.loaded.posAt(o));
+    } catch (e) {
+      if (e instanceof MockFileError) throw new TestFileError(this.file, { line: e.line, col: e.col }, e.reason);
+      throw e;
+    }
   }
 
   testCase(n: SNode, fileEnv: Readonly<Record<string, string>>): TestCase {
@@ -242,7 +253,7 @@ class Reader {
       name,
       pos: this.pos(n),
       ...(argNode ? { argument: toValue(argNode) } : {}),
-      ...(mocksNode ? { mocks: { value: toPlain(mocksNode), pos: this.pos(mocksNode) } } : {}),
+      ...(mocksNode ? { mocks: this.inlineMocks(mocksNode) } : {}),
       callbacks: this.callbacks(this.get(m, 'callbacks')),
       env: this.env(this.get(m, 'env'), fileEnv),
       ...(skip !== undefined ? { skip } : {}),
@@ -320,21 +331,6 @@ export function toValue(n: SNode): Value {
       const m: WMap = new Map();
       for (const e of n.entries) m.set(e.key, toValue(e.value));
       return m;
-    }
-  }
-}
-
-/** A node as plain JSON-like data (for mock maps, which have their own reader). */
-export function toPlain(n: SNode): unknown {
-  switch (n.kind) {
-    case 'scalar':
-      return typeof n.value === 'bigint' ? Number(n.value) : n.value;
-    case 'seq':
-      return n.items.map(toPlain);
-    case 'map': {
-      const o: Record<string, unknown> = Object.create(null);
-      for (const e of n.entries) o[e.key] = toPlain(e.value);
-      return o;
     }
   }
 }
