@@ -55,7 +55,7 @@ export function checkExpectations(expect: Expectations, outcome: CaseOutcome): M
   if (expect.calls) {
     add(
       'calls',
-      subsequence('call', expect.calls.value, outcome.calls, (e, a) => subsetDiff(e, a, '').length === 0, (c) => show(c)),
+      subsequence('call', expect.calls.value, outcome.calls, (e, a) => subsetDiff(e, a, '').length === 0, showCall),
     );
   }
   if (expect.logs) {
@@ -163,6 +163,17 @@ function subsequence<E, A>(
     j++;
   }
   return [];
+}
+
+/** A recorded call in one line: `POST https://x/y → 503` or `googleapis.a.b.c → result`. */
+function showCall(c: Value): string {
+  if (!isMap(c)) return show(c);
+  const outcome = (v: Value | undefined): Value | undefined => (isMap(v) ? v.get('code') : undefined);
+  const code = outcome(c.get('response')) ?? outcome(c.get('error'));
+  const end = c.has('error') ? `error${code !== undefined ? ` ${show(code)}` : ''}` : code !== undefined ? show(code) : 'ok';
+  if (c.has('url')) return `${String(c.get('method') ?? '')} ${String(c.get('url'))} → ${end}`.trim();
+  if (c.has('name') || c.has('kind')) return `${String(c.get('name') ?? c.get('kind'))} → ${end}`;
+  return show(c);
 }
 
 function join(path: string, key: string): string {
