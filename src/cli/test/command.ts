@@ -5,8 +5,8 @@
  * Exit codes: 0 every case passed (or was skipped), 1 a case failed (a wrong result, or a workflow that does
  * not deploy), 2 a usage error or an invalid test file (file:line:col on stderr), 130/143 when interrupted.
  */
-import { readFileSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './discover.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './report.ts';
@@ -204,7 +204,13 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   } else {
     const text = a.reporter === 'junit' ? junitXml(flat) : tap(flat);
     if (a.output !== undefined) {
-      writeFileSync(a.output, text);
+      try {
+        mkdirSync(dirname(resolve(io.cwd, a.output)), { recursive: true });
+        writeFileSync(resolve(io.cwd, a.output), text);
+      } catch (e) {
+        io.stderr(`workflows-emulator test: cannot write ${a.output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+        return { code: TEST_EXIT.usage, watched: p.watched };
+      }
       io.stdout(`${closingLine(totalsOf(flat))} (${a.reporter} report in ${a.output})\n`);
     } else io.stdout(text);
   }
