@@ -17,6 +17,7 @@
 import { startServer, type RunningServer } from './server.ts';
 import type { Execution as ServiceExecution, ServiceEvent } from './service/model.ts';
 import { toJson } from './lang/json.ts';
+import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
@@ -396,4 +397,90 @@ function decodeLogged(payload: Parameters<typeof toJson>[0]): unknown {
   } catch {
     return payload instanceof Uint8Array ? Buffer.from(payload).toString('base64') : String(payload);
   }
+}
+
+/** Options of {@link runWorkflow}: exactly one of `source` and `file`; every other field optional. */
+export interface RunWorkflowOptions {
+  /** The workflow definition, YAML or JSON text (at most 128 KB). */
+  readonly source?: string;
+  /** A workflow file to read instead (`.yaml`, `.yml` or `.json`). */
+  readonly file?: string;
+  /** The execution argument: any JSON-serialisable value (undefined: no argument). */
+  readonly argument?: unknown;
+  /**
+   * Mocks of `http.*` calls and connectors (README "Mocks"): a mock file's path, or the same content as an
+   * object (`{http: [{match: {url: ...}, respond: {status: 200, body: ...}}], connectors: [...]}`).
+   */
+  readonly mocks?: string | object;
+  /**
+   * Callback requests delivered in order, one each time the workflow awaits a callback; when none is left the
+   * wait times out (at once on the virtual clock).
+   */
+  readonly callbacks?: readonly { readonly body?: unknown; readonly method?: string; readonly headers?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, string>> }[];
+  /** User environment variables for `sys.get_env` (the CLOUD_* built-ins win). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** `virtual` (default): sleeps, retry backoffs and timeouts take no wall time; `real`: they take their time. */
+  readonly clock?: 'virtual' | 'real';
+  /** Wall-time limit in seconds (default 30): past it the execution is cancelled and the promise rejects. */
+  readonly timeoutSec?: number;
+}
+
+/** One outbound call of a {@link WorkflowRun}, as recorded (README "Mocks": recorded calls). */
+export interface RecordedCall {
+  /** `http` or `connector`. */
+  readonly kind: string;
+  /** The function called: `http.post`, `googleapis.bigquery.v2.jobs.query`. */
+  readonly name: string;
+  /** The step that made the call, and its routine. */
+  readonly step?: string;
+  readonly routine?: string;
+  /** http: the method and URL sent, and the request body (also as `body`). */
+  readonly method?: string;
+  readonly url?: string;
+  readonly requestBody?: unknown;
+  readonly body?: unknown;
+  /** connector: the call's arguments. */
+  readonly args?: unknown;
+  /** The response map (`{code, headers, body}` for http) or the connector's result. */
+  readonly response?: unknown;
+  /** The error the workflow saw. */
+  readonly error?: unknown;
+  /** True when a mock answered. */
+  readonly mocked: boolean;
+  readonly [field: string]: unknown;
+}
+
+/** What {@link runWorkflow} resolves to: the execution's end and what it did. */
+export interface WorkflowRun {
+  readonly state: 'SUCCEEDED' | 'FAILED';
+  /** On SUCCEEDED: the result, decoded from its JSON. */
+  readonly result?: unknown;
+  /** On FAILED: the error map (`{message, code, tags, ...}`), and the step that raised it. */
+  readonly error?: ErrorPayload;
+  readonly failedStep?: string;
+  /** The steps that ran, in the order they started (loop bodies once per iteration). */
+  readonly steps: readonly string[];
+  /** Every outbound call (http.* and connectors), oldest first. */
+  readonly calls: readonly RecordedCall[];
+  /** The payload of each `sys.log` call, oldest first. */
+  readonly logs: readonly unknown[];
+  /** How many callback endpoints the execution created. */
+  readonly callbacksCreated: number;
+}
+
+/**
+ * Runs one workflow execution in this process, with no server: the engine of `workflows-emulator test`, for
+ * node:test, uvu, Vitest or Jest. Resolves when the execution has ended, FAILED ones included.
+ *
+ * ```ts
+ * const run = await runWorkflow({ file: 'workflows/order-saga.yaml', argument: { orderId: 'ord-1' }, mocks: 'tests/mocks/shop.yaml' });
+ * assert.equal(run.result, { status: 'SHIPPED' });
+ * ```
+ *
+ * @throws (rejects with) an Error whose `code` is `INVALID_ARGUMENT` for no or two sources, an unreadable
+ *   file, an invalid definition or invalid mocks (the message names file, line and column); a plain Error
+ *   when `timeoutSec` passes first.
+ */
+export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowRun> {
+  return (await runWorkflowInProcess(options)) as WorkflowRun;
 }

@@ -14,6 +14,7 @@ import type { CaseResult } from './report.ts';
 import { TestFileError, type TestCase, type TestFile } from './suite.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from './isolated.ts';
+import { workflowIdOf } from './run-workflow.ts';
 
 /** `virtual`: sleeps, backoffs and timeouts take no wall time; `real`: they take their time. */
 export type ClockMode = 'virtual' | 'real';
@@ -125,14 +126,6 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       ? { sourceLine: `${p.workflowFile}:${outcome.failedPos.line}:${outcome.failedPos.col}: ${line?.trim() ?? ''}` }
       : {}),
   };
-}
-
-/** The workflow ID executions of a file get: its name without extension, made a valid ID. */
-function workflowIdOf(file: string): string {
-  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, '');
-  let id = base.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
-  if (!/^[a-z]/.test(id)) id = 'w' + id;
-  return id.slice(0, 128);
 }
 
 /** Collects the names of steps as they start (STEP_* entries of real steps, not iterations or branches). */

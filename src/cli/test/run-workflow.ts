@@ -1,0 +1,131 @@
+/**
+ * The JS API's in-process run of one workflow (issue 14 "From JavaScript"): what a case of
+ * `workflows-emulator test` does, for node:test, uvu, Vitest or Jest suites — a workflow source or file, an
+ * argument, mocks, callbacks and the virtual clock in; the execution's result or error, its steps, its
+ * outbound calls, its logs out. No server, no port.
+ */
+import { readFileSync } from 'node:fs';
+import { compileDefinition } from '../../lang/definition/compile.ts';
+import { parseJson, toJson } from '../../lang/json.ts';
+import { fromJs, type Value } from '../../lang/value.ts';
+import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
+import { DEFAULT_CASE_TIMEOUT_SEC, type CallbackDelivery } from './suite.ts';
+import { runIsolated } from './isolated.ts';
+
+/** Input of {@link runWorkflowInProcess}; see `RunWorkflowOptions` in src/index.ts for the public docs. */
+export interface RunWorkflowInput {
+  readonly source?: string;
+  readonly file?: string;
+  readonly argument?: unknown;
+  readonly mocks?: string | object;
+  readonly callbacks?: readonly { readonly body?: unknown; readonly method?: string; readonly headers?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, string>> }[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly clock?: 'virtual' | 'real';
+  readonly timeoutSec?: number;
+}
+
+/** Output of {@link runWorkflowInProcess}: plain JS values decoded from the execution's JSON. */
+export interface RunWorkflowOutput {
+  readonly state: 'SUCCEEDED' | 'FAILED';
+  readonly result?: unknown;
+  readonly error?: Record<string, unknown>;
+  readonly failedStep?: string;
+  readonly steps: readonly string[];
+  readonly calls: readonly Record<string, unknown>[];
+  readonly logs: readonly unknown[];
+  readonly callbacksCreated: number;
+}
+
+/** An input the run cannot start with: `code` INVALID_ARGUMENT, the message says what and where. */
+export class RunWorkflowError extends Error {
+  readonly code = 'INVALID_ARGUMENT';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunWorkflowError';
+  }
+}
+
+/**
+ * Runs one execution in process and resolves when it has ended (a FAILED one resolves too).
+ * @throws RunWorkflowError for no or two sources, an unreadable file, an invalid definition (file:line:col),
+ *   invalid mocks (file:line:col), or an argument that is not JSON-serialisable; an Error when `timeoutSec`
+ *   of wall time passes (the execution is cancelled).
+ */
+export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<RunWorkflowOutput> {
+  if ((input.source === undefined) === (input.file === undefined)) throw new RunWorkflowError('give exactly one of `source` and `file`');
+  let source: string;
+  const name = input.file ?? 'source';
+  if (input.file !== undefined) {
+    try {
+      source = readFileSync(input.file, 'utf8');
+    } catch (e) {
+      throw new RunWorkflowError(`cannot read ${input.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  } else source = input.source!;
+  let definition;
+  try {
+    definition = compileDefinition(source, name.endsWith('.json') ? { format: 'json' } : {});
+  } catch (e) {
+    const err = e as { message?: string; line?: number; col?: number };
+    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
+    throw new RunWorkflowError(`${name}${at}: ${err.message ?? String(e)}`);
+  }
+  let mocks: MockSet = NO_MOCKS;
+  try {
+    if (typeof input.mocks === 'string') mocks = parseMocks(readFileSync(input.mocks, 'utf8'), input.mocks);
+    else if (input.mocks !== undefined) mocks = mocksFromData(input.mocks, 'mocks option');
+  } catch (e) {
+    throw new RunWorkflowError(`invalid mocks: ${(e as Error).message}`);
+  }
+  let argument: Value | undefined;
+  try {
+    // Through JSON, as an execution argument always is: ints stay ints, 2.5 a double.
+    argument = input.argument === undefined ? undefined : parseJson(JSON.stringify(input.argument));
+  } catch (e) {
+    throw new RunWorkflowError(`the argument is not JSON-serialisable: ${(e as Error).message}`);
+  }
+  const callbacks: CallbackDelivery[] = (input.callbacks ?? []).map((c) => ({
+    ...(c.body !== undefined ? { body: typeof c.body === 'string' ? c.body : fromJs(c.body) } : {}),
+    ...(c.method !== undefined ? { method: c.method.toUpperCase() } : {}),
+    ...(c.headers ? { headers: c.headers } : {}),
+    ...(c.query ? { query: c.query } : {}),
+  }));
+  const o = await runIsolated({
+    definition,
+    source,
+    workflowId: workflowIdOf(name),
+    ...(argument !== undefined ? { argument } : {}),
+    env: input.env ?? {},
+    mocks,
+    callbacks,
+    clock: input.clock ?? 'virtual',
+    timeoutSec: input.timeoutSec ?? DEFAULT_CASE_TIMEOUT_SEC,
+  });
+  return {
+    state: o.state === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
+    ...(o.result !== undefined ? { result: plain(o.result) } : {}),
+    ...(o.error !== undefined ? { error: plain(o.error) as Record<string, unknown> } : {}),
+    ...(o.failedStep !== undefined ? { failedStep: o.failedStep } : {}),
+    steps: o.steps,
+    calls: o.calls.map((c) => plain(c) as Record<string, unknown>),
+    logs: o.logs.map(plain),
+    callbacksCreated: o.callbacksCreated,
+  };
+}
+
+/** A workflow value as plain JS through its JSON (bytes as base64 text). */
+function plain(v: Value): unknown {
+  try {
+    return JSON.parse(toJson(v)) as unknown;
+  } catch {
+    return v instanceof Uint8Array ? Buffer.from(v).toString('base64') : String(v);
+  }
+}
+
+/** The workflow ID of a file or source: its base name made a valid ID (`source` for a source string). */
+export function workflowIdOf(file: string): string {
+  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, '');
+  let id = base.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+  if (!/^[a-z]/.test(id)) id = 'w' + id;
+  return id.slice(0, 128);
+}
