@@ -99,6 +99,9 @@ export interface TestFile {
   readonly cases: readonly TestCase[];
 }
 
+/** Largest test file read, in UTF-8 bytes (workflow sources have their own 128 KB limit). */
+export const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
+
 /** Default wall-time limit of a case, seconds. */
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
@@ -114,7 +117,7 @@ const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
 export function parseTestFile(file: string, text: string): TestFile {
   let loaded: LoadedSource;
   try {
-    loaded = loadSource(text, file.endsWith('.json') ? 'json' : 'yaml');
+    loaded = loadSource(text, file.endsWith('.json') ? 'json' : 'yaml', MAX_TEST_FILE_BYTES);
   } catch (e) {
     if (e instanceof DefinitionError) {
       const pos = e.line !== undefined ? { line: e.line, col: e.col ?? 1 } : undefined;
