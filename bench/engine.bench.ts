@@ -3,7 +3,7 @@
 // Usage: node --expose-gc --import tsx bench/engine.bench.ts   (or: npm run bench -- engine)
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { systemClock } from '../src/engine/clock.ts';
-import { createMemoryCallbackHub } from '../src/engine/memory-callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
@@ -14,7 +14,7 @@ const deps: ExecutionDeps = {
   fetch: globalThis.fetch,
   env: new Map([['CLOUD_PROJECT_ID', 'bench']]),
   log: () => {},
-  callbacks: createMemoryCallbackHub('http://localhost:8787'),
+  callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
 };
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 

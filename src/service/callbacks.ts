@@ -211,7 +211,7 @@ export class CallbackRegistry {
       name: `${owner.executionName}/callbacks/${id}`,
       method: m,
       url,
-      createTime: timestamp(),
+      createTime: timestamp(this.clock.now()),
     };
     const rec: CallbackRecord = { id, owner, resource, queue: [], waiters: [] };
     this.#byId.set(id, rec);

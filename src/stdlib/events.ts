@@ -1,6 +1,7 @@
 /**
  * The `events` namespace (spec "Events"): callback endpoints. The execution's {@link CallbackHub} makes the
- * URLs and delivers the requests (the service with real URLs, tests and one-shot runs with an in-memory hub).
+ * URLs and delivers the requests: one implementation, the service's callback registry (src/service/callbacks.ts),
+ * used by the service, one-shot runs, tests and benches.
  */
 import { valueError } from '../lang/errors.ts';
 import type { Value } from '../lang/value.ts';

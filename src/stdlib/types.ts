@@ -82,8 +82,8 @@ export interface LogEntry {
 }
 
 /**
- * Callback endpoints of one execution (spec "Events"). The service implements it with real URLs; engine
- * tests and one-shot runs use an in-memory one.
+ * Callback endpoints of one execution (spec "Events"). One implementation, the service's callback registry
+ * (src/service/callbacks.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
  */
 export interface CallbackHub {
   /**

@@ -1,16 +1,16 @@
 /**
  * Helpers for engine tests: compile a YAML workflow and run it with injected dependencies (a virtual clock
- * unless told otherwise, an in-memory callback hub, a fixed environment, captured logs).
+ * unless told otherwise, the product's callback registry, a fixed environment, captured logs).
  */
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
 import { createVirtualClock, type VirtualClock } from '../../src/engine/clock.ts';
-import { createMemoryCallbackHub, type MemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import type { ExecutionDeps } from '../../src/engine/types.ts';
 import type { Clock, LogEntry } from '../../src/stdlib/types.ts';
+import { testCallbacks, type TestCallbacks } from '../support/callbacks.ts';
 
 /** The environment every test execution sees. */
 export const TEST_ENV: ReadonlyMap<string, string> = new Map([
@@ -27,7 +27,7 @@ export interface Harness {
   readonly deps: ExecutionDeps;
   readonly clock: Clock;
   readonly logs: LogEntry[];
-  readonly callbacks: MemoryCallbackHub;
+  readonly callbacks: TestCallbacks;
 }
 
 /**
@@ -36,12 +36,12 @@ export interface Harness {
  */
 export function harness(clock: Clock = createVirtualClock({ holdOverMs: 1_000_000 })): Harness {
   const logs: LogEntry[] = [];
-  const callbacks = createMemoryCallbackHub('http://localhost:8787', clock);
+  const callbacks = testCallbacks(clock);
   return {
     clock,
     logs,
     callbacks,
-    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks },
+    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks: callbacks.hub },
   };
 }
 

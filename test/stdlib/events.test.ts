@@ -1,13 +1,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value, type WMap } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
 import { createVirtualClock } from '../../src/engine/clock.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { harness } from '../engine/helpers.ts';
 
-// Spec "Events": create_callback_endpoint and await_callback, through whole executions with the in-memory hub.
+// Spec "Events": create_callback_endpoint and await_callback, through whole executions with the product's
+// callback registry (src/service/callbacks.ts).
 const s = suite('stdlib events.*');
 
 const workflow = (method: string) => `
@@ -61,7 +63,8 @@ s('await_callback waits 43200 s by default, then raises TimeoutError (spec "Even
     await runExecution(compileDefinition(workflow('')), null, h.deps, new AbortController().signal);
     assert.unreachable();
   } catch (e) {
-    assert.match(String((e as { message: string }).message), /no request within 43200 seconds/);
+    assert.ok(e instanceof WorkflowError && e.hasTag('TimeoutError'));
+    assert.match(e.message, /within 43200 s/);
   }
   assert.equal(clock.sleepsMs, [43_200_000]);
 });
@@ -79,6 +82,53 @@ main:
     assert.type(url, 'string');
     assert.is(h.callbacks.list()[0]!.method, m.toUpperCase());
   }
+});
+
+s('two parallel branches awaiting the same callback each get one request, in the order they waited (spec "Events")', async () => {
+  const h = harness();
+  const def = compileDefinition(`
+main:
+  steps:
+    - create:
+        call: events.create_callback_endpoint
+        result: cb
+    - init:
+        assign:
+          - got: {}
+    - both:
+        parallel:
+          shared: [got]
+          branches:
+            - first:
+                steps:
+                  - w1:
+                      call: events.await_callback
+                      args:
+                        callback: \${cb}
+                      result: ev
+                  - k1:
+                      assign:
+                        - got.first: \${ev.http_request.body}
+            - second:
+                steps:
+                  - w2:
+                      call: events.await_callback
+                      args:
+                        callback: \${cb}
+                      result: ev
+                  - k2:
+                      assign:
+                        - got.second: \${ev.http_request.body}
+    - r:
+        return: \${got}
+`);
+  const p = runExecution(def, null, h.deps, new AbortController().signal);
+  const cb = await waitForCallback(() => h.callbacks.list());
+  // Both branches are waiting now (each ran up to its await): deliver one request for each.
+  await new Promise((r) => setImmediate(r));
+  assert.is(h.callbacks.deliver(cb.id, { method: 'POST', body: 'one' }).status, 200);
+  assert.is(h.callbacks.deliver(cb.id, { method: 'POST', body: 'two' }).status, 200);
+  assert.is(toJson(await p), '{"first":"one","second":"two"}');
 });
 
 s.run();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { isMap, mapOf, toJs, type Value, type WMap } from '../../src/lang/value.ts';
 import { createVirtualClock, systemClock } from '../../src/engine/clock.ts';
-import { createMemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
+import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, Clock } from '../../src/stdlib/types.ts';
 import { closedPortUrl, startTestServer, type TestServer } from '../support/http-servers.ts';
@@ -30,7 +30,7 @@ function context(signal: AbortSignal = new AbortController().signal, clock: Cloc
     env: new Map(),
     signal,
     log: () => {},
-    callbacks: createMemoryCallbackHub('http://localhost'),
+    callbacks: testCallbacks(clock).hub,
   };
 }
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { mapOf, type Value } from '../../src/lang/value.ts';
 import { createVirtualClock } from '../../src/engine/clock.ts';
-import { createMemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
+import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
 
@@ -23,7 +23,7 @@ function setup(startMs = Date.UTC(2026, 10, 21, 8, 0, 0) + 0.25) {
     ]),
     signal: new AbortController().signal,
     log: (e) => logs.push(e),
-    callbacks: createMemoryCallbackHub('http://h', clock),
+    callbacks: testCallbacks(clock).hub,
   };
   const call = (name: string, ...args: Value[]) => {
     const fn = STDLIB.get(name)!;
