@@ -8,11 +8,13 @@
 // Endpoints (JSON in, JSON out):
 //   POST /inventory/reserve  {orderId, items:[{sku, qty}]}  → 200 {reservationId} | 409 out of stock
 //   POST /inventory/release  {reservationId}                → 200 {released: true}
-//   POST /payments/charge    {orderId, amount}              → 200 {paymentId}; answers 503 on the first
-//                                                              attempt of each order (retries are exercised);
+//   POST /payments/charge    {orderId, amount}              → 200 {paymentId}; answers 503 to every other
+//                                                              attempt of an order, the first included (so
+//                                                              each run of an order exercises a retry);
 //                                                              402 when amount > 10000 (card declined)
 //   POST /payments/refund    {paymentId}                    → 200 {refunded: true}
-//   POST /shipping           {orderId, address}             → 200 {trackingNumber}
+//   POST /shipping           {orderId, address}             → 200 {trackingNumber}; the warehouse restocks
+//                                                              what it ships, so the examples run again and again
 //   POST /approvals          {orderId, amount, callbackUrl} → 202; GET /approvals lists pending requests;
 //   POST /approvals/{orderId}/decide {approved, approver}   → forwards the decision to the callback URL
 //   GET  /catalog/{sku}                                     → 200 {sku, price, stock} | 404
@@ -33,6 +35,7 @@ const CATALOG = {
 export async function startServices(port = 8790, host = '127.0.0.1') {
   const stock = new Map(Object.entries(CATALOG).map(([sku, p]) => [sku, p.stock]));
   const reservations = new Map();
+  const orders = new Map(); // orderId → reservationId
   const chargeAttempts = new Map();
   const approvals = new Map();
   const flaky = new Map();
@@ -66,6 +69,7 @@ export async function startServices(port = 8790, host = '127.0.0.1') {
       for (const it of items) stock.set(it.sku, stock.get(it.sku) - it.qty);
       const reservationId = randomUUID();
       reservations.set(reservationId, items);
+      orders.set(body.orderId, reservationId);
       return send(res, 200, { reservationId, orderId: body.orderId });
     }
     if (method === 'POST' && path === '/inventory/release') {
@@ -78,12 +82,16 @@ export async function startServices(port = 8790, host = '127.0.0.1') {
     if (method === 'POST' && path === '/payments/charge') {
       const n = (chargeAttempts.get(body.orderId) ?? 0) + 1;
       chargeAttempts.set(body.orderId, n);
-      if (n === 1) return send(res, 503, { error: 'payment provider busy, try again' });
+      if (n % 2 === 1) return send(res, 503, { error: 'payment provider busy, try again' });
       if (typeof body.amount !== 'number' || body.amount > 10000) return send(res, 402, { error: 'card declined' });
       return send(res, 200, { paymentId: `pay-${randomUUID().slice(0, 8)}`, amount: body.amount });
     }
     if (method === 'POST' && path === '/payments/refund') return send(res, 200, { refunded: true, paymentId: body.paymentId });
     if (method === 'POST' && path === '/shipping') {
+      const shipped = reservations.get(orders.get(body.orderId));
+      if (shipped) for (const it of shipped) stock.set(it.sku, stock.get(it.sku) + it.qty);
+      reservations.delete(orders.get(body.orderId));
+      orders.delete(body.orderId);
       return send(res, 200, { trackingNumber: `TRK${Math.floor(Math.random() * 1e9)}`, orderId: body.orderId });
     }
     if (method === 'POST' && path === '/approvals') {

@@ -7,7 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { startServices } from './services.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const services = await startServices(Number(process.env.SERVICES_PORT ?? 8790));
+const servicesPort = Number(process.env.SERVICES_PORT ?? 8790);
+let services;
+try {
+  services = await startServices(servicesPort);
+} catch (e) {
+  // One clear line, no stack trace: the usual cause is another `npm start` still running.
+  const why = e?.code === 'EADDRINUSE' ? 'is already in use (is another `npm start` running?)' : `cannot be used: ${e?.message ?? e}`;
+  process.stderr.write(
+    `npm start: port ${servicesPort} for the example services ${why}. Stop what uses it, or start with ` +
+      `SERVICES_PORT=<another port> (then pass "services_url": "http://localhost:<that port>" in each example's argument).\n`,
+  );
+  process.exit(1);
+}
 process.stdout.write(`example services listening on ${services.url}\n`);
 const emulator = spawn(
   process.execPath,

@@ -13,7 +13,7 @@
  *   the callback port in use), 130 (SIGINT) or 143 (SIGTERM) when interrupted: the execution is cancelled.
  *
  * Callbacks: when the definition uses `events.create_callback_endpoint`, an HTTP listener serving only
- * `/callbacks/{id}` is opened on PORT/HOST (spec "Configuration"; `--port 0` picks a free port) for as long
+ * `/callbacks/{id}` is opened on PORT/HOST (a free port unless `--port` or PORT names one) for as long
  * as the execution runs; every `events.await_callback` prints the URL it waits on to stderr. Workflows that
  * never create a callback open no port, so a one-shot run works next to a running emulator.
  *
@@ -73,7 +73,7 @@ Options:
   --data <json>         the execution argument as JSON text (default: none, i.e. null)
   --data @<file>        the argument read from a JSON file; --data @- reads standard input
   --port <n>            port of the callback endpoint, opened only when the workflow creates a callback
-                        (PORT, default 8787; 0: a free port)
+                        (PORT; default: a free port)
   --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
   --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
   --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
@@ -172,7 +172,8 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
   const { PORT, HOST, PROJECT, LOCATION } = env;
-  const config = parseConfig(rest, { PORT, HOST, PROJECT, LOCATION });
+  // The callback endpoint takes a free port unless one is asked for, so a run works next to a running emulator.
+  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION });
   if (config.kind === 'error') throw new UsageError(config.message);
   if (config.kind !== 'config') return 'help';
   const { port, host, project, location } = config.config;

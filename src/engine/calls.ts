@@ -76,14 +76,15 @@ export function intercepted(
 /**
  * The error for a call the emulator cannot run: a connector (`googleapis.*`) or another namespace of the real
  * service. Tagged SystemError (the real service's tag for failures outside the workflow's own logic), code 0;
- * the message names the call and points to the substitute.
+ * the message names the call and says how to replace it: a connector mock (issue 13's mock file) or an
+ * `http.*` call to a local service.
  * @internal
  */
 export function unsupportedCallError(name: string): WorkflowError {
   return WorkflowError.of(
     'SystemError',
-    `${name}: connector calls are not emulated by workflows-emulator (spec "Not supported"); ` +
-      'call a local HTTP mock with http.* instead',
+    `${name}: connectors are not emulated; mock it with a mock file (--mocks FILE, an entry ` +
+      `{call: ${name}, result: ...} under "connectors"), or call a local service with http.* instead`,
   );
 }
 

@@ -283,6 +283,25 @@ s('callbacks: PORT sets the callback port; a workflow without callbacks opens no
   assert.equal(JSON.parse(r.stdout), { body: 'plain text', method: 'PUT' });
 });
 
+s('callbacks: without --port or PORT the endpoint takes a free port, so a run works while 8787 is taken (issue 16)', async (ctx) => {
+  // Hold 8787 (the emulator's default port) if nothing else does; either way it is taken during the run.
+  const held: Server = createServer();
+  const holding = await new Promise<boolean>((r) => {
+    held.once('error', () => r(false));
+    held.listen(8787, () => r(true));
+  });
+  try {
+    const p = runAsync([write(ctx, 'cb-free.yaml', CALLBACK), '--host', '127.0.0.1']);
+    const m = await p.waitFor(/waiting for a callback: PUT (http:\/\/127\.0\.0\.1:(\d+)\/callbacks\/\S+)/);
+    assert.is.not(m[2], '8787');
+    await fetch(m[1]!, { method: 'PUT', body: '"ok"' });
+    const r = await p.exited;
+    assert.is(r.code, 0, r.stderr);
+  } finally {
+    if (holding) await new Promise<void>((r) => held.close(() => r()));
+  }
+});
+
 s('callbacks: an await that times out fails the run with TimeoutError (spec "Events")', (ctx) => {
   const file = write(ctx, 'cb-timeout.yaml', CALLBACK.replace('timeout: 30', 'timeout: 0.05'));
   const r = run([file, '--port', '0', '--host', '127.0.0.1']);

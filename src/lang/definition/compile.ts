@@ -40,7 +40,8 @@ import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type
 import { compileParallel } from './parallel.ts';
 import { compileRetry, type RetryContext } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
-import { compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
+import { callNames, compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
+import { didYouMean } from './suggest.ts';
 
 /** Options of {@link compileDefinition}. */
 export interface CompileOptions {
@@ -229,7 +230,7 @@ class Compiler implements StepCompiler {
       const elsewhere = this.stepNames.has(j.name)
         ? ' (next may only target a step of the same list, of an enclosing list or of a plain nested steps block of those; it may not leave a for loop or a parallel branch, nor enter one, a try body or an except body)'
         : '';
-      this.fail(j.node, `next: step '${j.name}' not found${elsewhere}`);
+      this.fail(j.node, `next: step '${j.name}' not found${elsewhere || didYouMean(j.name, this.stepNames)}`);
     }
     return { name, params, steps: list, pos: this.pos(at) };
   }
@@ -424,7 +425,7 @@ class Compiler implements StepCompiler {
       this.fail(n, `'call' takes a function or subworkflow name, not an expression: ${n.value}`);
     }
     const target = resolveCall(n.value, this.workflowNames);
-    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'`);
+    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.workflowNames))}`);
     const out: { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } = { target };
     if (argsEntry) {
       const a = argsEntry.value;

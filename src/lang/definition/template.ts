@@ -16,6 +16,7 @@ import type { Value, WMap } from '../value.ts';
 import { isBlocking, STDLIB } from '../../stdlib/index.ts';
 import type { CallTarget, Template } from './ast.ts';
 import { DefinitionError } from './errors.ts';
+import { didYouMean } from './suggest.ts';
 import type { LoadedSource, SNode, SScalar } from './load.ts';
 
 /**
@@ -51,6 +52,12 @@ export function resolveCall(name: string, workflows: ReadonlySet<string>): CallT
   if (STDLIB.has(name)) return { kind: 'stdlib', name };
   if (UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p))) return { kind: 'unsupported', name };
   return undefined;
+}
+
+/** Every name a call may use: the definition's workflows and the standard library's functions. @internal */
+export function* callNames(workflows: ReadonlySet<string>): Iterable<string> {
+  yield* workflows;
+  yield* STDLIB.keys();
 }
 
 /** Throws a DefinitionError at a source offset, naming the current step. @internal */
@@ -169,7 +176,7 @@ export function compileExpressionAt(
   }
   checkCalls(expr.ast, (callee, pos) => {
     if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx.workflows)) return;
-    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression`);
+    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx.workflows))}`);
   });
   return expr;
 }
