@@ -3,7 +3,7 @@
  * bundle under one runtime on free loopback ports with a temporary workflows directory and checks, against
  * the running process, REST create and execute, an http.* call to a local node:http server, a callback round
  * trip, a hot reload, gRPC through Google's client (@google-cloud/workflows with @grpc/grpc-js, insecure), the
- * web UI, the one-shot `run` command, and a clean SIGTERM exit. node.test.ts, deno.test.ts and bun.test.ts
+ * web UI, the one-shot `run` command, the `test` command, and a clean SIGTERM exit. node.test.ts, deno.test.ts and bun.test.ts
  * each run it with their command line.
  */
 import { suite } from 'uvu';
@@ -243,13 +243,32 @@ export function runtimeSuite(runtime: Runtime): void {
     assert.is(await ctx.emu.close(), 0);
   });
 
+  s('the test command: the example tests pass with mocks and the virtual clock; JUnit written (issue 14)', async () => {
+    const examples = new URL('../../examples/tests', import.meta.url).pathname;
+    const dir = mkdtempSync(join(tmpdir(), 'wfemu-rt-test-'));
+    try {
+      const r = await runOnce(command, [examples, '--reporter', 'junit', '--output', join(dir, 'junit.xml')], 'test');
+      assert.is(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^\d+ passed, 0 failed \(junit report in /);
+      assert.ok(existsSync(join(dir, 'junit.xml')));
+      const failing = join(dir, 'f.test.yaml');
+      writeFileSync(join(dir, 'w.yaml'), ADD);
+      writeFileSync(failing, 'workflow: w.yaml\ncases:\n  - name: off by one\n    argument: {x: 1}\n    expect: {result: 3}\n');
+      const f = await runOnce(command, [failing], 'test');
+      assert.is(f.code, 1, f.stdout + f.stderr);
+      assert.match(f.stdout, /✗ off by one .*\n {6}result:\n {8}result: expected 3, got 2/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   s.run();
 }
 
-/** Runs `workflows-emulator run ...args` under the runtime and collects its output and exit code. */
-function runOnce(command: readonly string[], args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `workflows-emulator run ...args` (or `test ...args`) under the runtime and collects its output and exit code. */
+function runOnce(command: readonly string[], args: string[], subcommand: 'run' | 'test' = 'run'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command[0]!, [...command.slice(1), EMULATOR_JS, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0]!, [...command.slice(1), EMULATOR_JS, subcommand, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
