@@ -15,6 +15,7 @@ import {
   summarizeError,
 } from './format.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
+import { stackTraceBlock, stepTimeline, type TimelineData } from './step-timeline.ts';
 import {
   crumbs,
   liveRegion,
@@ -35,6 +36,8 @@ export interface ExecutionData {
   readonly callbacks: readonly Callback[];
   readonly logs: readonly LogEntry[];
   readonly nowMs: number;
+  /** The step timeline's page of entries (issue 12). */
+  readonly steps?: Omit<TimelineData, 'execution'>;
   /** A one-off message shown above the details (e.g. after a cancel that came too late). */
   readonly notice?: string;
 }
@@ -64,7 +67,7 @@ function outcome(e: Execution): SafeHtml {
       const s = summarizeError(e.error.payload);
       const head = html`<div class="error-head">${s.tags.map((t) => html`<span class="tag">${t}</span>`)}${s.code !== undefined && s.code !== '0' ? html`<span class="tag">code ${s.code}</span>` : ''}</div>
 ${s.message !== undefined ? html`<p class="error-message">${s.message}</p>` : ''}
-${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}`;
+${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}${stackTraceBlock(e)}`;
       return section(
         'ex-error',
         'Error',
@@ -122,11 +125,12 @@ export function executionLive(d: ExecutionData): SafeHtml {
 ${facts}
 ${outcome(e)}
 ${argument}
+${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs) : ''}
 ${callbacksBlock(d.callbacks)}
 ${logsBlock(d.logs)}
 <p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;
   return liveRegion(
-    uiPath('executions', workflowId, executionId),
+    uiPath('executions', workflowId, executionId) + (d.steps?.from ? `?from=${d.steps.from}` : ''),
     e.state === 'ACTIVE',
     POLL_SEC.execution,
     content,

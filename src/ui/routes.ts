@@ -35,6 +35,7 @@ import { getAsset } from './assets.ts';
 import { executionIds, lastSegment } from './format.ts';
 import { uiPath, type SafeHtml } from './html.ts';
 import { type ExecutionData, executionLive, executionPage } from './execution-page.ts';
+import { TIMELINE_PAGE_SIZE } from './step-timeline.ts';
 import { errorPage, layout, notFoundPage, type Page, type Site, STATES, type StateCounts, type WorkflowRow } from './layout.ts';
 import {
   dashboardLive,
@@ -229,7 +230,9 @@ function execution(
   executionId: string,
   live: boolean,
 ): Reply {
-  const data = executionData(service, now, workflowId, executionId);
+  const fromText = new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') ?? '0';
+  const from = /^\d{1,9}$/.test(fromText) ? Number(fromText) : 0;
+  const data = executionData(service, now, workflowId, executionId, from);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return live ? fragment(executionLive(data)) : page(site, 200, executionPage(data));
 }
@@ -348,14 +351,17 @@ function workflowData(service: ServiceCore, now: () => number, id: string): Work
   };
 }
 
-function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string): ExecutionData | undefined {
+function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string, from = 0): ExecutionData | undefined {
   const execution = attempt(() => service.getExecution(workflowId, executionId));
   if (!execution) return undefined;
+  const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from }));
   return {
     execution,
     callbacks: attempt(() => service.listCallbacks(workflowId, executionId)) ?? [],
     logs: attempt(() => service.executionLogs(workflowId, executionId)) ?? [],
     nowMs: now(),
+    // An execution without history lists nothing and has no status; one with history has its first step.
+    steps: { page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined, from },
   };
 }
 

@@ -304,6 +304,116 @@ s('the workflow list, the executions of one workflow and the 404 page render (sp
   await shoot(page, '15-not-found');
 });
 
+const NESTED = `main:
+  steps:
+    - prepare:
+        assign:
+          - items: [1, 2]
+          - last: 0
+    - each:
+        for:
+          value: i
+          in: \${items}
+          steps:
+            - note:
+                assign:
+                  - last: \${i}
+    - delegate:
+        call: validate
+        args:
+          n: \${last}
+validate:
+  params: [n]
+  steps:
+    - reject:
+        raise:
+          message: \${"value " + string(n) + " is not allowed"}
+          tags: [ValidationError]
+`;
+
+const TWO_NAPS = `main:
+  steps:
+    - first_nap:
+        call: sys.sleep
+        args:
+          seconds: 1.5
+    - second_nap:
+        call: sys.sleep
+        args:
+          seconds: 60
+`;
+
+s('the execution page shows the step timeline: types, states, iterations, nesting, and the exception on the failing entry (issue 12)', async ({ emu, page }) => {
+  await deploy(emu, 'nested', NESTED);
+  const id = await startViaApi(emu, 'nested');
+  await until(async () => (await stateViaApi(emu, 'nested', id)) === 'FAILED');
+  await page.goto(`${emu.url}/ui/executions/nested/${id}`);
+  const rows = page.locator('#timeline tbody tr');
+  assert.is(await rows.count(), 8);
+  const text = await page.locator('#timeline').innerText();
+  for (const word of ['prepare', 'assign', 'for iteration', 'iteration 2', 'subworkflow call', 'raise']) assert.match(text, word);
+  const failing = page.locator('#timeline tr.entry-failed', { hasText: 'reject' });
+  assert.match(await failing.innerText(), /ValidationError/);
+  assert.match(await failing.innerText(), /value 2 is not allowed/);
+  assert.match(await failing.innerText(), /in validate/);
+  assert.ok(await page.locator('#timeline td.depth-1', { hasText: 'reject' }).count(), 'the subworkflow step nests under its call');
+  assert.ok(await page.locator('#timeline td.depth-2', { hasText: 'note' }).count(), 'a loop body nests under its iteration');
+  assert.match(await page.locator('#stack-trace').innerText(), /reject in validate — line 22, column 7[\s\S]*delegate in main — line 15/);
+  await shoot(page, '16-execution-timeline');
+});
+
+s('the failing step links to the workflow source with line numbers, that line highlighted (issue 12)', async ({ emu, page }) => {
+  const id = (await emu.request('GET', '/workflows/nested/executions')).body.executions[0].name.split('/').pop();
+  await page.goto(`${emu.url}/ui/executions/nested/${id}`);
+  await page.locator('#failing-step-link').click();
+  await page.waitForURL(/\/ui\/workflows\/nested#L22$/);
+  const line = page.locator('#L22');
+  assert.match(await line.innerText(), /- reject:/);
+  const targeted = await line.evaluate((el) => el.matches(':target'));
+  assert.ok(targeted, 'line 22 is the :target');
+  const [lit, plain] = await Promise.all([
+    line.evaluate((el) => getComputedStyle(el).backgroundColor),
+    page.locator('#L21').evaluate((el) => getComputedStyle(el).backgroundColor),
+  ]);
+  assert.is.not(lit, plain, 'the targeted line is highlighted');
+  await shoot(page, '17-source-line');
+});
+
+s('an ACTIVE execution shows the step running now, updating live as it moves on (issue 12)', async ({ emu, page }) => {
+  await deploy(emu, 'naps', TWO_NAPS);
+  const id = await startViaApi(emu, 'naps');
+  await page.goto(`${emu.url}/ui/executions/naps/${id}`);
+  await page.locator('#current-steps', { hasText: 'first_nap' }).waitFor();
+  await page.locator('#current-steps', { hasText: 'second_nap' }).waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('#timeline tr.entry-succeeded', { hasText: 'first_nap' }).innerText(), /Succeeded/);
+  assert.match(await page.locator('#timeline tr.entry-active', { hasText: 'second_nap' }).innerText(), /Running/);
+  await shoot(page, '18-execution-current-steps');
+  await emu.request('POST', `/workflows/naps/executions/${id}:cancel`, {});
+});
+
+s('a long history pages: 200 entries at a time with links to the later ones (issue 12)', async ({ emu, page }) => {
+  await deploy(emu, 'long', `main:
+  steps:
+    - loop:
+        for:
+          value: i
+          range: [1, 150]
+          steps:
+            - tick:
+                assign:
+                  - x: \${i}
+`);
+  const id = await startViaApi(emu, 'long');
+  await until(async () => (await stateViaApi(emu, 'long', id)) === 'SUCCEEDED');
+  await page.goto(`${emu.url}/ui/executions/long/${id}`);
+  assert.is(await page.locator('#timeline tbody tr').count(), 200);
+  assert.match(await page.locator('.pager').first().innerText(), /Entries 1–200 of 301/);
+  await page.locator('#steps-next').first().click();
+  await page.waitForURL(/from=200$/);
+  assert.is(await page.locator('#timeline tbody tr').count(), 101);
+  assert.match(await page.locator('#timeline tbody tr').last().innerText(), /tick/);
+});
+
 s('no console errors and no CSP violations on any page (issue 6 security)', async ({ errors }) => {
   assert.equal(errors, []);
 });
