@@ -2,19 +2,28 @@
 // imports), runnable with `node dist/emulator.js`, `deno run -A dist/emulator.js` or `bun dist/emulator.js`;
 // and the JS API for test suites (src/index.ts) into dist/index.js with its types in dist/index.d.ts.
 // Usage: node build.mjs [--watch] [--metafile]   (--metafile writes dist/meta.json for `esbuild --analyze`-style size checks)
+//
+// Size and stack traces (issue 17: the file must stay under 700 KB and readable in a stack trace): the code is
+// minified (whitespace, syntax, identifiers) with esbuild's keepNames, so every function and class keeps its
+// name in stack traces (V8 prints the `name` esbuild sets), and every source file starts on a line of its own
+// with a `//! <path>` comment naming it, so `emulator.js:<line>` in a trace points at one file. The web UI's
+// assets are inlined gzipped (src/ui/assets.ts inflates them on first use).
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 // The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source).
 // Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+const gzipped = (text) => gzipSync(text, { level: 9 }).toString('base64');
 const uiAssets = {
-  'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
-  'styles.css': file('./src/ui/styles.css'),
-  'ui.js': file('./src/ui/ui.js'),
+  'htmx.min.js': gzipped(file('./node_modules/htmx.org/dist/htmx.min.js')),
+  'styles.css': gzipped(file('./src/ui/styles.css')),
+  'ui.js': gzipped(file('./src/ui/ui.js')),
 };
 
 // Bundled CommonJS dependencies (yaml) require built-ins by bare name ("process", "buffer"); give them the
@@ -27,6 +36,19 @@ const nodePrefix = {
   },
 };
 
+// `//! <path>` (a legal comment, which minification keeps in place, on a line of its own) at the top of every
+// bundled source file: the file of origin of any line of the bundle.
+const root = new URL('.', import.meta.url).pathname;
+const originComments = {
+  name: 'origin-comments',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => ({
+      contents: `//! ${relative(root, args.path).replace(/\\/g, '/')}\n` + readFileSync(args.path, 'utf8'),
+      loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+    }));
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -34,8 +56,9 @@ const options = {
   platform: 'node',
   format: 'esm',
   target: ['node20'],
-  minifySyntax: true,
-  legalComments: 'none',
+  minify: true,
+  keepNames: true,
+  legalComments: 'inline',
   // Some bundled CommonJS dependencies call require() for node built-ins; give ESM a require.
   banner: {
     js: [
@@ -47,7 +70,7 @@ const options = {
   define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [nodePrefix],
+  plugins: [nodePrefix, originComments],
 };
 
 // The JS API (`import { startEmulator } from 'workflows-emulator'`): the same bundle minus the shebang.
