@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createUi } from '../ui/routes.ts';
-import { serveGoogleRest } from './rest-google.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 
 /** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
@@ -50,8 +49,13 @@ export function createRestHandler(service: ServiceCore, guardOptions: BrowserGua
 
       if (path.startsWith(prefix)) {
         // Google's REST-transport clients (and the operations they poll) go to the gRPC API's transcoder.
-        if ((query.includes('$alt=') || path.startsWith('operations/', prefix.length)) && serveRestTransport(service, req, res, path, query)) {
-          return;
+        if (query.includes('$alt=') || path.startsWith('operations/', prefix.length)) {
+          const taken = serveRestTransport(service, req, res, path, query);
+          if (taken === true) return;
+          if (taken !== false) {
+            taken.then((yes) => (yes ? undefined : route(service, req, path.slice(prefix.length), query, res))).catch((e: unknown) => sendError(res, e));
+            return;
+          }
         }
         const result = route(service, req, path.slice(prefix.length), query, res);
         if (result) result.catch((e: unknown) => sendError(res, e));
@@ -79,15 +83,22 @@ export function createRestHandler(service: ServiceCore, guardOptions: BrowserGua
   };
 }
 
+/** src/api/rest-google.ts once loaded (by the first request for it: start-up does not need its protobuf descriptors). */
+let googleRest: typeof import('./rest-google.ts') | undefined;
+let googleRestLoading: Promise<typeof import('./rest-google.ts')> | undefined;
+
 /**
  * The place for Google's REST-transport client libraries (google-gax `fallback: 'rest'`), which call the same
  * paths with `$alt=json;enum-encoding=int` and expect operations and int enums in the protobuf JSON mapping;
  * they also poll `{prefix}/operations/{id}`. Called for those requests only; it hands them to the gRPC API's
  * transcoder (src/api/rest-google.ts, issue 5). Returns true when that took the request (and answers it,
- * possibly later); false lets the plain REST routes serve it.
+ * possibly later); false lets the plain REST routes serve it. On the first such request the transcoder is
+ * loaded first: the answer is then a promise of the same boolean.
  */
-function serveRestTransport(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
-  return serveGoogleRest(service, req, res, path, query);
+function serveRestTransport(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean | Promise<boolean> {
+  if (googleRest) return googleRest.serveGoogleRest(service, req, res, path, query);
+  googleRestLoading ??= import('./rest-google.ts').then((m) => (googleRest = m));
+  return googleRestLoading.then((m) => m.serveGoogleRest(service, req, res, path, query));
 }
 
 /**

@@ -5,7 +5,8 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { compressionGzip, createGrpcTransport } from '@connectrpc/connect-node';
 import { GetWorkflowRequestSchema, Workflows } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
-import { MAX_GRPC_MESSAGE_BYTES, type GrpcServer } from '../../src/api/grpc.ts';
+import type { GrpcServer } from '../../src/api/grpc.ts';
+import { MAX_GRPC_MESSAGE_BYTES } from '../../src/api/grpc-routes.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 

@@ -1,0 +1,108 @@
+/**
+ * The gRPC API's routes (SPEC.md "gRPC API"): one Connect router over the RPCs of grpc-services.ts, the
+ * mapping of ApiErrors to gRPC codes, the request size limit, and the handler grpc.ts's listener gives each
+ * HTTP/2 stream (grpc-stream.ts). Loaded on the first gRPC request, not at start-up: the protobuf descriptors
+ * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
+ */
+import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
+import type { DescMethodUnary } from '@bufbuild/protobuf';
+import type { ServiceCore } from '../service/model.ts';
+import { API_CODES, ApiError, type ApiCode } from '../service/errors.ts';
+import { allRpcs } from './grpc-services.ts';
+import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
+
+/**
+ * The largest request message the gRPC API reads, in bytes: 4 MB, as REST's request bodies (rest.ts
+ * MAX_API_BODY_BYTES). A larger one is refused with RESOURCE_EXHAUSTED (gRPC's own default limit and code).
+ */
+export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The ConnectError a gRPC client receives for `error`: an {@link ApiError} keeps its message and maps to the
+ * gRPC code of the same name (NOT_FOUND 5, ALREADY_EXISTS 6, INVALID_ARGUMENT 3, FAILED_PRECONDITION 9,
+ * UNIMPLEMENTED 12, INTERNAL 13; src/service/errors.ts `API_CODES`); a ConnectError passes through; anything
+ * else becomes INTERNAL with its message.
+ */
+export function toConnectError(error: unknown): ConnectError {
+  if (error instanceof ConnectError) return error;
+  if (error instanceof ApiError) return new ConnectError(error.message, API_CODES[error.code].grpc as Code, undefined, undefined, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ConnectError(message, Code.Internal, undefined, undefined, error);
+}
+
+/** The ApiError code for a Connect code (the reverse of {@link toConnectError}); INTERNAL when unmapped. */
+export function apiCodeOf(code: Code): ApiCode {
+  const found = (Object.keys(API_CODES) as ApiCode[]).find((k) => API_CODES[k].grpc === code);
+  return found ?? 'INTERNAL';
+}
+
+const errorMapping: Interceptor = (next) => async (request) => {
+  try {
+    return await next(request);
+  } catch (error) {
+    throw toConnectError(error);
+  }
+};
+
+/**
+ * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
+ * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
+ * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
+ * decodes with decodeURI and would show `/`, `:` and `,` as `%2F`, `%3A`, `%2C`. Returns `value` unchanged when
+ * it is not valid percent-encoding.
+ */
+export function minimalGrpcMessage(value: string): string {
+  let text: string;
+  try {
+    text = decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/**
+ * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
+ * Connect's universal handler of each RPC, from one router with gzip and brotli, request messages limited to
+ * {@link MAX_GRPC_MESSAGE_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
+ * unary RPCs the same implementation, for grpc-stream.ts's plain-gRPC fast path (which maps errors with
+ * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
+ */
+export function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
+  const router = createConnectRouter({
+    interceptors: [errorMapping],
+    acceptCompression: [compressionGzip, compressionBrotli],
+    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+  });
+  const implementations = new Map<string, GrpcRoute['unary']>();
+  for (const { service: desc, rpcs } of allRpcs(service)) {
+    router.service(desc, rpcs as never);
+    for (const method of desc.methods) {
+      const call = (rpcs as Record<string, ((request: never) => Promise<unknown>) | undefined>)[method.localName];
+      if (method.methodKind === 'unary' && call) implementations.set(`/${desc.typeName}/${method.name}`, { method: method as DescMethodUnary, call });
+    }
+  }
+  return new Map(router.handlers.map((handler) => [handler.requestPath, { handler, unary: implementations.get(handler.requestPath) }]));
+}
+
+/** How grpc-stream.ts answers: `grpc-message` in the gRPC spec's percent-encoding ({@link minimalGrpcMessage}). */
+const streamOptions: StreamOptions = {
+  rewrite: (name, value) => (name === 'grpc-message' ? minimalGrpcMessage(value) : value),
+  toError: toConnectError,
+  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+};
+
+/**
+ * The handler of every HTTP/2 stream of the gRPC port over `service` (grpc-stream.ts {@link serveStream} on
+ * {@link grpcRoutesByPath}).
+ */
+export function grpcStreamHandler(service: ServiceCore): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
+  const routes = grpcRoutesByPath(service);
+  return (stream, headers) => serveStream(routes, streamOptions, stream, headers);
+}
