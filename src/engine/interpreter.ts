@@ -20,6 +20,7 @@
  */
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList, WorkflowDef } from '../lang/definition/ast.ts';
+import { JsonEncodeError, toJson } from '../lang/json.ts';
 import { typeName, type Value } from '../lang/value.ts';
 import { execAssign } from './assign.ts';
 import { callFunction, execCall } from './calls.ts';
@@ -210,8 +211,8 @@ export function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome 
     case 'return': {
       if (step.value === undefined) return { kind: 'return', value: null };
       const v = evalTemplate(step.value, scope);
-      if (isPromise<Value>(v)) return v.then((x): Completion => ({ kind: 'return', value: x }));
-      return { kind: 'return', value: v };
+      if (isPromise<Value>(v)) return v.then((x): Completion => ({ kind: 'return', value: checkResult(x, scope) }));
+      return { kind: 'return', value: checkResult(v, scope) };
     }
     case 'steps':
       return runList(step.steps, 0, scope);
@@ -220,6 +221,24 @@ export function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome 
   }
 }
 
+
+/**
+ * The value a `return` of `main` itself (not of a subworkflow or a parallel branch) hands back as the
+ * execution's result: it must be writable as JSON, or the return step fails with a TypeError, so the error
+ * names that step (issue 15).
+ */
+function checkResult(v: Value, scope: Scope): Value {
+  const frame = scope.frame;
+  if (frame.callDepth !== 0 || frame.parallelDepth !== 0) return v;
+  if (v === null || (typeof v !== 'object' && (typeof v !== 'number' || Number.isFinite(v)))) return v;
+  try {
+    toJson(v);
+  } catch (e) {
+    if (!(e instanceof JsonEncodeError)) throw e;
+    throw WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${e.message}`);
+  }
+  return v;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // switch

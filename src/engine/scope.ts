@@ -154,15 +154,19 @@ export class Scope implements Env {
     }
   }
 
-  /** Sets a variable in this very scope (loop variables, parameters, `except as`). Same error as {@link assign}. */
+  /**
+   * Sets a variable in this very scope (loop variables, parameters, `except as`). Same error as
+   * {@link assign}; a value over the limit is not assigned (the variable keeps its old value), so an `except`
+   * that catches the error can bind it and go on.
+   */
   declare(name: string, value: Value): void {
     const old = this.vars.get(name);
     const delta = old === undefined ? name.length + sizeOf(value) : sizeOf(value) - sizeOf(old);
+    const exec = this.frame.exec;
+    if (delta > 0 && exec.memoryBytes + delta > MAX_MEMORY_BYTES) throw memoryLimitError(exec.memoryBytes + delta);
     this.vars.set(name, value);
     this.bytes += delta;
-    const exec = this.frame.exec;
     exec.memoryBytes += delta;
-    if (delta > 0 && exec.memoryBytes > MAX_MEMORY_BYTES) throw memoryLimitError(exec.memoryBytes);
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * The `http` namespace (spec "Standard library", http table; Google's `http` reference): real requests through
- * the execution's injected fetch (the platform fetch in production).
+ * the execution's injected fetch (`platformFetch` of platform-fetch.ts in production).
  *
  * Request: `url` (http or https), `method` (http.request only), `headers`, `body` (bytes sent raw; with no
  * Content-Type header any other body is JSON-encoded and sent as `application/json; charset=utf-8`; a string
  * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded;
- * ignored for GET and HEAD, which the platform fetch cannot send with a body),
+ * sent with every method, GET and HEAD included),
  * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced: spec
  * "Authentication"), `timeout` (seconds, default and maximum 1800).
  *
@@ -23,6 +23,7 @@ import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang
 import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
+import { withGetBodies } from './platform-fetch.ts';
 
 /** Default and maximum request timeout, seconds (spec "Limits"). */
 export const MAX_HTTP_TIMEOUT_SEC = 1800;
@@ -55,11 +56,13 @@ const NOT_CONNECTED_CODES = new Set([
  * undici's `Agent`, so the first call takes the class of the global dispatcher Node's fetch installs, and
  * makes one with both timeouts off for http.* (the process-wide dispatcher is left as it is). Bun is asked
  * with its `timeout: false` option; Deno's fetch has no such timeout.
+ *
+ * A GET or HEAD with a body, which the runtime's fetch refuses, goes through node:http (platform-fetch.ts).
  */
-export const platformFetch: typeof fetch = async (input, init) => {
+export const platformFetch: typeof fetch = withGetBodies(async (input, init) => {
   const dispatcher = await (untimedDispatcher ??= makeUntimedDispatcher());
   return globalThis.fetch(input, { ...init, ...(dispatcher ? { dispatcher } : {}), timeout: false } as RequestInit);
-};
+});
 
 let untimedDispatcher: Promise<object | undefined> | undefined;
 
@@ -96,9 +99,9 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
   const method = str(fnName, 'method', a.method).toUpperCase();
   const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
   const headers = buildHeaders(fnName, a.headers);
-  // The platform fetch refuses a body on GET and HEAD; the real service accepts the argument, so it is
-  // dropped rather than failing a workflow that works there.
-  const body = method === 'GET' || method === 'HEAD' ? undefined : encodeBody(fnName, a.body, headers);
+  // Sent for every method, GET included, as the spec's argument table says (the production fetch,
+  // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
+  const body = encodeBody(fnName, a.body, headers);
   const timeoutMs = timeoutOf(fnName, a.timeout);
 
   const signal = ctx.signal;

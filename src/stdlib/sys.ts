@@ -4,7 +4,7 @@
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
-import { isMap, typeName, type Value } from '../lang/value.ts';
+import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
 
@@ -95,7 +95,7 @@ export const functions: StdlibFunction[] = [
     impl: (_args, ctx) => ctx.clock.now() / 1000,
   },
   {
-    // Spec: "sys.log(data, severity)"; `text` is an alias of `data`; `json` gives structured logging (a map).
+    // Spec: "sys.log(data, severity)"; `text` is an alias of `data`; `json` gives structured logging (a map or list).
     // Google's reference also lists `timestamp`, accepted and ignored here (entries carry the call time).
     name: 'sys.log',
     params: [
@@ -110,13 +110,17 @@ export const functions: StdlibFunction[] = [
         throw valueError(`sys.log: severity must be one of ${LOG_SEVERITIES.join(', ')}, got '${sev}'`);
       }
       if (data !== undefined && json !== undefined) throw typeError('sys.log: give either data (text) or json, not both');
-      if (json !== undefined && !isMap(json)) throw typeError(`sys.log: json must be a map, got ${typeName(json)}`);
+      if (json !== undefined && !isMap(json) && !isList(json)) {
+        throw typeError(`sys.log: json must be a map or a list, got ${typeName(json)}`);
+      }
       if (data === undefined && json === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
+      const payload = json ?? data!;
+      // Google's sys.log: a map or list (given as `data` or `json`) is a jsonPayload, anything else a textPayload.
       ctx.log({
         time: new Date(ctx.clock.now()).toISOString(),
         severity: sev,
-        payload: json ?? data!,
-        structured: json !== undefined,
+        payload,
+        structured: isMap(payload) || isList(payload),
       });
       return null;
     },

@@ -77,7 +77,7 @@ export interface LogEntry {
   readonly severity: string;
   /** The logged value (`data`/`text` as given, or the `json` map). */
   readonly payload: Value;
-  /** True when logged with `json` (structured logging). */
+  /** True for a map or list payload (given as `data` or `json`): written as a jsonPayload, else a textPayload. */
   readonly structured: boolean;
 }
 

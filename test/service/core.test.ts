@@ -339,11 +339,16 @@ s('sys.log prints one JSON line per entry with the execution ID and keeps the en
         call: sys.log
         args:
           json: {"n": 2}
+    - three:
+        call: sys.log
+        args:
+          data: [1, {"m": 3}]
 `,
   });
   const ex = c.createExecution('logger', {});
   await settled(c, 'logger', idOf(ex));
-  assert.is(logLines.length, 2);
+  assert.is(logLines.length, 3);
+  assert.equal(JSON.parse(logLines[2]!).jsonPayload, [1, { m: 3 }], 'a list given as data is a jsonPayload');
   const first = JSON.parse(logLines[0]!);
   assert.is(first.executionId, idOf(ex));
   assert.is(first.workflowId, 'logger');
@@ -351,7 +356,7 @@ s('sys.log prints one JSON line per entry with the execution ID and keeps the en
   assert.is(first.textPayload, 'hello');
   assert.equal(JSON.parse(logLines[1]!).jsonPayload, { n: 2 });
   const entries = c.executionLogs('logger', idOf(ex));
-  assert.is(entries.length, 2);
+  assert.is(entries.length, 3);
   assert.is(entries[0]!.payload, 'hello');
   c.close();
 });

@@ -6,6 +6,7 @@ import { createVirtualClock, systemClock } from '../../src/engine/clock.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, Clock } from '../../src/stdlib/types.ts';
+import { platformFetch } from '../../src/stdlib/http.ts';
 import { closedPortUrl, startTestServer, type TestServer } from '../support/http-servers.ts';
 import { harness, result, run } from '../engine/helpers.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
@@ -196,9 +197,33 @@ s('cancellation aborts the request at once and rejects with the signal reason (i
   }
 });
 
-s('a body given to http.get is dropped, since fetch cannot send one (documented deviation)', async () => {
-  const r = await http('http.get', { url: `${server.url}/echo`, body: mapOf({ a: 1n }) });
-  assert.is(echoed(r).body, '');
+s('http.get and http.request with GET send their body, JSON-encoded, through the production fetch (spec "http" argument table; issue 15)', async () => {
+  const cx = { ...context(), fetch: platformFetch };
+  const r = await http('http.get', { url: `${server.url}/echo`, body: mapOf({ a: 1n }), query: mapOf({ q: 'x' }) }, cx);
+  assert.equal([echoed(r).method, echoed(r).body, echoed(r).query], ['GET', '{"a":1}', '?q=x']);
+  assert.match(echoed(r).headers['content-type'], /^application\/json/);
+  const t = await http('http.request', { url: `${server.url}/echo`, method: 'GET', body: 'plain', headers: mapOf({ 'Content-Type': 'text/plain' }) }, cx);
+  assert.equal([echoed(t).method, echoed(t).body], ['GET', 'plain']);
+  // The same errors as any request: a status is an HttpError with the parsed body, a closed port a ConnectionFailedError.
+  const e = await httpError('http.get', { url: `${server.url}/status/404`, body: 'x' }, cx);
+  assert.is(JSON.stringify([e.tags, String((e.value as WMap).get('code')), toJs((e.value as WMap).get('body')!)]), '[["HttpError"],"404",{"status":404}]');
+  const c = await httpError('http.get', { url: await closedPortUrl(), body: 'x' }, cx);
+  assert.ok(c.tags.includes('ConnectionFailedError'), c.tags.join());
+  // Without a body, GET goes through the platform fetch as before.
+  assert.is(echoed(await http('http.get', { url: `${server.url}/echo` }, cx)).body, '');
+});
+
+s('cancelling an http.get with a body aborts it (spec "States and transitions")', async () => {
+  const ctrl = new AbortController();
+  const reason = new Error('cancelled');
+  const pending = http('http.get', { url: `${server.url}/slow?ms=5000`, body: 'x' }, { ...context(ctrl.signal), fetch: platformFetch });
+  setTimeout(() => ctrl.abort(reason), 50);
+  try {
+    await pending;
+    assert.unreachable('expected the cancellation');
+  } catch (e) {
+    assert.is(e, reason);
+  }
 });
 
 s('an invalid header value is a ValueError (spec "Errors": right type, invalid value)', async () => {

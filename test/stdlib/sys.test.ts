@@ -66,14 +66,18 @@ s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', (
   assert.ok(!Number.isInteger((t as number) * 1000));
 });
 
-s('sys.log records data with DEFAULT severity; text is an alias of data (spec "sys")', () => {
+s('sys.log records data with DEFAULT severity; text is an alias of data; a map or list as data is structured (spec "sys"; Google\'s sys.log)', () => {
   const { named, logs, clock } = setup();
   assert.is(named('sys.log', { data: mapOf({ a: 1n }) }), null);
   named('sys.log', { text: 'hello', severity: 'warning' });
   assert.is(logs.length, 2);
   assert.is(logs[0]!.severity, 'DEFAULT');
   assert.equal(logs[0]!.payload, mapOf({ a: 1n }));
-  assert.is(logs[0]!.structured, false);
+  assert.is(logs[0]!.structured, true);
+  assert.is(logs[1]!.structured, false);
+  named('sys.log', { data: [1n, 'two'] });
+  named('sys.log', { data: 3n });
+  assert.equal([logs[2]!.structured, logs[3]!.structured], [true, false]);
   assert.is(logs[0]!.time, new Date(clock.now()).toISOString());
   assert.equal([logs[1]!.severity, logs[1]!.payload], ['WARNING', 'hello']);
 });
@@ -83,6 +87,8 @@ s('sys.log with json is structured logging of a map (spec "sys")', () => {
   named('sys.log', { json: mapOf({ k: 'v' }), severity: 'INFO' });
   assert.is(logs[0]!.structured, true);
   assert.equal(logs[0]!.payload, mapOf({ k: 'v' }));
+  named('sys.log', { json: [1n] });
+  assert.is(logs[1]!.structured, true);
   raises(() => named('sys.log', { json: 'not a map' }), 'TypeError');
   raises(() => named('sys.log', { json: mapOf({}), data: 'x' }), 'TypeError');
 });
