@@ -5,6 +5,7 @@
  */
 import { typeError } from '../lang/errors.ts';
 import type { Value, WMap } from '../lang/value.ts';
+import { checkValue } from '../lang/size-limits.ts';
 import type { RetryPolicy, StdlibFunction } from './types.ts';
 import { functions as base64 } from './base64.ts';
 import { functions as builtins } from './builtins.ts';
@@ -21,12 +22,23 @@ import { functions as text } from './text.ts';
 import { functions as time } from './time.ts';
 import { functions as uuid } from './uuid.ts';
 
-/** Every stdlib function by dotted name (`len`, `text.split`, `http.get`, ...). */
+/**
+ * Every stdlib function by dotted name (`len`, `text.split`, `http.get`, ...). The result of each function
+ * that does not wait is checked against the size limits (spec "Limits": a string within 256 KB, a list, map
+ * or bytes within 512 KB; see `checkValue`), so an expression cannot build an oversized value with them even
+ * without assigning it; functions whose growth is not bounded by their input also stop while building.
+ */
 export const STDLIB: ReadonlyMap<string, StdlibFunction> = new Map(
   [base64, builtins, events, hash, http, json, list, map, math, retry, sys, text, time, uuid]
     .flat()
-    .map((f) => [f.name, f] as const),
+    .map((f) => [f.name, f.blocking ? f : sizeChecked(f)] as const),
 );
+
+/** `f` with its result checked by `checkValue`: a ResourceLimitError naming `f` when it is too large. */
+function sizeChecked(f: StdlibFunction): StdlibFunction {
+  const impl = f.impl;
+  return { ...f, impl: (args, ctx) => checkValue(f.name, impl(args, ctx) as Value) };
+}
 
 /** The named retry policies (`retry: ${http.default_retry}`), by dotted name. */
 export const RETRY_POLICIES: ReadonlyMap<string, RetryPolicy> = retryPolicies;

@@ -11,6 +11,7 @@
 import { typeError, valueError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonEncodeError, JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
+import { checkString, MAX_STRING_BYTES, MAX_VALUE_BYTES, SizeBudget } from '../lang/size-limits.ts';
 import { fromUtf8Lenient, utf8, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
@@ -33,29 +34,51 @@ function indentOf(fn: string, v: Value | undefined): Indent | undefined {
   wrongType(fn, 'indent', 'a bool or a map', v);
 }
 
-function encodeIndented(v: Value, o: Indent, depth: number): string {
-  if (Array.isArray(v) || v instanceof Map) {
-    const items: string[] = [];
-    const pad = o.prefix + o.indent.repeat(depth + 1);
-    if (Array.isArray(v)) for (const e of v) items.push(pad + encodeIndented(e, o, depth + 1));
-    else for (const [k, e] of v) items.push(pad + JSON.stringify(k) + ': ' + encodeIndented(e, o, depth + 1));
-    const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
-    if (items.length === 0) return open + close;
-    return open + '\n' + items.join(',\n') + '\n' + o.prefix + o.indent.repeat(depth) + close;
-  }
-  return toJson(v);
-}
-
 /**
- * Encodes a value as JSON text, compact or indented as Google's `indent` argument asks.
+ * Encodes a value as JSON text, compact or indented as Google's `indent` argument asks, stopping as soon as
+ * the text passes `maxUnits` UTF-16 code units (a list holding one long string many times would otherwise
+ * build a text far larger than any variable can be).
  *
  * @throws WorkflowError tagged ValueError when the value holds bytes or a NaN/infinite double (Google:
- *   "ValueError If the input contains types that cannot be JSON-encoded"); TypeError for a bad `indent`.
+ *   "ValueError If the input contains types that cannot be JSON-encoded"); TypeError for a bad `indent`;
+ *   ResourceLimitError past `maxUnits`.
  */
-export function encodeJson(fn: string, v: Value, indent: Value | undefined): string {
+export function encodeJson(fn: string, v: Value, indent: Value | undefined, maxUnits: number): string {
   const o = indentOf(fn, indent);
+  const budget = new SizeBudget(fn, maxUnits);
+  const parts: string[] = [];
+  const put = (text: string): void => {
+    budget.add(text.length);
+    parts.push(text);
+  };
+  const walk = (x: Value, depth: number): void => {
+    if (!(Array.isArray(x) || x instanceof Map)) {
+      put(scalarJson(fn, x));
+      return;
+    }
+    const [open, close] = Array.isArray(x) ? ['[', ']'] : ['{', '}'];
+    const size = Array.isArray(x) ? x.length : x.size;
+    if (size === 0) return put(open + close);
+    put(open);
+    const pad = o ? '\n' + o.prefix + o.indent.repeat(Math.min(depth + 1, maxUnits)) : '';
+    let first = true;
+    const item = (k: string | undefined, e: Value): void => {
+      put(first ? pad : ',' + pad);
+      first = false;
+      if (k !== undefined) put(JSON.stringify(k) + (o ? ': ' : ':'));
+      walk(e, depth + 1);
+    };
+    if (Array.isArray(x)) for (const e of x) item(undefined, e);
+    else for (const [k, e] of x) item(k, e);
+    put(o ? '\n' + o.prefix + o.indent.repeat(Math.min(depth, maxUnits)) + close : close);
+  };
+  walk(v, 0);
+  return parts.join('');
+}
+
+function scalarJson(fn: string, v: Value): string {
   try {
-    return o ? encodeIndented(v, o, 0) : toJson(v);
+    return toJson(v);
   } catch (e) {
     if (e instanceof JsonEncodeError) throw valueError(`${fn}: ${e.message}`);
     throw e;
@@ -86,12 +109,13 @@ export const functions: StdlibFunction[] = [
     // json.encode(data, indent?): a value to UTF-8 JSON bytes.
     name: 'json.encode',
     params: [{ name: 'data', aliases: ['value'] }, { name: 'indent', optional: true }],
-    impl: ([data, indent]) => utf8(encodeJson('json.encode', data ?? null, indent)),
+    impl: ([data, indent]) => utf8(encodeJson('json.encode', data ?? null, indent, MAX_VALUE_BYTES)),
   },
   {
     // json.encode_to_string(data, indent?): a value to JSON text.
     name: 'json.encode_to_string',
     params: [{ name: 'data', aliases: ['value'] }, { name: 'indent', optional: true }],
-    impl: ([data, indent]) => encodeJson('json.encode_to_string', data ?? null, indent),
+    impl: ([data, indent]) =>
+      checkString('json.encode_to_string', encodeJson('json.encode_to_string', data ?? null, indent, MAX_STRING_BYTES)),
   },
 ];

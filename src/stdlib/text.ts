@@ -16,6 +16,7 @@
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
+import { checkString, checkStringUnits, SizeBudget } from '../lang/size-limits.ts';
 import { bytes, codePointCounter, fromUtf8Lenient, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
@@ -48,42 +49,69 @@ interface RegexMatch {
   readonly groups: readonly (string | null)[];
 }
 
-/** Every leftmost-longest-first, non-overlapping match of `re` in `s`, in order. */
-function allMatches(re: RE2JS, s: string, withGroups: boolean): RegexMatch[] {
+/** Every leftmost-longest-first, non-overlapping match of `re` in `s`, in order, one at a time. */
+function* allMatches(re: RE2JS, s: string, withGroups: boolean): Generator<RegexMatch> {
   const m = re.matcher(s);
-  const out: RegexMatch[] = [];
   const n = withGroups ? m.groupCount() : 0;
   while (m.find()) {
     const groups: (string | null)[] = [];
     for (let g = 0; g <= n; g++) groups.push(m.group(g));
-    out.push({ start: m.start(), end: m.end(), groups });
+    yield { start: m.start(), end: m.end(), groups };
   }
-  return out;
 }
 
-/** UTF-16 offsets where `sub` occurs in `s`, leftmost first and non-overlapping; an empty `sub` occurs
- * before every code point and at the end. */
-function substringOffsets(s: string, sub: string): number[] {
-  const out: number[] = [];
+/** UTF-16 offsets where `sub` occurs in `s`, leftmost first and non-overlapping, one at a time; an empty
+ * `sub` occurs before every code point and at the end. */
+function* substringOffsets(s: string, sub: string): Generator<number> {
   if (sub === '') {
     for (let i = 0; i <= s.length; i++) {
-      out.push(i);
+      yield i;
       const c = s.charCodeAt(i);
       if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
     }
-    return out;
+    return;
   }
-  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) out.push(i);
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) yield i;
+}
+
+/** Bytes one `{index, match}` entry counts for (spec "Limits", as `sizeOf` counts it), without the match text. */
+const MATCH_ENTRY_BYTES = 8 + 'index'.length + 8 + 'match'.length;
+
+/**
+ * Builds the `[{index, match}]` list of the find_all functions, with code point indexes, stopping at the
+ * variable-memory limit (spec "Limits": 512 KB) rather than after it.
+ * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
+ */
+function matchList(fn: string, s: string, spans: Iterable<{ start: number; end: number }>): Value[] {
+  const at = codePointCounter(s);
+  const budget = new SizeBudget(fn);
+  const out: Value[] = [];
+  for (const { start, end } of spans) {
+    budget.add(MATCH_ENTRY_BYTES + end - start);
+    out.push(mapOf([
+      ['index', BigInt(at(start))],
+      ['match', s.slice(start, end)],
+    ]));
+  }
   return out;
 }
 
-/** Builds the `[{index, match}]` list of the find_all functions, with code point indexes. */
-function matchList(s: string, spans: readonly { start: number; end: number }[]): Value[] {
-  const at = codePointCounter(s);
-  return spans.map(({ start, end }) => mapOf([
-    ['index', BigInt(at(start))],
-    ['match', s.slice(start, end)],
-  ]));
+/**
+ * `s` split at every `sep` (not empty), empty pieces kept, stopping at the variable-memory limit.
+ * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
+ */
+function splitBounded(fn: string, s: string, sep: string): string[] {
+  const budget = new SizeBudget(fn);
+  const out: string[] = [];
+  let from = 0;
+  for (let i = s.indexOf(sep); i >= 0; i = s.indexOf(sep, from)) {
+    budget.add(8 + i - from);
+    out.push(s.slice(from, i));
+    from = i + sep.length;
+  }
+  budget.add(8 + s.length - from);
+  out.push(s.slice(from));
+  return out;
 }
 
 /**
@@ -294,7 +322,10 @@ export const functions: StdlibFunction[] = [
     impl: ([source, substr]) => {
       const s = str('text.find_all', 'source', source);
       const sub = str('text.find_all', 'substr', substr);
-      return matchList(s, substringOffsets(s, sub).map((start) => ({ start, end: start + sub.length })));
+      const spans = (function* () {
+        for (const start of substringOffsets(s, sub)) yield { start, end: start + sub.length };
+      })();
+      return matchList('text.find_all', s, spans);
     },
   },
   {
@@ -304,7 +335,7 @@ export const functions: StdlibFunction[] = [
     impl: ([source, regexp]) => {
       const s = str('text.find_all_regex', 'source', source);
       const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp));
-      return matchList(s, allMatches(re, s, false));
+      return matchList('text.find_all_regex', s, allMatches(re, s, false));
     },
   },
   {
@@ -324,8 +355,14 @@ export const functions: StdlibFunction[] = [
       const s = str('text.replace_all', 'source', source);
       const sub = str('text.replace_all', 'substr', substr);
       const r = str('text.replace_all', 'repl', repl);
-      if (sub !== '') return s.split(sub).join(r);
-      return codePoints(s).map((ch) => r + ch).join('') + r;
+      // The length is known before anything is built: refuse a result over the string limit up front.
+      let count = 0;
+      for (const _ of substringOffsets(s, sub)) {
+        count++;
+        if (r.length > sub.length) checkStringUnits('text.replace_all', s.length + count * (r.length - sub.length));
+      }
+      if (sub !== '') return checkString('text.replace_all', s.split(sub).join(r));
+      return checkString('text.replace_all', codePoints(s).map((ch) => r + ch).join('') + r);
     },
   },
   {
@@ -346,8 +383,9 @@ export const functions: StdlibFunction[] = [
       for (const mt of allMatches(re, s, true)) {
         out += s.slice(last, mt.start) + expandReplacement(r, mt.groups);
         last = mt.end;
+        checkStringUnits(fn, out.length + s.length - last);
       }
-      return out + s.slice(last);
+      return checkString(fn, out + s.slice(last));
     },
   },
   {
@@ -358,7 +396,7 @@ export const functions: StdlibFunction[] = [
       const s = str('text.split', 'source', source);
       const sep = str('text.split', 'separator', separator);
       if (sep === '') throw valueError('text.split: separator must not be empty');
-      return s.split(sep);
+      return splitBounded('text.split', s, sep);
     },
   },
   {

@@ -17,6 +17,7 @@
  * "billion laughs" alias bomb is a DefinitionError within milliseconds); anything the workflow language has no
  * value for (complex keys, custom tags) is an error.
  */
+import { utf8Length } from '../size-limits.ts';
 import { load as loadYaml, Type, FAILSAFE_SCHEMA, type State as YamlState } from 'js-yaml';
 import { INT_MAX, INT_MIN } from '../value.ts';
 import { JsonSyntaxError, parseJson } from '../json.ts';
@@ -78,23 +79,8 @@ export interface LoadedSource {
   posAt(offset: number): SourcePos;
 }
 
-/**
- * The UTF-8 length of a string in bytes, without encoding it (lone surrogates count 3 bytes, as
- * TextEncoder writes them as U+FFFD).
- */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // the pair: 4 bytes for 2 code units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
+/** The UTF-8 length of a string in bytes (one implementation, in size-limits.ts). */
+export { utf8Length } from '../size-limits.ts';
 
 
 /**

@@ -22,6 +22,7 @@
  * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
  * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
+import { checkString } from '../size-limits.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
 import { compareNumbers, deepEqual, typeName, wrapInt, type Value } from '../value.ts';
@@ -42,7 +43,7 @@ export function add(a: Value, b: Value): Value {
   const ta = typeof a;
   const tb = typeof b;
   if (ta === 'bigint' && tb === 'bigint') return wrapInt((a as bigint) + (b as bigint));
-  if (ta === 'string' && tb === 'string') return (a as string) + (b as string);
+  if (ta === 'string' && tb === 'string') return checkString('+', (a as string) + (b as string));
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) + Number(b);
   throw operandError('+', a, b);
 }
