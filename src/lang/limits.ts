@@ -9,8 +9,13 @@
 export const MAX_STEPS = 100_000;
 /** Subworkflow call depth below `main` (main is depth 0); deeper raises RecursionError. */
 export const MAX_CALL_DEPTH = 20;
-/** Total size of all live variables, in bytes as `sizeOf` estimates them (512 KB). */
+/**
+ * Total size of all live variables, in bytes as `sizeOf` estimates them (512 KB); also the largest list, map or
+ * bytes value an expression may build (size-limits.ts).
+ */
 export const MAX_MEMORY_BYTES = 512 * 1024;
+/** Largest string, in bytes of UTF-8 (spec "Data types" and "Limits": 256 KB), however it is built. */
+export const MAX_STRING_BYTES = 256 * 1024;
 /** Assignments in one assign step. */
 export const MAX_ASSIGNMENTS = 50;
 /** Conditions in one switch step. */

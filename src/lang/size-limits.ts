@@ -5,12 +5,13 @@
  * more than a few megabytes on its way to a ResourceLimitError (issue 11).
  */
 import { WorkflowError } from './errors.ts';
+import { MAX_MEMORY_BYTES, MAX_STRING_BYTES } from './limits.ts';
 import { isBytes, sizeOf, typeName, type Value } from './value.ts';
 
 /** Largest string, in bytes of UTF-8 (spec "Data types" and "Limits": 256 KB). */
-export const MAX_STRING_BYTES = 256 * 1024;
-/** Largest list, map or bytes value, in bytes as `sizeOf` estimates them (spec "Limits": variable memory 512 KB). */
-export const MAX_VALUE_BYTES = 512 * 1024;
+export { MAX_STRING_BYTES };
+/** Largest list, map or bytes value, in bytes as `sizeOf` estimates them: the variable memory (spec "Limits": 512 KB). */
+export const MAX_VALUE_BYTES = MAX_MEMORY_BYTES;
 
 // A UTF-16 code unit is at most 3 bytes of UTF-8, so a string this short is always within the limit.
 const ALWAYS_FITS_UNITS = Math.floor(MAX_STRING_BYTES / 3);
