@@ -9,7 +9,7 @@ import { ERROR_TAG_NAMES, WorkflowError } from '../../src/lang/errors.ts';
 import { typeName, sizeOf, type Value } from '../../src/lang/value.ts';
 import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-limits.ts';
 import { createVirtualClock } from '../../src/engine/clock.ts';
-import { createMemoryCallbackHub } from '../../src/engine/memory-callbacks.ts';
+import { testCallbacks } from '../support/callbacks.ts';
 import { bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext } from '../../src/stdlib/types.ts';
 import { params, FUZZ_SEED } from './config.ts';
@@ -24,7 +24,7 @@ const ctx: CallContext = {
   env: new Map([['CLOUD_PROJECT_ID', 'p']]),
   signal: new AbortController().signal,
   log: () => {},
-  callbacks: createMemoryCallbackHub('http://localhost:1', clock),
+  callbacks: testCallbacks(clock, 'http://localhost:1').hub,
 };
 
 const PURE = [...STDLIB.values()].filter((f) => !f.blocking).map((f) => f.name).sort();
