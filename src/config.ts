@@ -13,12 +13,15 @@
  * | WORKFLOWS_DIR | `--workflows-dir` | (none)      |
  * | ALLOW_ORIGIN  | `--allow-origin`  | (none)      |
  * | ALLOWED_HOSTS | `--allowed-host`  | (none)      |
- *
- * The last two are lists: the flag may be repeated, the variable holds comma-separated values.
+ * | MOCKS         | `--mocks`         | (none)      |
+ * | CLOCK         | `--clock`         | real        |
  * | HISTORY       | `--history`       | basic       |
  * | VERBOSE       | `--verbose`       | (off)       |
+ *
+ * ALLOW_ORIGIN and ALLOWED_HOSTS are lists: the flag may be repeated, the variable holds comma-separated values.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { MockFileError, parseMocks, type MockSet } from './mocks/mock-file.ts';
 import { resolve } from 'node:path';
 
 /** The server's settings, all resolved. */
@@ -44,6 +47,10 @@ export interface ServerConfig {
   readonly history?: 'none' | 'basic' | 'detailed';
   /** Print a line for every execution that ends, not only for failed ones. */
   readonly verbose?: boolean;
+  /** The mocks every execution starts with (issue 13), read from `--mocks FILE`; none by default. */
+  readonly mocks?: MockSet;
+  /** `real` (the default) or `virtual`: time jumps whenever every execution waits (src/engine/virtual-time.ts). */
+  readonly clock?: 'real' | 'virtual';
 }
 
 /** The defaults of the spec's Configuration table. */
@@ -83,6 +90,8 @@ Options (each overrides its environment variable):
   --history <level>     step history of each execution: basic, detailed (with variables) or none
                         (HISTORY, default basic; a workflow's or execution's executionHistoryLevel wins)
   --verbose             print a line when any execution ends, not only when one fails (VERBOSE=1)
+  --mocks <file>        mock file (YAML or JSON) for http.* and connector calls (MOCKS)
+  --clock <mode>        real (default) or virtual: sleeps, backoffs and delays take no time (CLOCK)
   --help                print this help
   --version             print the version
 
@@ -99,6 +108,8 @@ const FLAGS = {
   '--workflows-dir': 'WORKFLOWS_DIR',
   '--history': 'HISTORY',
   '--verbose': 'VERBOSE',
+  '--mocks': 'MOCKS',
+  '--clock': 'CLOCK',
 } as const;
 type Flag = keyof typeof FLAGS;
 /** Flags that may be repeated, with their variable (comma-separated values). */
@@ -188,6 +199,15 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     return { kind: 'error', message: `invalid --verbose / VERBOSE: "${verboseText}" (1 or 0)` };
   }
   const verbose = verboseText === '1' || verboseText === 'true';
+  const clock = values.get('--clock') ?? 'real';
+  if (clock !== 'real' && clock !== 'virtual') return { kind: 'error', message: `invalid clock (--clock / CLOCK): "${clock}" (real or virtual)` };
+  const mocksFile = values.get('--mocks');
+  let mocks: MockSet | undefined;
+  if (mocksFile !== undefined) {
+    const read = readMockFile(mocksFile);
+    if (typeof read === 'string') return { kind: 'error', message: read };
+    mocks = read;
+  }
   return {
     kind: 'config',
     config: {
@@ -196,13 +216,34 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
       grpcPort,
       project,
       location,
+      clock,
       ...(workflowsDir !== undefined ? { workflowsDir } : {}),
       ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
       ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
       ...(history !== 'basic' ? { history } : {}),
       ...(verbose ? { verbose } : {}),
+      ...(mocks !== undefined ? { mocks } : {}),
     },
   };
+}
+
+/**
+ * Reads and checks a mock file (src/mocks/mock-file.ts); returns the problem as one line
+ * (`mocks.yaml:4:7: unknown key 'mathc' ...`) when it cannot be read or is invalid.
+ */
+export function readMockFile(path: string): MockSet | string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return `cannot read the mock file (--mocks / MOCKS) ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+  try {
+    return parseMocks(text, path);
+  } catch (e) {
+    if (e instanceof MockFileError) return `invalid mock file: ${e.message}`;
+    throw e;
+  }
 }
 
 /** True for an origin: `scheme://host[:port]`, with no path, query or fragment. */

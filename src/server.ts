@@ -11,6 +11,9 @@ import { createServiceCore, type ServiceCoreOptions } from './service/core.ts';
 import type { ServiceCore } from './service/model.ts';
 import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watcher.ts';
 import { executionEndLine } from './service/execution-end-line.ts';
+import { serveControl } from './api/control.ts';
+import { createVirtualTime } from './engine/virtual-time.ts';
+import type { EmulatorControl } from './service/model.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -30,8 +33,10 @@ export interface RunningServer {
   readonly port: number;
   /** The gRPC port actually bound; undefined when gRPC is not available. */
   readonly grpcPort?: number;
-  /** The service core every surface shares. */
-  readonly service: ServiceCore;
+  /** The service core every surface shares, with its control side (mocks, clock, reset). */
+  readonly service: ServiceCore & EmulatorControl;
+  /** Back to the start (`POST /emulator/v1/reset`): see EmulatorControl.reset; the watched directory is deployed again. */
+  reset(): Promise<void>;
   /** Workflow IDs deployed from the workflows directory at start-up (empty without one). */
   readonly initialWorkflows: readonly string[];
   /** Stops the watcher and both listeners, and cancels running executions. */
@@ -70,13 +75,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       const workflowId = execution.name.split('/')[5]!;
       printEnd(executionEndLine(workflowId, execution, watcher?.fileOf(workflowId)));
     },
+    ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
+    ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
     ...options.service,
   });
-  handler = createRestHandler(service, {
-    allowOrigins: config.allowOrigins ?? [],
-    allowedHosts: config.allowedHosts ?? [],
-    boundHost: config.host,
-  });
+  const reset = async (): Promise<void> => {
+    service.reset();
+    if (config.workflowsDir !== undefined) {
+      watcher?.close();
+      watcher = await watchDirectory(service, config.workflowsDir, options.watch);
+    }
+  };
+  handler = createRestHandler(
+    service,
+    {
+      allowOrigins: config.allowOrigins ?? [],
+      allowedHosts: config.allowedHosts ?? [],
+      boundHost: config.host,
+    },
+    (req, res, path) => serveControl({ service, reset }, req, res, path),
+  );
 
   let grpc: GrpcServer | undefined;
   try {
@@ -95,6 +113,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port: http.port,
     ...(grpc ? { grpcPort: grpc.port } : {}),
     service,
+    reset,
     initialWorkflows: watcher?.initial ?? [],
     close() {
       closing ??= (async () => {

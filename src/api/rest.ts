@@ -26,12 +26,17 @@ export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * Creates the handler for the REST port: the management API, `/callbacks/{id}`, and the web UI
- * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`. Every request first passes the
+ * Creates the handler for the REST port: the management API, `/callbacks/{id}`, the web UI
+ * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`, and, when given, the control API
+ * for `/emulator/*` (src/api/control.ts). Every request first passes the
  * browser guard (src/api/browser-guard.ts: cross-origin and DNS-rebinding requests that would change state
  * get 403 PERMISSION_DENIED), and every response carries `X-Content-Type-Options: nosniff`.
  */
-export function createRestHandler(service: ServiceCore, guardOptions: BrowserGuardOptions = {}): RestHandler {
+export function createRestHandler(
+  service: ServiceCore,
+  guardOptions: BrowserGuardOptions = {},
+  control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | undefined,
+): RestHandler {
   const ui = createUi(service);
   const guard = createBrowserGuard(guardOptions);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
@@ -58,6 +63,12 @@ export function createRestHandler(service: ServiceCore, guardOptions: BrowserGua
           }
         }
         const result = route(service, req, path.slice(prefix.length), query, res);
+        if (result) result.catch((e: unknown) => sendError(res, e));
+        return;
+      }
+      if (control && path.startsWith('/emulator/')) {
+        // The control API (src/api/control.ts, issue 13).
+        const result = control(req, res, path);
         if (result) result.catch((e: unknown) => sendError(res, e));
         return;
       }
@@ -329,7 +340,7 @@ class ClientGone extends Error {}
  * Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). Rejects with
  * {@link ClientGone} when the client goes away mid-body.
  */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -433,7 +444,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const jsonCache = new WeakMap<object, string>();
 
 /** Answers with a JSON body. Resources (frozen objects) are serialized once. Returns undefined (answered). */
-function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
+export function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
   let text: string;
   if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
     let cached = jsonCache.get(body);
@@ -449,7 +460,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): undefined
  * Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged with its
  * stack). A client gone mid-body gets no answer and one line on stderr.
  */
-function sendError(res: ServerResponse, e: unknown): void {
+export function sendError(res: ServerResponse, e: unknown): void {
   if (e instanceof ClientGone) {
     process.stderr.write(`workflows-emulator: ${e.message}\n`);
     res.destroy();

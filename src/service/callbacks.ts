@@ -250,7 +250,7 @@ export class CallbackRegistry {
       };
       rec.waiters.push(waiter);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.clock.sleep(timeoutMs, timer.signal).then(
+      (this.clock.deadline ?? this.clock.sleep).call(this.clock, timeoutMs, timer.signal).then(
         () => waiter.reject(WorkflowError.of('TimeoutError', `events.await_callback: no request reached ${url} within ${timeoutMs / 1000} s`)),
         () => {
           /* the timer was stopped because the wait ended */

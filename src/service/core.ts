@@ -28,9 +28,15 @@ import { platformFetch } from '../stdlib/http.ts';
 import { CallbackRegistry } from './callbacks.ts';
 import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
+import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
+import { mockExecution } from '../mocks/mock-interceptor.ts';
+import type { CallLog } from '../mocks/call-log.ts';
+import type { VirtualTime } from '../engine/virtual-time.ts';
+import { childWorkflowConnectors } from './child-workflows.ts';
 import type {
   Callback,
   CallbackRequest,
+  EmulatorControl,
   Execution,
   ExecutionState,
   ServiceCore,
@@ -76,6 +82,8 @@ export interface ServiceCoreOptions {
   readonly clock?: Clock;
   /** Outbound HTTP for http.*; the platform fetch by default. */
   readonly fetch?: typeof fetch;
+  /** The mocks every execution starts with (issue 13); none by default. `setMocks` replaces them. */
+  readonly mocks?: MockSet;
   /**
    * Where sys.log lines go: one JSON object per call, without the trailing newline. Default: stdout, one line
    * each.
@@ -114,6 +122,12 @@ interface ExecutionRecord {
   readonly logs: LogEntry[];
   /** The step history, unless history is off for this execution. */
   readonly history: StepHistory | undefined;
+  /** Its outbound calls (set when it starts). */
+  calls?: CallLog;
+  /** The execution that started it through the Workflow Executions connector. */
+  readonly parent?: string;
+  /** Called once when it ends. */
+  readonly onEnd: (() => void)[];
 }
 
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
@@ -130,11 +144,18 @@ export class ExecutionCancelled extends Error {
  *
  * Every method throws {@link ApiError} as described on {@link ServiceCore}.
  */
-export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { close(): void } {
+export function createServiceCore(options: ServiceCoreOptions): ServiceCore & EmulatorControl & { close(): void } {
   const { project, location } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
-  const fetchImpl = options.fetch ?? platformFetch;
+  const outFetch = options.fetch ?? platformFetch;
+  // Under the virtual clock, time stands still while a real request is out (src/engine/virtual-time.ts).
+  const virtual = 'hold' in clock ? (clock as VirtualTime) : undefined;
+  const fetchImpl: typeof fetch = virtual
+    ? (((input: RequestInfo | URL, init?: RequestInit) => virtual.hold(outFetch(input, init))) as typeof fetch)
+    : outFetch;
+  const startMocks = options.mocks ?? NO_MOCKS;
+  let mocks = startMocks;
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
@@ -197,7 +218,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
   function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
     const r = ex.resource;
-    const endTime = timestamp();
+    const endTime = timestamp(clock.now());
     ex.resource = executionView(
       {
         name: r.name,
@@ -212,6 +233,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       },
       ex.history,
     );
+    for (const f of ex.onEnd.splice(0)) f();
     // Nobody can await the callbacks of an ended execution: free the requests they still hold.
     callbacks.release(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
@@ -223,13 +245,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
       extraEnv,
     );
+    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: children.connectorsFor(ex.name) });
+    ex.calls = mocked.calls;
     const deps: ExecutionDeps = {
       clock,
-      fetch: fetchImpl,
+      fetch: mocked.fetch,
       env,
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
-      ...(ex.history ? { hooks: { observer: ex.history } } : {}),
+      hooks: { interceptor: mocked.interceptor, ...(ex.history ? { observer: ex.history } : {}) },
     };
     let run: Promise<Value>;
     try {
@@ -258,6 +282,118 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         });
       },
     );
+  }
+
+  /**
+   * Starts an execution pinned to the workflow's current revision (the API's createExecution; with
+   * `parentExecution`, a child started by the Workflow Executions connector).
+   */
+  function createExecution(
+    workflowId: string,
+    input: Parameters<ServiceCore['createExecution']>[1],
+    parentExecution: string | undefined,
+  ): Execution {
+    const wf = findWorkflow(workflowId);
+    const raw = input.argument;
+    let argument: Value = null;
+    let recorded: string | undefined;
+    if (raw !== undefined && raw !== null) {
+      if (typeof raw !== 'string') throw ApiError.invalidArgument('argument must be a string holding JSON');
+      if (raw !== '') {
+        const bytes = Buffer.byteLength(raw, 'utf8');
+        if (bytes > MAX_ARGUMENT_BYTES) {
+          throw ApiError.invalidArgument(`argument is ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes (32 KB)`);
+        }
+        try {
+          argument = parseJson(raw);
+        } catch (e) {
+          const why = e instanceof JsonSyntaxError ? e.message : String(e);
+          throw ApiError.invalidArgument(`argument is not valid JSON: ${why}`);
+        }
+        recorded = raw;
+      }
+    }
+    const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
+    // A main without params does not receive the argument (see the module header).
+    if (wf.definition.main.params.length === 0) argument = null;
+    const executionId = crypto.randomUUID();
+    const name = `${wf.resource.name}/executions/${executionId}`;
+    const resource: Execution = Object.freeze({
+      name,
+      state: 'ACTIVE',
+      ...(recorded !== undefined ? { argument: recorded } : {}),
+      startTime: timestamp(clock.now()),
+      workflowRevisionId: wf.resource.revisionId,
+      ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
+    });
+    const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
+    const history =
+      level === 'none'
+        ? undefined
+        : new StepHistory({
+            detailed: level === 'detailed',
+            now: () => clock.now(),
+            ...(options.maxStepEntries !== undefined ? { maxEntries: options.maxStepEntries } : {}),
+          });
+    const ex: ExecutionRecord = {
+      workflowId,
+      executionId,
+      name,
+      resource,
+      abort: new AbortController(),
+      logs: [],
+      history,
+      onEnd: [],
+      ...(parentExecution !== undefined ? { parent: parentExecution } : {}),
+    };
+    executions.set(executionId, ex);
+    let list = executionsByWorkflow.get(workflowId);
+    if (!list) executionsByWorkflow.set(workflowId, (list = []));
+    list.push(ex);
+    if (executions.size > maxRetained * 1.1) prune();
+    const definition = wf.definition;
+    const revision = wf.resource.revisionId;
+    // Start after the caller has the ACTIVE resource in hand (and REST has answered).
+    setImmediate(() => {
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision);
+    });
+    emit({ type: 'execution', workflowId, executionId });
+    return resource;
+  }
+
+  function cancelAll(): void {
+    for (const ex of executions.values()) {
+      if (ex.resource.state === 'ACTIVE') {
+        finish(ex, 'CANCELLED', {});
+        ex.abort.abort(new ExecutionCancelled());
+      }
+    }
+  }
+
+  // Children started by the Workflow Executions connector (src/service/child-workflows.ts).
+  const children = childWorkflowConnectors({
+    project,
+    location,
+    clock,
+    start: (workflowId, argument, parentExecution) =>
+      createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution),
+    get: (name) => byName(name).resource,
+    cancel: (name) => {
+      const ex = byName(name);
+      return core.cancelExecution(ex.workflowId, ex.executionId);
+    },
+    whenEnded: (name) => {
+      const ex = byName(name);
+      if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
+      return new Promise((resolve) => ex.onEnd.push(() => resolve(ex.resource)));
+    },
+  });
+
+  /** The execution of a full resource name. @throws ApiError NOT_FOUND */
+  function byName(name: string): ExecutionRecord {
+    const m = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+)$/.exec(name);
+    if (!m || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
+    return findExecution(m[1]!, m[2]!);
   }
 
   /** Forgets the oldest terminal executions down to the retention limit. */
@@ -297,7 +433,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
     );
   }
 
-  const core: ServiceCore & { close(): void } = {
+  const core: ServiceCore & EmulatorControl & { close(): void } = {
     project,
     location,
 
@@ -312,7 +448,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
       const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
       const definition = compile(input.sourceContents);
       const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
-      const now = timestamp();
+      const now = timestamp(clock.now());
       const resource: Workflow = Object.freeze({
         name: workflowName(workflowId),
         state: 'ACTIVE',
@@ -379,7 +515,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
         sourceContents: source,
         description,
         createTime: old.createTime,
-        updateTime: timestamp(),
+        updateTime: timestamp(clock.now()),
         ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
       });
       emit({ type: 'workflow', workflowId });
@@ -394,62 +530,33 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
     },
 
     createExecution(workflowId, input) {
-      const wf = findWorkflow(workflowId);
-      const raw = input.argument;
-      let argument: Value = null;
-      let recorded: string | undefined;
-      if (raw !== undefined && raw !== null) {
-        if (typeof raw !== 'string') throw ApiError.invalidArgument('argument must be a string holding JSON');
-        if (raw !== '') {
-          const bytes = Buffer.byteLength(raw, 'utf8');
-          if (bytes > MAX_ARGUMENT_BYTES) {
-            throw ApiError.invalidArgument(`argument is ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes (32 KB)`);
-          }
-          try {
-            argument = parseJson(raw);
-          } catch (e) {
-            const why = e instanceof JsonSyntaxError ? e.message : String(e);
-            throw ApiError.invalidArgument(`argument is not valid JSON: ${why}`);
-          }
-          recorded = raw;
-        }
-      }
-      const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
-      // A main without params does not receive the argument (see the module header).
-      if (wf.definition.main.params.length === 0) argument = null;
-      const executionId = crypto.randomUUID();
-      const name = `${wf.resource.name}/executions/${executionId}`;
-      const resource: Execution = Object.freeze({
-        name,
-        state: 'ACTIVE',
-        ...(recorded !== undefined ? { argument: recorded } : {}),
-        startTime: timestamp(),
-        workflowRevisionId: wf.resource.revisionId,
-        ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
-      });
-      const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
-      const history =
-        level === 'none'
-          ? undefined
-          : new StepHistory({
-              detailed: level === 'detailed',
-              now: () => clock.now(),
-              ...(options.maxStepEntries !== undefined ? { maxEntries: options.maxStepEntries } : {}),
-            });
-      const ex: ExecutionRecord = { workflowId, executionId, name, resource, abort: new AbortController(), logs: [], history };
-      executions.set(executionId, ex);
-      let list = executionsByWorkflow.get(workflowId);
-      if (!list) executionsByWorkflow.set(workflowId, (list = []));
-      list.push(ex);
-      if (executions.size > maxRetained * 1.1) prune();
-      const definition = wf.definition;
-      const revision = wf.resource.revisionId;
-      // Start after the caller has the ACTIVE resource in hand (and REST has answered).
-      setImmediate(() => {
-        if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision);
-      });
-      emit({ type: 'execution', workflowId, executionId });
-      return resource;
+      return createExecution(workflowId, input, undefined);
+    },
+
+    executionCalls(workflowId, executionId) {
+      return findExecution(workflowId, executionId).calls?.records.slice() ?? [];
+    },
+
+    executionParent(workflowId, executionId) {
+      return findExecution(workflowId, executionId).parent;
+    },
+
+    clock,
+
+    mocks: () => mocks,
+
+    setMocks(m) {
+      mocks = m;
+    },
+
+    reset() {
+      cancelAll();
+      workflows.clear();
+      deletedCounters.clear();
+      executions.clear();
+      executionsByWorkflow.clear();
+      mocks = startMocks;
+      emit({ type: 'reset' });
     },
 
     getExecution(workflowId, executionId) {
@@ -504,12 +611,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & { 
     },
 
     close() {
-      for (const ex of executions.values()) {
-        if (ex.resource.state === 'ACTIVE') {
-          finish(ex, 'CANCELLED', {});
-          ex.abort.abort(new ExecutionCancelled());
-        }
-      }
+      cancelAll();
       listeners.clear();
     },
   };

@@ -3,7 +3,9 @@
  * "Resources and their fields", "Endpoints"). Transport code converts these to its own shapes; nothing here
  * knows about HTTP or protobuf.
  */
-import type { LogEntry } from '../stdlib/types.ts';
+import type { Clock, LogEntry } from '../stdlib/types.ts';
+import type { CallRecord } from '../mocks/call-log.ts';
+import type { MockSet } from '../mocks/mock-file.ts';
 
 /** Execution states (spec "States and transitions"). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -97,7 +99,8 @@ export interface CallbackRequest {
 /** What the service tells a change listener (used by the UI to refresh, and by tests). */
 export type ServiceEvent =
   | { readonly type: 'workflow'; readonly workflowId: string }
-  | { readonly type: 'execution'; readonly workflowId: string; readonly executionId: string };
+  | { readonly type: 'execution'; readonly workflowId: string; readonly executionId: string }
+  | { readonly type: 'reset' };
 
 /**
  * The service core: workflows, executions, callbacks. Every method is synchronous except where waiting is
@@ -152,6 +155,29 @@ export interface ServiceCore {
 
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
+
+  /** The outbound calls of an execution, oldest first (issue 13; src/mocks/call-log.ts). */
+  executionCalls(workflowId: string, executionId: string): readonly CallRecord[];
+  /** The name of the execution that started this one through the Workflow Executions connector, if any. */
+  executionParent(workflowId: string, executionId: string): string | undefined;
+}
+
+/**
+ * What the control API (`/emulator/v1/`, issue 13) and the JS API steer besides the Workflows API: the
+ * mocks, the clock, and a reset between test cases.
+ */
+export interface EmulatorControl {
+  /** The clock of every execution (a VirtualTime under `--clock virtual`). */
+  readonly clock: Clock;
+  /** The mocks new executions start with. */
+  mocks(): MockSet;
+  /** Replaces the mocks; executions already running keep the ones they started with. */
+  setMocks(mocks: MockSet): void;
+  /**
+   * Back to the start: every ACTIVE execution cancelled, every workflow and execution forgotten, the mocks
+   * given at start-up back in place. (The server then deploys its watched directory again.)
+   */
+  reset(): void;
 }
 
 /**

@@ -110,7 +110,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
   const onAbort = (): void => ctrl.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const timer = new AbortController();
-  ctx.clock.sleep(timeoutMs, timer.signal).then(
+  (ctx.clock.deadline ?? ctx.clock.sleep).call(ctx.clock, timeoutMs, timer.signal).then(
     () => ctrl.abort(new RequestTimeout()),
     () => {}, // the request ended first
   );

@@ -67,6 +67,11 @@ export interface Clock {
    * if it already has).
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A timeout (an http.* request's, an events.await_callback's): resolves after `ms` milliseconds like
+   * `sleep`, but a virtual clock never jumps to it by itself (src/engine/virtual-time.ts). Absent: `sleep`.
+   */
+  deadline?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** One sys.log entry. */

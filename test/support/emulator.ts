@@ -164,7 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     async request(method, path, body, headers) {
       const target = /^https?:/.test(path)
         ? path
-        : path.startsWith('/v1') || path.startsWith('/callbacks') || path.startsWith('/ui') || path === '/'
+        : path.startsWith('/v1') || path.startsWith('/callbacks') || path.startsWith('/ui') || path.startsWith('/emulator/') || path === '/'
           ? url + path
           : api + path;
       const init: RequestInit = { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, redirect: 'manual' };

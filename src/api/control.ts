@@ -1,0 +1,121 @@
+/**
+ * The control API (issue 13 "Control API"): what a test suite steers besides the Workflows API, under
+ * `/emulator/v1/` on the REST port (the convention of Google's Firebase emulators). JSON in and out; errors
+ * in Google's JSON error shape, as the rest of the REST API.
+ *
+ * | Method and path | Does |
+ * |---|---|
+ * | `GET /emulator/v1/health` | `{"status": "ok", "version", "clock": "real" or "virtual"}` |
+ * | `GET /emulator/v1/mocks` | the mocks new executions start with, as JSON `{http, connectors, unmatched}` |
+ * | `PUT /emulator/v1/mocks` | replaces them with the body (a mock file's content, JSON or YAML); 400 naming line and column leaves the current ones |
+ * | `DELETE /emulator/v1/mocks` | no mocks |
+ * | `GET /emulator/v1/clock` | `{"mode", "now", "pendingSleeps", "pendingDeadlines"}` |
+ * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
+ * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
+ * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toJson } from '../lang/json.ts';
+import { callRecordValue } from '../mocks/call-log.ts';
+import { MockFileError, NO_MOCKS, parseMocks } from '../mocks/mock-file.ts';
+import type { VirtualTime } from '../engine/virtual-time.ts';
+import { ApiError } from '../service/errors.ts';
+import type { EmulatorControl, ServiceCore } from '../service/model.ts';
+import { VERSION } from '../version.ts';
+import { readBody, sendJson } from './rest.ts';
+
+/** The path prefix of the control API. */
+export const CONTROL_PREFIX = '/emulator/v1/';
+
+/** Largest mock file accepted over the API, bytes. */
+const MAX_MOCKS_BYTES = 4 * 1024 * 1024;
+
+/** What the control API acts on: the service, its control side, and the server's reset (redeploys). */
+export interface ControlTarget {
+  readonly service: ServiceCore & EmulatorControl;
+  /** Resets the service and deploys the watched directory again. */
+  reset(): Promise<void>;
+}
+
+/**
+ * Answers one control API request (`path` starts with {@link CONTROL_PREFIX}). Returns a promise when the
+ * answer comes later. @throws ApiError NOT_FOUND for an unknown path or method, INVALID_ARGUMENT for bad input.
+ */
+export function serveControl(target: ControlTarget, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> | undefined {
+  const { service } = target;
+  const method = req.method ?? 'GET';
+  const rest = path.slice(CONTROL_PREFIX.length);
+  const virtual = 'advance' in service.clock ? (service.clock as VirtualTime) : undefined;
+  switch (rest) {
+    case 'health':
+      if (method !== 'GET') break;
+      return sendJson(res, 200, { status: 'ok', version: VERSION, clock: virtual ? 'virtual' : 'real' });
+    case 'mocks':
+      if (method === 'GET') return sendJson(res, 200, service.mocks().content);
+      if (method === 'DELETE') {
+        service.setMocks(NO_MOCKS);
+        return sendJson(res, 200, NO_MOCKS.content);
+      }
+      if (method === 'PUT') {
+        return readBody(req, MAX_MOCKS_BYTES).then((raw) => {
+          const text = new TextDecoder().decode(raw);
+          try {
+            service.setMocks(parseMocks(text, 'request body'));
+          } catch (e) {
+            if (e instanceof MockFileError) throw ApiError.invalidArgument(`invalid mocks: ${e.message}`);
+            throw e;
+          }
+          sendJson(res, 200, service.mocks().content);
+        });
+      }
+      break;
+    case 'clock':
+      if (method !== 'GET') break;
+      return sendJson(res, 200, clockState(service, virtual));
+    case 'clock:advance':
+      if (method !== 'POST') break;
+      return readBody(req, 64 * 1024).then(async (raw) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+        } catch {
+          throw ApiError.invalidArgument('the body is not JSON: expected {"seconds": N}');
+        }
+        const seconds = (body as { seconds?: unknown } | null)?.seconds;
+        if (typeof seconds !== 'number' || !(seconds >= 0) || !Number.isFinite(seconds)) {
+          throw ApiError.invalidArgument('seconds must be a number of 0 or more: {"seconds": N}');
+        }
+        if (!virtual) {
+          throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
+        }
+        await virtual.advance(seconds * 1000);
+        sendJson(res, 200, clockState(service, virtual));
+      });
+    case 'reset':
+      if (method !== 'POST') break;
+      return target.reset().then(() => void sendJson(res, 200, {}));
+    default: {
+      const m = /^(projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+))\/calls$/.exec(rest);
+      if (m && method === 'GET') {
+        const calls = service.executionCalls(decodeURIComponent(m[2]!), decodeURIComponent(m[3]!));
+        const text = `{"calls":[${calls.map((c) => toJson(callRecordValue(c))).join(',')}]}`;
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        return undefined;
+      }
+      if (m) break;
+      throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
+    }
+  }
+  throw ApiError.notFound(`${method} is not served on ${path}`);
+}
+
+function clockState(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {
+  const now = service.clock.now();
+  const pending = virtual?.pending();
+  return {
+    mode: virtual ? 'virtual' : 'real',
+    now: new Date(now).toISOString(),
+    ...(pending ? { pendingSleeps: pending.sleeps, pendingDeadlines: pending.deadlines } : {}),
+  };
+}

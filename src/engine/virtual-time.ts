@@ -1,0 +1,194 @@
+/**
+ * The virtual clock of `--clock virtual` (issue 13 "Virtual clock"): one clock shared by every execution of
+ * a server (or by one `run`), on which time stands still while anything runs and jumps to the next timer as
+ * soon as nothing does. Results are those of the real clock, only sooner: sys.now, the time functions,
+ * resource timestamps and sys.log times all read this clock.
+ *
+ * The exact rule. Timers are of two kinds:
+ * - *sleeps* (sys.sleep, sys.sleep_until, a retry backoff, a mock's delay): `sleep()`;
+ * - *deadlines* (an http.* request timeout, an events.await_callback timeout): `deadline()`.
+ * Time moves forward by itself only when (1) at least one sleep is pending, (2) nothing runs: no step is
+ * being executed, and no real outbound I/O is in flight (`hold()`: a passthrough http request), checked as
+ * two consecutive event-loop turns in which no timer was added, ended or held; then time jumps to the earliest
+ * pending timer of either kind, wakes every timer due then, and the rule applies again. So an execution
+ * waiting on a callback with a timeout, while nothing else sleeps, waits for the callback for as long as it
+ * takes: its deadline fires only when other sleeps carry time past it, or when time is moved explicitly
+ * with {@link VirtualTime.advance} (`POST /emulator/v1/clock:advance`, the JS API's `advanceClock`).
+ */
+import type { Clock } from '../stdlib/types.ts';
+
+interface Timer {
+  readonly dueMs: number;
+  readonly seq: number;
+  readonly sleep: boolean;
+  readonly wake: () => void;
+  done: boolean;
+}
+
+/** The virtual clock; see the module header for when time moves. */
+export interface VirtualTime extends Clock {
+  readonly kind: 'virtual';
+  /** A deadline: like sleep, but time never jumps to it by itself (see the module header). */
+  deadline(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Moves time forward by `ms` milliseconds, waking the timers due on the way in order (each at its own
+   * time, letting what it wakes run before the next); resolves once time is `now + ms`.
+   */
+  advance(ms: number): Promise<void>;
+  /** Holds time still until `work` settles (real outbound I/O). Returns `work`. */
+  hold<T>(work: Promise<T>): Promise<T>;
+  /** Timers pending: sleeps and deadlines. */
+  pending(): { sleeps: number; deadlines: number };
+}
+
+/**
+ * Creates a virtual clock starting at `startMs` (ms since the epoch; default: the real current time, so
+ * timestamps look like today's).
+ */
+export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
+  let nowMs = startMs;
+  let seq = 0;
+  const heap: Timer[] = [];
+  let sleeps = 0;
+  let deadlines = 0;
+  let holds = 0;
+  /** Bumped by every change; a check that sees it unchanged for a whole turn knows nothing ran. */
+  let activity = 0;
+  let seen = -1;
+  let scheduled = false;
+  const advances: { untilMs: number; resolve: () => void }[] = [];
+
+  const poke = (): void => {
+    activity++;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(check);
+    }
+  };
+
+  function check(): void {
+    scheduled = false;
+    if (holds > 0) return; // the hold's end pokes again
+    if (seen !== activity) {
+      // Something happened since the last look: wait one more turn to see it settle.
+      seen = activity;
+      scheduled = true;
+      setImmediate(check);
+      return;
+    }
+    drop();
+    const next = heap[0];
+    const limit = advances.length > 0 ? advances[0]!.untilMs : undefined;
+    if (next && (sleeps > 0 || (limit !== undefined && next.dueMs <= limit))) {
+      if (next.dueMs > nowMs) nowMs = next.dueMs;
+      while (heap.length > 0 && (heap[0]!.done || heap[0]!.dueMs <= nowMs)) fire(pop()!);
+      poke();
+      return;
+    }
+    if (limit !== undefined) {
+      // No timer is due before the explicit target: time reaches it.
+      const a = advances.shift()!;
+      if (a.untilMs > nowMs) nowMs = a.untilMs;
+      a.resolve();
+      if (advances.length > 0 || sleeps > 0) poke();
+    }
+  }
+
+  function fire(t: Timer): void {
+    if (t.done) return;
+    t.done = true;
+    if (t.sleep) sleeps--;
+    else deadlines--;
+    t.wake();
+  }
+
+  function drop(): void {
+    while (heap.length > 0 && heap[0]!.done) pop();
+  }
+
+  function add(ms: number, sleep: boolean, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (t.done) return;
+        t.done = true;
+        if (t.sleep) sleeps--;
+        else deadlines--;
+        poke();
+        reject(signal!.reason);
+      };
+      const t: Timer = {
+        dueMs: nowMs + Math.max(0, ms),
+        seq: seq++,
+        sleep,
+        done: false,
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      if (sleep) sleeps++;
+      else deadlines++;
+      push(t);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      poke();
+    });
+  }
+
+  // A binary min-heap on (dueMs, seq): timers due at the same time wake in the order they were set.
+  const less = (a: Timer, b: Timer): boolean => a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+  function push(t: Timer): void {
+    heap.push(t);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  }
+  function pop(): Timer | undefined {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && less(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && less(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  return {
+    kind: 'virtual',
+    now: () => nowMs,
+    sleep: (ms, signal) => add(ms, true, signal),
+    deadline: (ms, signal) => add(ms, false, signal),
+    advance(ms) {
+      const untilMs = Math.max(nowMs, advances.at(-1)?.untilMs ?? nowMs) + Math.max(0, ms);
+      return new Promise<void>((resolve) => {
+        advances.push({ untilMs, resolve });
+        poke();
+      });
+    },
+    hold(work) {
+      holds++;
+      poke();
+      const release = (): void => {
+        holds--;
+        poke();
+      };
+      work.then(release, release);
+      return work;
+    },
+    pending: () => ({ sleeps, deadlines }),
+  };
+}
