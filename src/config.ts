@@ -216,7 +216,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
       grpcPort,
       project,
       location,
-      clock,
+      ...(clock === 'virtual' ? { clock } : {}),
       ...(workflowsDir !== undefined ? { workflowsDir } : {}),
       ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
       ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
