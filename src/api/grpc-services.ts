@@ -20,6 +20,7 @@ import {
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
+import { EXECUTION_FIELDS, executionPageSizes, listPage, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES } from '../service/lists.ts';
 import { executionToMessage, locationName, parseName, workflowToMessage, workflowUpdateMask } from './convert.ts';
 import { operationStoreFor } from './grpc-operations.ts';
 
@@ -48,10 +49,14 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
   return {
     service: Workflows,
     rpcs: {
-      // Pagination, filter and order_by are not implemented: one page with every workflow (spec "Endpoints").
+      // Paging, filter and order_by as on REST (service/lists.ts).
       async listWorkflows(request) {
         checkParent(request.parent);
-        return create(ListWorkflowsResponseSchema, { workflows: core.listWorkflows().map(workflowToMessage) });
+        const page = listPage(core.listWorkflows(), request, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name);
+        return create(ListWorkflowsResponseSchema, {
+          workflows: page.items.map(workflowToMessage),
+          nextPageToken: page.nextPageToken,
+        });
       },
       async getWorkflow(request) {
         const id = workflowId(request.name);
@@ -117,11 +122,13 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
   return {
     service: Executions,
     rpcs: {
-      // Pagination, filter and order_by are not implemented; the default view is FULL, as on REST.
+      // Paging, filter and order_by as on REST (service/lists.ts); the default view is FULL, as on REST.
       async listExecutions(request) {
         const id = workflowId(request.parent);
-        const executions = core.listExecutions(id).map((e) => viewOf(e, request.view));
-        return create(ListExecutionsResponseSchema, { executions });
+        const sizes = executionPageSizes(request.view === ExecutionView.BASIC ? 'BASIC' : 'FULL');
+        const page = listPage(core.listExecutions(id), request, EXECUTION_FIELDS, sizes, (e) => e.name);
+        const executions = page.items.map((e) => viewOf(e, request.view));
+        return create(ListExecutionsResponseSchema, { executions, nextPageToken: page.nextPageToken });
       },
       async createExecution(request) {
         const id = workflowId(request.parent);

@@ -13,6 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
+import { EXECUTION_FIELDS, executionPageSizes, listPage, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES } from '../service/lists.ts';
 import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createUi } from '../ui/routes.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
@@ -123,7 +124,10 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
   const n = seg.length;
   if (n === 1 || (n === 2 && seg[1] === '')) {
     // {prefix}/workflows
-    if (method === 'GET') return sendJson(res, 200, { workflows: service.listWorkflows() });
+    if (method === 'GET') {
+      const page = listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name);
+      return sendJson(res, 200, { workflows: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) });
+    }
     if (method === 'POST') {
       return readJsonBody(req).then((body) => {
         const params = new URLSearchParams(query);
@@ -184,8 +188,12 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
   if (n === 3 || (n === 4 && seg[3] === '')) {
     if (method === 'GET') {
       const basic = executionViewIsBasic(query);
-      const list = service.listExecutions(workflowId);
-      return sendJson(res, 200, { executions: basic ? list.map(basicExecution) : list });
+      const sizes = executionPageSizes(basic ? 'BASIC' : 'FULL');
+      const page = listPage(service.listExecutions(workflowId), listQuery(query), EXECUTION_FIELDS, sizes, (e) => e.name);
+      return sendJson(res, 200, {
+        executions: basic ? page.items.map(basicExecution) : page.items,
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      });
     }
     if (method === 'POST') {
       return readJsonBody(req).then((body) => {
@@ -219,7 +227,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
   }
   if (seg[4] === 'stepEntries' && (n === 5 || (n === 6 && seg[5] === ''))) {
     if (method !== 'GET') throw methodNotFound(method, rest);
-    return sendJson(res, 200, service.listStepEntries(workflowId, decodeSegment(last), stepEntryListRequest(query)));
+    return sendJson(res, 200, service.listStepEntries(workflowId, decodeSegment(last), listQuery(query)));
   }
   if (seg[4] === 'stepEntries' && n === 6) {
     if (method !== 'GET') throw methodNotFound(method, rest);
@@ -234,10 +242,11 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
 }
 
 /**
- * The query of stepEntries.list (Google's REST reference): `pageSize`, `pageToken`, `skip`, `filter`,
- * `orderBy`, `view` (snake_case names accepted too). A page size or skip that is not an integer is a 400.
+ * The query of a list method (Google's REST reference for workflows.list, executions.list and
+ * stepEntries.list): `pageSize`, `pageToken`, `skip`, `filter`, `orderBy`, `view` (snake_case names accepted
+ * too). A page size or skip that is not an integer is a 400.
  */
-function stepEntryListRequest(query: string): StepEntryListRequest {
+function listQuery(query: string): StepEntryListRequest {
   const p = new URLSearchParams(query);
   const get = (name: string, alt: string) => p.get(name) ?? p.get(alt) ?? undefined;
   const int = (name: string, alt: string): number | undefined => {

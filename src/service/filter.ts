@@ -365,9 +365,29 @@ function compareValues(kind: FieldKind, x: unknown, y: unknown): number {
   if (x === y) return 0;
   if (x === undefined) return -1;
   if (y === undefined) return 1;
-  if (kind === 'timestamp') return Math.sign(Date.parse(String(x)) - Date.parse(String(y)));
+  if (kind === 'timestamp') {
+    // The service writes every timestamp as `YYYY-MM-DDTHH:MM:SS.sssZ`: those compare as text, without parsing.
+    if (typeof x === 'string' && typeof y === 'string' && x.length === 24 && y.length === 24 && x.endsWith('Z') && y.endsWith('Z')) {
+      return x < y ? -1 : 1;
+    }
+    return Math.sign(Date.parse(String(x)) - Date.parse(String(y)));
+  }
   if (kind === 'int' || kind === 'duration') return Math.sign(Number(x) - Number(y));
   const s = String(x);
   const t = String(y);
   return s < t ? -1 : s > t ? 1 : 0;
+}
+
+/**
+ * A short fingerprint (FNV-1a) of a list call's filter and orderBy, for page tokens: a token is valid only
+ * with the parameters of the call that issued it (AIP-158).
+ */
+export function listFingerprint(filter: string, orderBy: string): string {
+  const s = `${filter}\u0000${orderBy}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
 }

@@ -15,7 +15,7 @@
  */
 import { ApiError } from './errors.ts';
 import { errorPayload } from './error-payload.ts';
-import { parseFilter, parseOrderBy, type ListFields } from './filter.ts';
+import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './filter.ts';
 import type { StepEntry, StepEntryList, StepEntryListRequest } from './model.ts';
 import type { HistoryEntry, StepHistory } from './step-history.ts';
 import type { StepType } from '../engine/hooks.ts';
@@ -164,7 +164,7 @@ export function listStepEntries(history: StepHistory, executionName: string, req
   const size = pageSize === 0 ? MAX_STEP_ENTRIES_PAGE_SIZE : Math.min(pageSize, MAX_STEP_ENTRIES_PAGE_SIZE);
   const skip = request.skip ?? 0;
   if (!Number.isInteger(skip) || skip < 0) throw ApiError.invalidArgument(`skip must be a non-negative integer, not ${skip}`);
-  const fingerprint = hash(`${filter}\u0000${orderBy}`);
+  const fingerprint = listFingerprint(filter, orderBy);
   let start = 0;
   if (request.pageToken) start = decodeToken(request.pageToken, fingerprint);
   start += skip;
@@ -196,14 +196,4 @@ function decodeToken(token: string, fingerprint: string): number {
     throw ApiError.invalidArgument('the pageToken was issued for another filter or orderBy: when paging, every other parameter must match the call that returned the token');
   }
   return offset;
-}
-
-/** A short FNV-1a hash, enough to tell one filter/orderBy pair from another. */
-function hash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
 }

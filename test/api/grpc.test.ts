@@ -84,15 +84,23 @@ s('GetWorkflow with the current revision_id answers; another revision is NOT_FOU
   assert.is(error.code, grpc.status.NOT_FOUND);
 });
 
-s('ListWorkflows returns every workflow in one response (spec "Endpoints": no pagination)', async (ctx) => {
+s('ListWorkflows pages with page_size and page_token; listWorkflowsAsync iterates every page (Google\'s ListWorkflows)', async (ctx) => {
   await createWorkflow(ctx, 'listed-a');
   await createWorkflow(ctx, 'listed-b');
   const [workflows, nextRequest] = await ctx.workflows.listWorkflows({ parent: PARENT, pageSize: 1 }, { autoPaginate: false });
-  assert.is(nextRequest, null);
-  const names = workflows.map((w) => w.name);
+  assert.is(workflows.length, 1);
+  assert.ok(nextRequest?.pageToken, 'a next page');
+  const names: string[] = [];
+  for await (const w of ctx.workflows.listWorkflowsAsync({ parent: PARENT, pageSize: 1 })) names.push(w.name!);
   assert.ok(names.includes(`${PARENT}/workflows/listed-a`));
   assert.ok(names.includes(`${PARENT}/workflows/listed-b`));
-  assert.is(workflows.find((w) => w.name === `${PARENT}/workflows/listed-a`)!.sourceContents, SOURCE);
+  assert.is(new Set(names).size, names.length, 'no workflow twice');
+  const [filtered] = await ctx.workflows.listWorkflows({ parent: PARENT, filter: 'name="listed-a"' }, { autoPaginate: false });
+  assert.equal(filtered.map((w) => w.name), [`${PARENT}/workflows/listed-a`]);
+  assert.is(filtered[0]!.sourceContents, SOURCE);
+  const bad = await rejects(ctx.workflows.listWorkflows({ parent: PARENT, filter: 'colour="red"' }));
+  assert.is(bad.code, 3);
+  assert.match(bad.message, /invalid filter/);
 });
 
 s('UpdateWorkflow honours update_mask: only the masked fields change (spec "gRPC API")', async (ctx) => {
@@ -279,6 +287,32 @@ s('ListExecutions returns every execution; view BASIC leaves out argument and re
   const [basic] = await ctx.executions.listExecutions({ parent: workflow.name, view: 'BASIC' });
   assert.is(basic.length, 2);
   assert.ok(basic.every((e) => e.state === 'SUCCEEDED' && e.argument === '' && e.result === '' && e.workflowRevisionId === workflow.revisionId));
+});
+
+s('listExecutionsAsync iterates every page newest first; filter and orderBy as Google documents them (Google\'s ListExecutions)', async (ctx) => {
+  const workflow = await createWorkflow(ctx, 'paged');
+  const names: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const [e] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: `{"x":${i}}` } });
+    names.push(e.name!);
+  }
+  for (const n of names) await untilDone(ctx, n);
+  const seen: string[] = [];
+  for await (const e of ctx.executions.listExecutionsAsync({ parent: workflow.name, pageSize: 3 })) seen.push(e.name!);
+  assert.equal(seen, names.slice().reverse(), 'every execution once, newest first, across three pages');
+  const [page, next] = await ctx.executions.listExecutions({ parent: workflow.name, pageSize: 3 }, { autoPaginate: false });
+  assert.is(page.length, 3);
+  assert.ok(next?.pageToken);
+  const [oldest] = await ctx.executions.listExecutions({ parent: workflow.name, orderBy: 'startTime', pageSize: 1 }, { autoPaginate: false });
+  assert.equal(oldest.map((e) => e.name), [names[0]]);
+  const id = names[4]!.split('/').pop()!;
+  const [one] = await ctx.executions.listExecutions({ parent: workflow.name, filter: `executionId="${id}" AND state="SUCCEEDED"` });
+  assert.equal(one.map((e) => e.name), [names[4]]);
+  const [none] = await ctx.executions.listExecutions({ parent: workflow.name, filter: 'state="FAILED" OR duration>"3600s"' });
+  assert.is(none.length, 0);
+  const bad = await rejects(ctx.executions.listExecutions({ parent: workflow.name, filter: 'state="SLEEPING"' }));
+  assert.is(bad.code, 3);
+  assert.match(bad.message, /invalid filter/);
 });
 
 s('REST and gRPC share one store: each sees, runs and cancels what the other created (spec "gRPC API")', async (ctx) => {

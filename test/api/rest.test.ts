@@ -113,15 +113,31 @@ s('create errors: 400 missing workflowId, empty or invalid source, bad JSON, wro
   assert.is((await emu.request('GET', '/workflows/e1')).status, 404);
 });
 
-s('GET {prefix}/workflows lists every workflow newest first and ignores paging parameters (spec "Endpoints")', async () => {
-  await create('list-a', RETURN_ARG);
-  await create('list-b', RETURN_ARG);
-  const r = await emu.request('GET', '/workflows?pageSize=1&filter=x&orderBy=name');
-  assert.is(r.status, 200);
-  const ids = r.body.workflows.map((w: any) => w.name.split('/').pop());
-  assert.ok(ids.indexOf('list-b') < ids.indexOf('list-a'));
-  assert.ok(ids.includes('echo'));
-  assert.not.ok('nextPageToken' in r.body);
+s('GET {prefix}/workflows lists newest first, pages with pageSize/pageToken, filters and orders; a bad filter is a 400 (Google\'s workflows.list)', async () => {
+  await create('list-a', RETURN_ARG, 'first');
+  await create('list-b', RETURN_ARG, 'second');
+  const all = (await emu.request('GET', '/workflows')).body.workflows.map((w: any) => w.name.split('/').pop());
+  assert.ok(all.indexOf('list-b') < all.indexOf('list-a'), 'newest first');
+  const seen: string[] = [];
+  let token = '';
+  do {
+    const r = await emu.request('GET', `/workflows?pageSize=1${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
+    assert.is(r.status, 200, r.text);
+    assert.is(r.body.workflows.length, 1);
+    seen.push(r.body.workflows[0].name.split('/').pop());
+    token = r.body.nextPageToken ?? '';
+  } while (token);
+  assert.equal(seen, all, 'every page in order, nothing repeated');
+  const f = await emu.request('GET', `/workflows?filter=${encodeURIComponent('name="list-*" AND description="second"')}`);
+  assert.equal(f.body.workflows.map((w: any) => w.name.split('/').pop()), ['list-b']);
+  const o = await emu.request('GET', `/workflows?filter=${encodeURIComponent('name:list')}&orderBy=name`);
+  assert.equal(o.body.workflows.map((w: any) => w.name.split('/').pop()), ['list-a', 'list-b']);
+  const bad = await emu.request('GET', '/workflows?filter=x');
+  assert.is(bad.status, 400);
+  assert.match(bad.body.error.message, /invalid filter/);
+  const badOrder = await emu.request('GET', '/workflows?orderBy=colour');
+  assert.is(badOrder.status, 400);
+  assert.match(badOrder.body.error.message, /invalid orderBy: "colour"/);
 });
 
 s('GET of an unknown workflow is 404 NOT_FOUND (spec "Errors")', async () => {
@@ -191,12 +207,20 @@ s('execution errors: 404 unknown workflow or execution; 400 for argument not JSO
   isGoogleError((await emu.request('POST', '/workflows/echo/executions', 'nope')).body, 400, 'INVALID_ARGUMENT');
 });
 
-s('lists of executions come newest first and ignore paging parameters (spec "Endpoints")', async () => {
+s('lists of executions come newest first in pages whose tokens stay valid while executions are created (Google\'s executions.list)', async () => {
   await create('many', RETURN_ARG);
   const names: string[] = [];
   for (let i = 0; i < 3; i++) names.push((await run('many', i)).name);
-  const r = await emu.request('GET', '/workflows/many/executions?pageSize=1');
-  assert.equal(r.body.executions.map((e: any) => e.name), names.reverse());
+  const first = await emu.request('GET', '/workflows/many/executions?pageSize=2');
+  assert.equal(first.body.executions.map((e: any) => e.name), [names[2], names[1]]);
+  assert.type(first.body.nextPageToken, 'string');
+  await run('many', 3); // a new execution comes first in the order: the next page must not shift
+  const second = await emu.request('GET', `/workflows/many/executions?pageSize=2&pageToken=${first.body.nextPageToken}`);
+  assert.equal(second.body.executions.map((e: any) => e.name), [names[0]]);
+  assert.not.ok('nextPageToken' in second.body);
+  const other = await emu.request('GET', `/workflows/many/executions?pageSize=2&filter=state%3DACTIVE&pageToken=${first.body.nextPageToken}`);
+  assert.is(other.status, 400, 'a token used with another filter');
+  assert.match(other.body.error.message, /another filter/);
   assert.equal((await emu.request('GET', '/workflows/never-existed/executions')).body, { executions: [] });
 });
 
