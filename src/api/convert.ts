@@ -11,6 +11,7 @@ import { create } from '@bufbuild/protobuf';
 import type { Timestamp, Duration } from '@bufbuild/protobuf/wkt';
 import { TimestampSchema, DurationSchema } from '@bufbuild/protobuf/wkt';
 import {
+  ExecutionHistoryLevel,
   WorkflowSchema,
   Workflow_State,
   type Workflow as WorkflowMessage,
@@ -18,6 +19,7 @@ import {
 import {
   ExecutionSchema,
   Execution_ErrorSchema,
+  Execution_StatusSchema,
   Execution_State,
   ExecutionView,
   type Execution as ExecutionMessage,
@@ -71,13 +73,15 @@ export function workflowToMessage(workflow: Workflow): WorkflowMessage {
     createTime: timestampFromRfc3339(workflow.createTime),
     updateTime: timestampFromRfc3339(workflow.updateTime),
     sourceCode: { case: 'sourceContents', value: workflow.sourceContents },
+    executionHistoryLevel: ExecutionHistoryLevel[workflow.executionHistoryLevel ?? 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED'],
   });
 }
 
 /**
  * An execution resource as a google.cloud.workflows.executions.v1.Execution message. `view` BASIC keeps only
  * name, start/end time, duration, state and workflow_revision_id (as Google's ExecutionView says); FULL and
- * UNSPECIFIED add argument, result and error (payload, context). `duration` is set once the execution ended.
+ * UNSPECIFIED add argument, result, error (payload, context, stack_trace) and status (current_steps; issue 12).
+ * `duration` is set once the execution ended.
  */
 export function executionToMessage(execution: Execution, view: ExecutionView = ExecutionView.FULL): ExecutionMessage {
   const startTime = timestampFromRfc3339(execution.startTime);
@@ -94,7 +98,27 @@ export function executionToMessage(execution: Execution, view: ExecutionView = E
   message.argument = execution.argument ?? '';
   message.result = execution.result ?? '';
   if (execution.error) {
-    message.error = create(Execution_ErrorSchema, { payload: execution.error.payload, context: execution.error.context });
+    const elements = execution.error.stackTrace?.elements ?? [];
+    message.error = create(Execution_ErrorSchema, {
+      payload: execution.error.payload,
+      context: execution.error.context,
+      ...(elements.length
+        ? {
+            stackTrace: {
+              elements: elements.map((e) => ({
+                step: e.step,
+                routine: e.routine,
+                position: { line: BigInt(e.position.line), column: BigInt(e.position.column), length: BigInt(e.position.length) },
+              })),
+            },
+          }
+        : {}),
+    });
+  }
+  if (execution.status) {
+    message.status = create(Execution_StatusSchema, {
+      currentSteps: execution.status.currentSteps.map((c) => ({ routine: c.routine, step: c.step })),
+    });
   }
   return message;
 }

@@ -7,6 +7,7 @@
  */
 import { create, type DescMessage, type DescMethod, type DescService, type MessageShape } from '@bufbuild/protobuf';
 import {
+  ExecutionHistoryLevel,
   Workflows,
   WorkflowSchema,
   ListWorkflowsResponseSchema,
@@ -72,6 +73,7 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
         const workflow = core.createWorkflow(request.workflowId, {
           sourceContents: input?.sourceCode.case === 'sourceContents' ? input.sourceCode.value : '',
           description: input?.description ?? '',
+          executionHistoryLevel: ExecutionHistoryLevel[input?.executionHistoryLevel ?? 0],
         });
         return operations.record('create', workflow.name, WorkflowSchema, workflowToMessage(workflow));
       },
@@ -79,7 +81,10 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
         const input = request.workflow;
         if (!input) throw ApiError.invalidArgument('workflow is required');
         const id = workflowId(input.name, 'workflow.name');
-        const fields: { sourceContents?: string; description?: string } = { description: input.description };
+        const fields: { sourceContents?: string; description?: string; executionHistoryLevel?: string } = {
+          description: input.description,
+          executionHistoryLevel: ExecutionHistoryLevel[input.executionHistoryLevel],
+        };
         if (input.sourceCode.case === 'sourceContents') fields.sourceContents = input.sourceCode.value;
         // Without a mask every updatable field is replaced (Google's UpdateWorkflowRequest.update_mask).
         const mask = request.updateMask ? workflowUpdateMask(request.updateMask.paths) : undefined;
