@@ -60,22 +60,11 @@ function resultOf(c: Completion): Value {
  */
 export function runList(list: StepList, start: number, scope: Scope, into?: readonly number[]): Outcome {
   const steps = list.steps;
-  const frame = scope.frame;
-  const exec = frame.exec;
   let i = start;
   let entry = into !== undefined && into.length > 0 ? into : undefined;
   while (i < steps.length) {
     const step = steps[i]!;
-    // Cancellation: nothing runs after the signal fires, not even a step that would not wait.
-    if (frame.signal.aborted) throw frame.signal.reason;
-    let c: Outcome;
-    try {
-      exec.countStep();
-      if (entry !== undefined) c = enter(step, entry, scope);
-      else c = exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
-    } catch (e) {
-      throw stamp(e, step, scope);
-    }
+    const c = runStep(step, entry, scope);
     if (isPromise<Completion>(c)) return runListAsync(list, i, scope, c);
     const next = follow(step, c, i);
     if (typeof next === 'number') {
@@ -105,14 +94,8 @@ function enter(step: Step, into: readonly number[], scope: Scope): Outcome {
  */
 async function runListAsync(list: StepList, i: number, scope: Scope, pending: Promise<Completion>): Promise<Completion> {
   const steps = list.steps;
-  const frame = scope.frame;
   let step = steps[i]!;
-  let c: Completion;
-  try {
-    c = await pending;
-  } catch (e) {
-    throw stamp(e, step, scope);
-  }
+  let c = await settled(pending, step, scope);
   for (;;) {
     const next = follow(step, c, i);
     let entry: readonly number[] | undefined;
@@ -123,15 +106,8 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
     } else return next;
     if (i >= steps.length) return undefined;
     step = steps[i]!;
-    if (frame.signal.aborted) throw frame.signal.reason;
-    try {
-      frame.exec.countStep();
-      const r =
-        entry !== undefined ? enter(step, entry, scope) : frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
-      c = isPromise<Completion>(r) ? await r : r;
-    } catch (e) {
-      throw stamp(e, step, scope);
-    }
+    const r = runStep(step, entry, scope);
+    c = isPromise<Completion>(r) ? await settled(r, step, scope) : r;
   }
 }
 
@@ -140,6 +116,33 @@ interface Enter {
   readonly kind: 'enter';
   readonly index: number;
   readonly into: readonly number[];
+}
+
+/**
+ * Starts one step of a list (both {@link runList} and its async rest): stops at once when the execution is
+ * cancelled, counts the step against the limit, runs it (entering a nested block when `into` says so; with
+ * its hooks when any are attached), and stamps the step's name on an error it raises.
+ */
+function runStep(step: Step, into: readonly number[] | undefined, scope: Scope): Outcome {
+  const frame = scope.frame;
+  // Cancellation: nothing runs after the signal fires, not even a step that would not wait.
+  if (frame.signal.aborted) throw frame.signal.reason;
+  try {
+    frame.exec.countStep();
+    if (into !== undefined) return enter(step, into, scope);
+    return frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
+  } catch (e) {
+    throw stamp(e, step, scope);
+  }
+}
+
+/** The completion a waiting step settles with, its error stamped with the step's name. */
+async function settled(pending: Promise<Completion>, step: Step, scope: Scope): Promise<Completion> {
+  try {
+    return await pending;
+  } catch (e) {
+    throw stamp(e, step, scope);
+  }
 }
 
 /**

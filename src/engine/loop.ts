@@ -65,11 +65,8 @@ export function execFor(step: Extract<Step, { kind: 'for' }>, scope: Scope, even
 }
 
 function iterate(loop: ForSpec, items: LoopItems, from: number, body: Scope, event: EntryEvent | undefined): Outcome {
-  const runList = body.frame.exec.engine.runList;
   for (let i = from; i < items.count; i++) {
-    body.declare(loop.value, items.at(i));
-    if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
-    const c = event === undefined ? runList(loop.steps, 0, body) : runIteration(loop, i, items.count, body, event);
+    const c = startIteration(loop, items, i, body, event);
     if (isPromise<Completion>(c)) return iterateAsync(loop, items, i, body, c, event);
     const r = afterIteration(c);
     if (r !== NEXT) return r;
@@ -88,15 +85,28 @@ async function iterateAsync(
 ): Promise<Completion> {
   let r = afterIteration(await pending);
   if (r !== NEXT) return r;
-  const runList = body.frame.exec.engine.runList;
   for (i++; i < items.count; i++) {
-    body.declare(loop.value, items.at(i));
-    if (loop.index !== undefined) body.declare(loop.index, BigInt(i));
-    const c = event === undefined ? runList(loop.steps, 0, body) : runIteration(loop, i, items.count, body, event);
+    const c = startIteration(loop, items, i, body, event);
     r = afterIteration(isPromise<Completion>(c) ? await c : c);
     if (r !== NEXT) return r;
   }
   return undefined;
+}
+
+/**
+ * Declares the loop variables of iteration `i` (0-based: the value, and the index when the loop names one) in
+ * `scope`. Also the first thing each iteration of a parallel for does, in its branch scope. @internal
+ */
+export function declareLoopVars(loop: ForSpec, items: LoopItems, i: number, scope: Scope): void {
+  scope.declare(loop.value, items.at(i));
+  if (loop.index !== undefined) scope.declare(loop.index, BigInt(i));
+}
+
+/** Starts iteration `i` of a loop (both {@link iterate} and its async rest): its variables, then its body. */
+function startIteration(loop: ForSpec, items: LoopItems, i: number, body: Scope, event: EntryEvent | undefined): Outcome {
+  declareLoopVars(loop, items, i, body);
+  if (event === undefined) return body.frame.exec.engine.runList(loop.steps, 0, body);
+  return runIteration(loop, i, items.count, body, event);
 }
 
 /** Runs iteration `i` (0-based) of a loop in its STEP_FOR_ITERATION entry. */

@@ -22,7 +22,7 @@ import { typeName, type Value, type WMap } from '../lang/value.ts';
 import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/limits.ts';
 import { isPromise, type Completion, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
-import { loopItems, type LoopItems } from './loop.ts';
+import { declareLoopVars, loopItems, type LoopItems } from './loop.ts';
 import { EntryEvent, observe } from './observe.ts';
 import { Frame, Scope } from './scope.ts';
 
@@ -92,8 +92,7 @@ export function execParallel(step: ParallelStep, scope: Scope, event?: EntryEven
       count: it.count,
       id: (i) => BigInt(i),
       start: (i, s) => {
-        s.declare(loop.value, it.at(i));
-        if (loop.index !== undefined) s.declare(loop.index, BigInt(i));
+        declareLoopVars(loop, it, i, s);
         return s.frame.exec.engine.runList(loop.steps as StepList, 0, s);
       },
       label: (i, e) => {
