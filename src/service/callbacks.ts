@@ -241,7 +241,7 @@ export class CallbackRegistry {
         const i = rec.waiters.indexOf(waiter);
         if (i >= 0) rec.waiters.splice(i, 1);
         signal.removeEventListener('abort', onAbort);
-        timer.abort();
+        timer.abort(WAIT_ENDED); // a reason given: abort() alone builds a DOMException with a stack trace
         f();
       };
       const waiter: Waiter = {
@@ -310,3 +310,6 @@ export function requestBytes(req: CallbackRequest): number {
 function errorBody(status: number, code: string, message: string): DeliveryResult {
   return { status, body: { error: { code: status, message, status: code } } };
 }
+
+/** The reason a callback wait's timeout timer is cancelled with when the wait ends first. */
+const WAIT_ENDED = Symbol('the wait ended');

@@ -13,7 +13,6 @@ import { WorkflowError } from '../../lang/errors.ts';
 import { isMap, type Value, type WMap } from '../../lang/value.ts';
 import { toJson } from '../../lang/json.ts';
 import { CallbackRegistry } from '../../service/callbacks.ts';
-import { revisionId } from '../../service/names.ts';
 import { executionEnv } from '../../stdlib/sys.ts';
 import type { CaseOutcome } from './expect.ts';
 import { stepRecorder } from './run-case.ts';
@@ -25,8 +24,9 @@ import type { CallbackDelivery } from './suite.ts';
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
   readonly definition: Definition;
-  readonly source: string;
   readonly workflowId: string;
+  /** The workflow's revision ID (CLOUD_WORKFLOW_REVISION_ID). */
+  readonly revisionId: string;
   readonly argument?: Value;
   readonly env: Readonly<Record<string, string>>;
   /** The case's mocks (the file's with the case's laid over them). */
@@ -64,7 +64,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
     clock,
     fetch: mocked.fetch,
     env: executionEnv(
-      { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: revisionId(1, r.source), executionId },
+      { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: r.revisionId, executionId },
       r.env,
     ),
     log: (entry) => logs.push(entry.payload),

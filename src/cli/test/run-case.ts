@@ -15,6 +15,7 @@ import { TestFileError, type TestCase, type TestFile } from './suite.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from './isolated.ts';
 import { workflowIdOf } from './run-workflow.ts';
+import { revisionId } from '../../service/names.ts';
 
 /** `virtual`: sleeps, backoffs and timeouts take no wall time; `real`: they take their time. */
 export type ClockMode = 'virtual' | 'real';
@@ -25,6 +26,9 @@ export interface PreparedFile {
   /** The workflow file's path as the report shows it. */
   readonly workflowFile: string;
   readonly source: string;
+  /** The workflow ID and revision ID its executions see (from the file name and the source). */
+  readonly workflowId: string;
+  readonly revisionId: string;
   readonly definition?: Definition;
   /** Why the workflow does not deploy (`file:line:col: invalid workflow definition: ...`). */
   readonly compileError?: string;
@@ -78,6 +82,8 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     test,
     workflowFile,
     source,
+    workflowId: workflowIdOf(workflowFile),
+    revisionId: revisionId(1, source),
     ...(definition ? { definition } : {}),
     ...(compileError !== undefined ? { compileError } : {}),
     mocks,
@@ -100,8 +106,8 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
   try {
     outcome = await runIsolated({
       definition: p.definition,
-      source: p.source,
-      workflowId: workflowIdOf(p.workflowFile),
+      workflowId: p.workflowId,
+      revisionId: p.revisionId,
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
       env: c.env,
       mocks: c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks,

@@ -11,6 +11,7 @@ import { fromJs, type Value } from '../../lang/value.ts';
 import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { DEFAULT_CASE_TIMEOUT_SEC, type CallbackDelivery } from './suite.ts';
 import { runIsolated } from './isolated.ts';
+import { revisionId } from '../../service/names.ts';
 
 /** Input of {@link runWorkflowInProcess}; see `RunWorkflowOptions` in src/index.ts for the public docs. */
 export interface RunWorkflowInput {
@@ -92,8 +93,8 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
   }));
   const o = await runIsolated({
     definition,
-    source,
     workflowId: workflowIdOf(name),
+    revisionId: revisionId(1, source),
     ...(argument !== undefined ? { argument } : {}),
     env: input.env ?? {},
     mocks,
