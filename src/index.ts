@@ -17,6 +17,10 @@
 import { startServer, type RunningServer } from './server.ts';
 import type { Execution as ServiceExecution, ServiceEvent } from './service/model.ts';
 import { toJson } from './lang/json.ts';
+import { readFileSync } from 'node:fs';
+import { callRecordValue } from './mocks/call-log.ts';
+import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from './mocks/mock-file.ts';
+import type { VirtualTime } from './engine/virtual-time.ts';
 import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
@@ -49,6 +53,17 @@ export interface EmulatorOptions {
    * `detailed` (the variables after each step too) or `none`.
    */
   readonly history?: 'none' | 'basic' | 'detailed';
+  /**
+   * Mocks every execution starts with (README "Mocks"): a mock file's path, or the same content as an
+   * object (`{http: [...], connectors: [...], unmatched: {http: 'error'}}`). Rejects with the problem's
+   * file, line and column when invalid. Default: none.
+   */
+  readonly mocks?: string | object;
+  /**
+   * `real` (default) or `virtual`: time jumps to the next timer whenever every execution waits
+   * (README "Virtual clock"); move it yourself with {@link Emulator.advanceClock}.
+   */
+  readonly clock?: 'real' | 'virtual';
 }
 
 /** A workflow resource, as REST returns it (spec "Workflow"). Timestamps are RFC 3339 UTC. */
@@ -192,6 +207,8 @@ export interface FinishedExecution {
   readonly error?: { readonly payload: ErrorPayload; readonly context: string };
   /** The `sys.log` calls of the execution, oldest first. */
   readonly logs: readonly LogRecord[];
+  /** Its outbound calls (http.* and connectors), oldest first. */
+  readonly calls: readonly RecordedCall[];
   /** The execution resource exactly as REST returns it. */
   readonly resource: Execution;
 }
@@ -250,6 +267,19 @@ export interface Emulator {
   stepEntries(execution: string | { readonly name: string }, query?: StepEntryQuery): Promise<StepEntry[]>;
   /** Cancels an ACTIVE execution; rejects with `code` `FAILED_PRECONDITION` when it has ended. */
   cancel(execution: string | { readonly name: string }): Promise<Execution>;
+  /** The outbound calls of an execution so far, oldest first. */
+  calls(execution: string | { readonly name: string }): Promise<RecordedCall[]>;
+  /**
+   * Replaces the mocks new executions start with (a file path or an object, as the `mocks` option); running
+   * executions keep theirs. Rejects with file, line and column for invalid mocks, leaving the current ones.
+   */
+  setMocks(mocks: string | object | null): Promise<void>;
+  /** Moves the virtual clock `seconds` forward, firing the timers due on the way; rejects under the real clock. */
+  advanceClock(seconds: number): Promise<void>;
+  /** The emulator's current time (the virtual clock's under `clock: 'virtual'`), ms since the epoch. */
+  now(): number;
+  /** Back to the start (POST /emulator/v1/reset): executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), the start-up mocks back. */
+  reset(): Promise<void>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -262,7 +292,10 @@ export interface Emulator {
  *   `workflowsDir` that does not exist.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const startMocks = options.mocks === undefined ? undefined : loadMocks(options.mocks);
   const server: RunningServer = await startServer({
+    ...(startMocks !== undefined ? { mocks: startMocks } : {}),
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     grpcPort: options.grpcPort ?? 0,
@@ -300,9 +333,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         ? { error: { payload: JSON.parse(resource.error.payload) as ErrorPayload, context: resource.error.context } }
         : {}),
       logs,
+      calls: callsOf(workflowId, executionId),
       resource,
     };
   };
+
+  const callsOf = (workflowId: string, executionId: string): RecordedCall[] =>
+    service.executionCalls(workflowId, executionId).map((c) => JSON.parse(toJson(callRecordValue(c))) as RecordedCall);
 
   const wait = (execution: string | { readonly name: string }, waitOptions: WaitOptions = {}): Promise<FinishedExecution> => {
     const { workflowId, executionId } = idsOf(execution);
@@ -386,8 +423,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const { workflowId, executionId } = idsOf(execution);
       return service.cancelExecution(workflowId, executionId);
     },
+    async calls(execution) {
+      const { workflowId, executionId } = idsOf(execution);
+      return callsOf(workflowId, executionId);
+    },
+    async setMocks(mocks) {
+      service.setMocks(mocks === null ? NO_MOCKS : loadMocks(mocks));
+    },
+    async advanceClock(seconds) {
+      const clock = service.clock as Partial<VirtualTime>;
+      if (!clock.advance) throw new Error("the clock is real: start the emulator with clock: 'virtual' to advance it");
+      await clock.advance(seconds * 1000);
+    },
+    now: () => service.clock.now(),
+    reset: () => server.reset(),
     close: () => server.close(),
   };
+}
+
+/** Mocks from a file path or an object. @throws MockFileError naming file, line and column */
+function loadMocks(mocks: string | object): MockSet {
+  return typeof mocks === 'string' ? parseMocks(readFileSync(mocks, 'utf8'), mocks) : mocksFromData(mocks, 'mocks option');
 }
 
 /** A logged workflow value as plain JS (via its JSON; bytes become base64 text). */

@@ -28,6 +28,10 @@ import { displayHost } from '../server.ts';
 import { parseConfig } from '../config.ts';
 import { systemClock } from '../engine/clock.ts';
 import { runExecution } from '../engine/run.ts';
+import { createVirtualTime } from '../engine/virtual-time.ts';
+import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
+import { mockExecution } from '../mocks/mock-interceptor.ts';
+import type { Clock } from '../stdlib/types.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
 import type { Definition } from '../lang/definition/ast.ts';
@@ -77,6 +81,8 @@ Options:
   --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
   --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
   --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
+  --mocks <file>        mock file for http.* and connector calls (MOCKS); an invalid one exits 2
+  --clock <mode>        real (default) or virtual: sleeps, backoffs and mock delays take no time (CLOCK)
   --help                print this help
 `;
 
@@ -112,6 +118,9 @@ interface RunArgs {
   readonly host: string;
   readonly project: string;
   readonly location: string;
+  /** `--mocks FILE` read and checked (issue 13). */
+  readonly mocks?: MockSet;
+  readonly clock?: 'real' | 'virtual';
 }
 
 /** A reason the run could not start: printed on one line, exit code 2. */
@@ -160,7 +169,7 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
       } else data = arg.slice('--data='.length);
       continue;
     }
-    if (/^--(port|host|project|location)(=|$)/.test(arg)) {
+    if (/^--(port|host|project|location|mocks|clock)(=|$)/.test(arg)) {
       rest.push(arg);
       if (!arg.includes('=') && i + 1 < args.length) rest.push(args[++i]!);
       continue;
@@ -171,13 +180,13 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   }
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
-  const { PORT, HOST, PROJECT, LOCATION } = env;
+  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK } = env;
   // The callback endpoint takes a free port unless one is asked for, so a run works next to a running emulator.
-  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION });
+  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK });
   if (config.kind === 'error') throw new UsageError(config.message);
   if (config.kind !== 'config') return 'help';
-  const { port, host, project, location } = config.config;
-  return { file, data, port, host, project, location };
+  const { port, host, project, location, mocks, clock } = config.config;
+  return { file, data, port, host, project, location, ...(mocks ? { mocks } : {}), ...(clock ? { clock } : {}) };
 }
 
 function readSource(file: string): string {
@@ -241,6 +250,8 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   const revision = revisionId(1, source);
   const abort = new AbortController();
   let active = true;
+  const virtual = args.clock === 'virtual' ? createVirtualTime() : undefined;
+  const clock: Clock = virtual ?? systemClock;
   // Output is written in order: logs and callback notices may be printed while the execution runs.
   let written: Promise<void> = Promise.resolve();
   const err = (text: string): void => {
@@ -259,9 +270,10 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
       await io.stderr(`workflows-emulator run: cannot serve the callback endpoint on ${args.host}:${args.port}: ${why}\n`);
       return RUN_EXIT.usage;
     }
-    callbacks = new CallbackRegistry(`http://${displayHost(args.host)}:${listener.port}`, systemClock);
+    callbacks = new CallbackRegistry(`http://${displayHost(args.host)}:${listener.port}`, clock);
   }
   const hub = callbacks?.hubFor({ executionName, isActive: () => active });
+  const mocked = mockExecution(args.mocks ?? NO_MOCKS, { realFetch: virtual ? (i, o) => virtual.hold(platformFetch(i, o)) : platformFetch, clock });
 
   const env = executionEnv({
     project: args.project,
@@ -271,8 +283,9 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
     executionId,
   });
   const deps: ExecutionDeps = {
-    clock: systemClock,
-    fetch: platformFetch,
+    clock,
+    fetch: mocked.fetch,
+    hooks: { interceptor: mocked.interceptor },
     env,
     log: (entry) => err(logLine(entry, workflowId, executionId) + '\n'),
     callbacks: {

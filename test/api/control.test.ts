@@ -363,4 +363,20 @@ s('a bad mock file or clock at start-up stops with exit code 2 and names file, l
   assert.match(c.stderr, /invalid clock/);
 });
 
+s('run --mocks --clock virtual: a mocked, retried call and an hour of sleep at once; a bad mock file exits 2', () => {
+  writeFileSync(
+    join(dir, 'once.yaml'),
+    'main:\n  steps:\n    - t0:\n        assign:\n          - t0: ${sys.now()}\n    - s:\n        call: sys.sleep\n        args: {seconds: 3600}\n' +
+      '    - charge:\n        try:\n          call: http.post\n          args: {url: "https://pay.test/charge"}\n          result: r\n        retry: ${http.default_retry}\n' +
+      '    - done:\n        return: ${[r.body, sys.now() - t0]}\n',
+  );
+  const ok = spawnSync(process.execPath, [EMULATOR_JS, 'run', join(dir, 'once.yaml'), '--mocks', join(dir, 'mocks.yaml'), '--clock', 'virtual'], { encoding: 'utf8' });
+  assert.is(ok.status, 0, ok.stderr);
+  assert.is(ok.stdout.trim(), '[{"charged":true},3601.0]');
+  writeFileSync(join(dir, 'bad-run.yaml'), 'connectors:\n  - call: googleapis.x.y\n    reslt: 1\n');
+  const bad = spawnSync(process.execPath, [EMULATOR_JS, 'run', join(dir, 'once.yaml'), '--mocks', join(dir, 'bad-run.yaml')], { encoding: 'utf8' });
+  assert.is(bad.status, 2);
+  assert.match(bad.stderr, /bad-run\.yaml:3:5: unknown key 'reslt' in a connector mock/);
+});
+
 s.run();
