@@ -4,6 +4,7 @@
 // nested steps, jumps) spread over a main workflow and subworkflows, then times compileDefinition on it.
 // Usage: node --expose-gc --import tsx bench/definition.bench.ts
 import { compileDefinition } from '../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { loadSource, MAX_SOURCE_BYTES, utf8Length } from '../src/lang/definition/load.ts';
 import { report } from './report.ts';
 
@@ -139,12 +140,12 @@ const source = generate();
 const bytes = utf8Length(source);
 // Warm up (JIT), collect garbage once, then measure back to back: the garbage each compile makes is part of
 // its cost. (A forced GC before every run measures a colder start: expect up to 2x then.)
-for (let i = 0; i < 10; i++) compileDefinition(source);
+for (let i = 0; i < 10; i++) compileDefinition(source, DEFINITION_LIBRARY);
 (globalThis as { gc?: () => void }).gc?.();
 const times: number[] = [];
 for (let i = 0; i < 30; i++) {
   const t0 = performance.now();
-  compileDefinition(source);
+  compileDefinition(source, DEFINITION_LIBRARY);
   times.push(performance.now() - t0);
 }
 times.sort((a, b) => a - b);

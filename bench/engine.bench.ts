@@ -2,6 +2,7 @@
 // wall time of a parallel for whose iterations sleep at the same time.
 // Usage: node --expose-gc --import tsx bench/engine.bench.ts   (or: npm run bench -- engine)
 import { compileDefinition } from '../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/clock.ts';
 import { CallbackRegistry } from '../src/service/callbacks.ts';
 import { runExecution } from '../src/engine/run.ts';
@@ -37,7 +38,7 @@ main:
                   - total: \${total + i}
     - done:
         return: \${total}
-`);
+`, DEFINITION_LIBRARY);
   const steps = iterations + 3;
   let best = Infinity;
   for (let round = 0; round < 15; round++) {
@@ -107,7 +108,7 @@ main:
                   - total: \${total + i}
     - done:
         return: \${total}
-`);
+`, DEFINITION_LIBRARY);
   const histories: StepHistory[] = [];
   gc();
   gc();
@@ -143,7 +144,7 @@ main:
           seconds: 3600
     - done:
         return: \${id}
-`);
+`, DEFINITION_LIBRARY);
   const ctrls: AbortController[] = [];
   gc();
   gc();
@@ -184,7 +185,7 @@ main:
           seconds: 3600
     - done:
         return: \${id}
-`);
+`, DEFINITION_LIBRARY);
   const ctrls: AbortController[] = [];
   const histories: StepHistory[] = [];
   gc();
@@ -226,7 +227,7 @@ main:
                     seconds: 0.1
     - done:
         return: ok
-`);
+`, DEFINITION_LIBRARY);
   let best = Infinity;
   for (let round = 0; round < 3; round++) {
     const t0 = performance.now();

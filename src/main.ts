@@ -1,13 +1,14 @@
 /**
  * The command line: `workflows-emulator [options]` starts the emulator (spec "Configuration"). This file
- * only dispatches; the server lives in src/server.ts and the options in src/config.ts.
+ * only dispatches; the server lives in src/server.ts and the options in src/cli/config.ts.
  *
  * Exit codes: 0 after SIGINT/SIGTERM or for --help/--version; 2 for a bad option or value (one-line message
  * on stderr); 1 when the server cannot start (e.g. the port is in use).
  */
-import { parseConfig, USAGE } from './config.ts';
-import { isWildcard, startServer } from './server.ts';
-import { VERSION } from './version.ts';
+import { parseConfig, USAGE } from './cli/config.ts';
+import { isWildcard } from './api/http-server.ts';
+import { startServer } from './server.ts';
+import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';

@@ -4,9 +4,9 @@
  * in-process tests, and by the JS API for test suites.
  */
 import { createRestHandler, type RestHandler } from './api/rest.ts';
-import { listenHttp } from './api/http-server.ts';
+import { displayHost, listenHttp } from './api/http-server.ts';
 import { startGrpcServer, type GrpcServer } from './api/grpc.ts';
-import { DEFAULT_CONFIG, type ServerConfig } from './config.ts';
+import { DEFAULT_CONFIG, type ServerConfig } from './cli/config.ts';
 import { createServiceCore, type ServiceCoreOptions } from './service/core.ts';
 import type { ServiceCore } from './service/model.ts';
 import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watcher.ts';
@@ -14,6 +14,7 @@ import { executionEndLine } from './service/execution-end-line.ts';
 import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
 import type { EmulatorControl } from './service/model.ts';
+import { createUi } from './ui/routes.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -86,15 +87,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       watcher = await watchDirectory(service, config.workflowsDir, options.watch);
     }
   };
-  handler = createRestHandler(
-    service,
-    {
-      allowOrigins: config.allowOrigins ?? [],
-      allowedHosts: config.allowedHosts ?? [],
-      boundHost: config.host,
-    },
-    (req, res, path) => serveControl({ service, reset }, req, res, path),
-  );
+  handler = createRestHandler(service, {
+    ui: createUi(service),
+    control: (req, res, path) => serveControl({ service, reset }, req, res, path),
+    allowOrigins: config.allowOrigins ?? [],
+    allowedHosts: config.allowedHosts ?? [],
+    boundHost: config.host,
+  });
 
   let grpc: GrpcServer | undefined;
   try {
@@ -126,17 +125,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 }
 
-/** The host clients should use: `localhost` for a wildcard bind address, brackets around IPv6 literals. */
-export function displayHost(host: string): string {
-  if (isWildcard(host)) return 'localhost';
-  if (host.includes(':') && !host.startsWith('[')) return `[${host}]`;
-  return host;
-}
-
-/** True for a bind address that means every interface (`0.0.0.0`, `::`). */
-export function isWildcard(host: string): boolean {
-  return host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
-}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   const out: Partial<T> = {};

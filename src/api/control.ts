@@ -21,7 +21,7 @@ import { MockFileError, NO_MOCKS, parseMocks } from '../mocks/mock-file.ts';
 import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from '../service/errors.ts';
 import type { EmulatorControl, ServiceCore } from '../service/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../service/version.ts';
 import { readBody, sendJson } from './rest.ts';
 
 /** The path prefix of the control API. */

@@ -50,3 +50,15 @@ export function listenHttp(
     });
   });
 }
+
+/** The host clients should use: `localhost` for a wildcard bind address, brackets around IPv6 literals. */
+export function displayHost(host: string): string {
+  if (isWildcard(host)) return 'localhost';
+  if (host.includes(':') && !host.startsWith('[')) return `[${host}]`;
+  return host;
+}
+
+/** True for a bind address that means every interface (`0.0.0.0`, `::`). */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
+}

@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { EXECUTION_FIELDS, executionPageSizes, listPage, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES } from '../service/lists.ts';
 import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
-import { createUi } from '../ui/routes.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 
 /** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
@@ -26,19 +25,26 @@ export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 /** A node:http request handler. It never throws and never rejects. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** A handler of the web UI's paths, given the request URL already parsed (src/ui/routes.ts `createUi`). */
+export type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+/** Options of {@link createRestHandler}: the browser guard's, the web UI and the control API to serve. */
+export interface RestOptions extends BrowserGuardOptions {
+  /** Serves `/`, `/ui` and `/ui/*`; without it those paths are 404 (the server wires in `createUi`). */
+  readonly ui?: UiHandler;
+  /** Serves `/emulator/*` (src/api/control.ts); undefined when it does not handle the path. */
+  readonly control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | undefined;
+}
+
 /**
- * Creates the handler for the REST port: the management API, `/callbacks/{id}`, the web UI
- * (`createUi(service)` from src/ui/routes.ts) for `/`, `/ui` and `/ui/*`, and, when given, the control API
- * for `/emulator/*` (src/api/control.ts). Every request first passes the
- * browser guard (src/api/browser-guard.ts: cross-origin and DNS-rebinding requests that would change state
+ * Creates the handler for the REST port: the management API, `/callbacks/{id}`, the web UI (`options.ui`,
+ * which src/server.ts sets to `createUi(service)` of src/ui/routes.ts) for `/`, `/ui` and `/ui/*`, and, when
+ * given, the control API for `/emulator/*` (`options.control`, src/api/control.ts). Every request first passes
+ * the browser guard (src/api/browser-guard.ts: cross-origin and DNS-rebinding requests that would change state
  * get 403 PERMISSION_DENIED), and every response carries `X-Content-Type-Options: nosniff`.
  */
-export function createRestHandler(
-  service: ServiceCore,
-  guardOptions: BrowserGuardOptions = {},
-  control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | undefined,
-): RestHandler {
-  const ui = createUi(service);
+export function createRestHandler(service: ServiceCore, options: RestOptions = {}): RestHandler {
+  const { ui, control, ...guardOptions } = options;
   const guard = createBrowserGuard(guardOptions);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
 
@@ -77,7 +83,7 @@ export function createRestHandler(
         deliverCallback(service, req, res, path.slice('/callbacks/'.length), query).catch((e: unknown) => sendError(res, e));
         return;
       }
-      if (path === '/' || path === '/ui' || path.startsWith('/ui/')) {
+      if (ui && (path === '/' || path === '/ui' || path.startsWith('/ui/'))) {
         const url = new URL(rawUrl, 'http://localhost');
         Promise.resolve(ui(req, res, url)).catch((e: unknown) => sendError(res, e));
         return;

@@ -23,9 +23,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, extname } from 'node:path';
-import { listenHttp, type HttpListener } from '../api/http-server.ts';
-import { displayHost } from '../server.ts';
-import { parseConfig } from '../config.ts';
+import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
+import { parseConfig } from './config.ts';
 import { systemClock } from '../engine/clock.ts';
 import { runExecution } from '../engine/run.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
@@ -34,6 +33,7 @@ import { mockExecution } from '../mocks/mock-interceptor.ts';
 import type { Clock } from '../stdlib/types.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
@@ -205,7 +205,7 @@ function compileFile(file: string, source: string): Definition {
   const ext = extname(file).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
   try {
-    return compileDefinition(source, format ? { format } : {});
+    return compileDefinition(source, DEFINITION_LIBRARY, format ? { format } : {});
   } catch (e) {
     const err = e as { message?: unknown; line?: unknown; col?: unknown };
     const message = typeof err.message === 'string' ? err.message : String(e);

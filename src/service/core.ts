@@ -16,6 +16,7 @@
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
 import { compileDefinition } from '../lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
@@ -194,7 +195,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   function compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
     try {
-      return compileDefinition(sourceContents);
+      return compileDefinition(sourceContents, DEFINITION_LIBRARY);
     } catch (e) {
       throw definitionError(e);
     }

@@ -1,8 +1,10 @@
 /**
  * The standard library registry (spec "Standard library"): every function by its dotted name, gathered from
- * one module per namespace, plus the named retry policies. The definition compiler uses it to validate call
- * names and to decide which expressions may wait; the engine uses it to call functions.
+ * one module per namespace, plus the named retry policies. The definition compiler is handed
+ * {@link DEFINITION_LIBRARY} to validate call names and to decide which expressions may wait; the engine
+ * uses {@link STDLIB} to call functions.
  */
+import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import { typeError } from '../lang/errors.ts';
 import type { Value, WMap } from '../lang/value.ts';
 import { checkValue } from '../lang/size-limits.ts';
@@ -16,7 +18,7 @@ import { functions as json } from './json.ts';
 import { functions as list } from './list.ts';
 import { functions as map } from './map.ts';
 import { functions as math } from './math.ts';
-import { functions as retry, RETRY_POLICIES as retryPolicies } from './retry.ts';
+import { BACKOFFS, DEFAULT_BACKOFF, functions as retry, RETRY_POLICIES as retryPolicies } from './retry.ts';
 import { functions as sys } from './sys.ts';
 import { functions as text } from './text.ts';
 import { functions as time } from './time.ts';
@@ -47,6 +49,16 @@ export const RETRY_POLICIES: ReadonlyMap<string, RetryPolicy> = retryPolicies;
 export function isBlocking(name: string): boolean {
   return STDLIB.get(name)?.blocking === true;
 }
+
+/** The standard library as the definition compiler sees it: `compileDefinition(source, DEFINITION_LIBRARY)`. */
+export const DEFINITION_LIBRARY: DefinitionLibrary = {
+  hasFunction: (name) => STDLIB.has(name),
+  functionNames: () => STDLIB.keys(),
+  isBlocking,
+  retryPolicies: RETRY_POLICIES,
+  backoffs: BACKOFFS,
+  defaultBackoff: DEFAULT_BACKOFF,
+};
 
 /**
  * Binds a `call` step's named `args` to a function's positional parameters, accepting each parameter's

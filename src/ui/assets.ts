@@ -5,7 +5,7 @@
  * How they are embedded, so that both the one-file bundle and the sources under tsx work:
  * - In the bundle, build.mjs reads the files at build time and inlines them, gzipped and base64-encoded (a
  *   third of the bytes), as the `__UI_ASSETS__` constant (esbuild `define`, the same mechanism as
- *   `__EMULATOR_VERSION__` in src/version.ts); they are inflated on first use. dist/emulator.js then needs no
+ *   `__EMULATOR_VERSION__` in src/service/version.ts); they are inflated on first use. dist/emulator.js then needs no
  *   file beside it.
  * - From source (tests, `node --import tsx`), `__UI_ASSETS__` is undefined and the files are read from disk
  *   on first use: styles.css and ui.js next to this module, htmx.min.js resolved from node_modules.

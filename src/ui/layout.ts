@@ -12,7 +12,7 @@
  * unescaped.
  */
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../service/version.ts';
 import { assetUrl } from './assets.ts';
 import { executionDurationMs, executionIds, formatDuration, formatTime, lastSegment } from './format.ts';
 import { html, type HtmlValue, type SafeHtml, uiPath } from './html.ts';

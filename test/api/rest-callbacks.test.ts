@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
-import { displayHost } from '../../src/server.ts';
+import { displayHost } from '../../src/api/http-server.ts';
 
 const s = suite('REST callbacks (black-box)');
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/cli/config.ts';
 import { EMULATOR_JS, startEmulator } from '../support/emulator.ts';
 
 const s = suite('command line and configuration');

@@ -3,6 +3,7 @@
  * unless told otherwise, the product's callback registry, a fixed environment, captured logs).
  */
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
@@ -55,7 +56,7 @@ export async function run(
   h: Harness = harness(),
   signal: AbortSignal = new AbortController().signal,
 ): Promise<Outcome> {
-  const def = compileDefinition(yaml);
+  const def = compileDefinition(yaml, DEFINITION_LIBRARY);
   try {
     const v = await runExecution(def, argument, h.deps, signal);
     return { result: toJson(v) };

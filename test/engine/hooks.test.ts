@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
@@ -466,7 +467,7 @@ main:
   const ctrl = new AbortController();
   const reason = new Error('cancelled by test');
   const h = withHooks({ observer: rec2.observer }, harness(undefined));
-  const def = compileDefinition('main:\n  steps:\n    - s:\n        call: sys.sleep\n        args:\n          seconds: 5000\n');
+  const def = compileDefinition('main:\n  steps:\n    - s:\n        call: sys.sleep\n        args:\n          seconds: 5000\n', DEFINITION_LIBRARY);
   const p = runExecution(def, null, h.deps, ctrl.signal);
   ctrl.abort(reason);
   await p.catch(() => {});
@@ -731,7 +732,7 @@ s('the interceptor\'s signal aborts when the execution is cancelled', async () =
     return new Promise<Value>((_resolve, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason)));
   });
   const h = withHooks({ interceptor: ic });
-  const def = compileDefinition('main:\n  steps:\n    - g:\n        call: http.get\n        args:\n          url: http://x.invalid/\n');
+  const def = compileDefinition('main:\n  steps:\n    - g:\n        call: http.get\n        args:\n          url: http://x.invalid/\n', DEFINITION_LIBRARY);
   const ctrl = new AbortController();
   const p = runExecution(def, null, h.deps, ctrl.signal);
   await new Promise((r) => setTimeout(r, 5));

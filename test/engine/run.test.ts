@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rejection } from '../support/rejection.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import type { Definition, Step, StepList, WorkflowDef } from '../../src/lang/definition/ast.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { systemClock, createVirtualClock } from '../../src/engine/clock.ts';
@@ -25,7 +26,7 @@ main:
           - x: 1
     - broken:
         return: \${x / 0}
-`);
+`, DEFINITION_LIBRARY);
   const e = await rejection(runExecution(def, null, harness().deps, never()));
   assert.ok(e instanceof WorkflowError);
   assert.is((e as WorkflowError).stepName, 'broken');
@@ -46,7 +47,7 @@ main:
                 call: sys.log
                 args:
                   text: \${i}
-`);
+`, DEFINITION_LIBRARY);
   void runExecution(def, null, h.deps, never());
   assert.is(h.logs.length, 3);
 });
@@ -56,7 +57,7 @@ s('an already cancelled signal rejects with its reason and runs no step (issue 3
   const ctrl = new AbortController();
   const reason = new Error('cancelled');
   ctrl.abort(reason);
-  const def = compileDefinition('main:\n  steps:\n    - l:\n        call: sys.log\n        args:\n          text: x\n');
+  const def = compileDefinition('main:\n  steps:\n    - l:\n        call: sys.log\n        args:\n          text: x\n', DEFINITION_LIBRARY);
   assert.is(await rejection(runExecution(def, null, h.deps, ctrl.signal)), reason);
   assert.is(h.logs.length, 0);
 });
@@ -157,7 +158,7 @@ always:
   steps:
     - r:
         return: true
-`);
+`, DEFINITION_LIBRARY);
     const ctrl = new AbortController();
     const p = runExecution(def, null, h.deps, ctrl.signal);
     await tick();

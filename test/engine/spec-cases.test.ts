@@ -21,6 +21,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value, type WMap } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
@@ -100,7 +101,7 @@ async function check(c: Map<string, unknown>, k: Case, forced: boolean, anyResul
     const expectedError = k.error instanceof Map ? k.error : undefined;
     let def;
     try {
-      def = compileDefinition(k.workflow, k.format ? { format: k.format } : {});
+      def = compileDefinition(k.workflow, DEFINITION_LIBRARY, k.format ? { format: k.format } : {});
     } catch (e) {
       const want = expectedError?.get('definition');
       if (typeof want !== 'string') throw e;

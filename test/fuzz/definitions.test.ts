@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { DefinitionError } from '../../src/lang/definition/errors.ts';
 import { params, FUZZ_SEED } from './config.ts';
 
@@ -35,7 +36,7 @@ const SEEDS = specWorkflows();
 /** What is wrong with compiling `source`, or undefined when it compiled or was refused properly. */
 function problem(source: string): string | undefined {
   try {
-    compileDefinition(source);
+    compileDefinition(source, DEFINITION_LIBRARY);
     return undefined;
   } catch (e) {
     if (!(e instanceof DefinitionError)) return `threw a raw ${(e as Error)?.name}: ${(e as Error)?.message}`;

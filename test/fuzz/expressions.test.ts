@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { DefinitionError } from '../../src/lang/definition/errors.ts';
 import { ERROR_TAG_NAMES, WorkflowError } from '../../src/lang/errors.ts';
 import { toJson } from '../../src/lang/json.ts';
@@ -76,7 +77,7 @@ async function problem(text: string): Promise<string | undefined> {
   const yaml = PRELUDE + JSON.stringify('${' + text + '}') + '\n    - done:\n        return: ${r}\n';
   let def;
   try {
-    def = compileDefinition(yaml);
+    def = compileDefinition(yaml, DEFINITION_LIBRARY);
   } catch (e) {
     return e instanceof DefinitionError ? undefined : `compile threw a raw ${(e as Error)?.name}: ${(e as Error)?.message}`;
   }

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { type Value, type WMap } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
 import { createVirtualClock } from '../../src/engine/clock.ts';
@@ -40,7 +41,7 @@ async function waitForCallback(list: () => { id: string; method: string }[]): Pr
 
 s('a request to the callback resumes the execution with its body, method and type HTTP (spec "Events")', async () => {
   const h = harness();
-  const p = runExecution(compileDefinition(workflow('PUT')), null, h.deps, new AbortController().signal);
+  const p = runExecution(compileDefinition(workflow('PUT'), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal);
   const cb = await waitForCallback(() => h.callbacks.list());
   assert.is(cb.method, 'PUT');
   h.callbacks.deliver(cb.id, { method: 'PUT', headers: { 'X-K': 'v' }, body: new Map([['n', 1n]]) as WMap });
@@ -49,7 +50,7 @@ s('a request to the callback resumes the execution with its body, method and typ
 
 s('the default callback method is POST (spec "Events")', async () => {
   const h = harness();
-  const p = runExecution(compileDefinition(workflow('')), null, h.deps, new AbortController().signal);
+  const p = runExecution(compileDefinition(workflow(''), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal);
   const cb = await waitForCallback(() => h.callbacks.list());
   assert.is(cb.method, 'POST');
   h.callbacks.deliver(cb.id, { method: 'POST', headers: { 'x-k': 'w' }, body: 'x' });
@@ -60,7 +61,7 @@ s('await_callback waits 43200 s by default, then raises TimeoutError (spec "Even
   const clock = createVirtualClock();
   const h = harness(clock);
   try {
-    await runExecution(compileDefinition(workflow('')), null, h.deps, new AbortController().signal);
+    await runExecution(compileDefinition(workflow(''), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal);
     assert.unreachable();
   } catch (e) {
     assert.ok(e instanceof WorkflowError && e.hasTag('TimeoutError'));
@@ -77,7 +78,7 @@ main:
   steps:
     - r:
         return: \${events.create_callback_endpoint("${m}").url}
-`);
+`, DEFINITION_LIBRARY);
     const url = (await runExecution(def, null, h.deps, new AbortController().signal)) as Value;
     assert.type(url, 'string');
     assert.is(h.callbacks.list()[0]!.method, m.toUpperCase());
@@ -121,7 +122,7 @@ main:
                         - got.second: \${ev.http_request.body}
     - r:
         return: \${got}
-`);
+`, DEFINITION_LIBRARY);
   const p = runExecution(def, null, h.deps, new AbortController().signal);
   const cb = await waitForCallback(() => h.callbacks.list());
   // Both branches are waiting now (each ran up to its await): deliver one request for each.

@@ -10,6 +10,7 @@ import { platformFetch } from '../../src/stdlib/http.ts';
 import { closedPortUrl, startTestServer, type TestServer } from '../support/http-servers.ts';
 import { harness, result, run } from '../engine/helpers.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { runExecution } from '../../src/engine/run.ts';
 
 // Spec "Standard library" (http.* table and the paragraphs under it), "Errors", "Limits" (HTTP response size,
@@ -316,7 +317,7 @@ main:
         call: sys.log
         args:
           text: after
-`),
+`, DEFINITION_LIBRARY),
     null,
     h.deps,
     ctrl.signal,

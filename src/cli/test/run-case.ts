@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { compileDefinition } from '../../lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import type { StepObserver } from '../../engine/hooks.ts';
 import { checkExpectations, type CaseOutcome } from './expect.ts';
@@ -54,7 +55,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   let definition: Definition | undefined;
   let compileError: string | undefined;
   try {
-    definition = compileDefinition(source, workflowPath.endsWith('.json') ? { format: 'json' } : { format: 'yaml' });
+    definition = compileDefinition(source, DEFINITION_LIBRARY, workflowPath.endsWith('.json') ? { format: 'json' } : { format: 'yaml' });
   } catch (e) {
     const err = e as { message?: string; line?: number; col?: number };
     const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';

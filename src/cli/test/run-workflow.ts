@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { compileDefinition } from '../../lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import { parseJson, toJson } from '../../lang/json.ts';
 import { fromJs, type Value } from '../../lang/value.ts';
 import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
@@ -65,7 +66,7 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
   } else source = input.source!;
   let definition;
   try {
-    definition = compileDefinition(source, name.endsWith('.json') ? { format: 'json' } : {});
+    definition = compileDefinition(source, DEFINITION_LIBRARY, name.endsWith('.json') ? { format: 'json' } : {});
   } catch (e) {
     const err = e as { message?: string; line?: number; col?: number };
     const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';

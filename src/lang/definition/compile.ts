@@ -36,6 +36,7 @@ import type {
 } from './ast.ts';
 import { MAX_ASSIGNMENTS, MAX_SWITCH_CONDITIONS } from '../limits.ts';
 import { compileFor } from './for.ts';
+import type { DefinitionLibrary } from './library.ts';
 import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
 import { compileRetry, type RetryContext } from './retry.ts';
@@ -57,14 +58,16 @@ export interface CompileOptions {
  * Parses, validates and compiles a workflow definition (spec "Workflow definition language").
  *
  * @param source the YAML or JSON text, at most 128 KB of UTF-8.
+ * @param library the functions, retry policies and backoffs calls and retries may name (the standard
+ *   library's is `DEFINITION_LIBRARY` of src/stdlib/index.ts).
  * @returns the compiled definition: `main` and every subworkflow, steps as `kind`-tagged nodes, expressions
  *   compiled, jumps resolved to (depth, index) pairs.
  * @throws DefinitionError (the service answers 400) naming step, `line:col` and problem, e.g.
  *   `invalid workflow definition: step "check" (line 12, column 9): unknown field 'nxt'`.
  */
-export function compileDefinition(source: string, options: CompileOptions = {}): Definition {
+export function compileDefinition(source: string, library: DefinitionLibrary, options: CompileOptions = {}): Definition {
   const load = loadSource(source, options.format);
-  return new Compiler(load).definition();
+  return new Compiler(load, library).definition();
 }
 
 /** Identifiers: variable, parameter, loop variable and result names. */
@@ -108,8 +111,11 @@ class Compiler implements StepCompiler {
   /** Where each step of the workflow being compiled is: its list's frame and its index there. */
   private stepAt = new Map<string, { frame: Frame; index: number }>();
 
-  constructor(private readonly load: LoadedSource) {
-    this.cx = { load, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined };
+  constructor(
+    private readonly load: LoadedSource,
+    library: DefinitionLibrary,
+  ) {
+    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined };
   }
 
   pos(node: SNode | SScalar): SourcePos {
@@ -424,8 +430,8 @@ class Compiler implements StepCompiler {
     if (expressionText(n.value) !== undefined) {
       this.fail(n, `'call' takes a function or subworkflow name, not an expression: ${n.value}`);
     }
-    const target = resolveCall(n.value, this.workflowNames);
-    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.workflowNames))}`);
+    const target = resolveCall(n.value, this.cx);
+    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.cx))}`);
     const out: { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } = { target };
     if (argsEntry) {
       const a = argsEntry.value;

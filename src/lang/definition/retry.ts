@@ -5,9 +5,8 @@
  */
 import type { Expr } from '../expr/ast.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
-import { RETRY_POLICIES, STDLIB } from '../../stdlib/index.ts';
-import { BACKOFFS, DEFAULT_BACKOFF, type Backoff } from '../../stdlib/retry.ts';
 import type { PredicateRef, RetrySpec, Template } from './ast.ts';
+import type { BackoffSpec } from './library.ts';
 import type { SNode } from './load.ts';
 import { compileTemplate, expressionText, failAt, type TemplateContext } from './template.ts';
 
@@ -26,8 +25,8 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
   const pos = cx.load.posAt(node.offset);
   if (node.kind === 'scalar' && typeof node.value === 'string') {
     const name = dottedName(node, 'retry', cx);
-    if (!RETRY_POLICIES.has(name)) {
-      const known = [...RETRY_POLICIES.keys()].join(', ');
+    if (!cx.library.retryPolicies.has(name)) {
+      const known = [...cx.library.retryPolicies.keys()].join(', ');
       return failAt(cx, node.offset, `unknown retry policy '${name}'${known ? ` (known: ${known})` : ''}`);
     }
     return { kind: 'policy', name, pos };
@@ -48,11 +47,11 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
   // Without `backoff`, the default backoff applies (retry.default_backoff); `backoff: ${retry.default_backoff}`
   // names it, or any other backoff of the stdlib, explicitly.
   const isName = backoffE?.value.kind === 'scalar' && typeof backoffE.value.value === 'string';
-  let named: Backoff = DEFAULT_BACKOFF;
+  let named: BackoffSpec = cx.library.defaultBackoff;
   if (backoffE && isName) {
     const name = dottedName(backoffE.value, 'backoff', cx);
-    const found = BACKOFFS.get(name);
-    if (!found) failAt(cx, backoffE.value.offset, `unknown backoff '${name}' (known: ${[...BACKOFFS.keys()].join(', ')})`);
+    const found = cx.library.backoffs.get(name);
+    if (!found) failAt(cx, backoffE.value.offset, `unknown backoff '${name}' (known: ${[...cx.library.backoffs.keys()].join(', ')})`);
     named = found;
   }
   let initial: Template = { kind: 'const', value: named.initialDelaySec };
@@ -99,8 +98,8 @@ function retryPredicate(node: SNode, cx: RetryContext): PredicateRef {
     }
     return { kind: 'subworkflow', name };
   }
-  if (STDLIB.has(name)) return { kind: 'stdlib', name };
-  const policy = RETRY_POLICIES.get(name);
+  if (cx.library.hasFunction(name)) return { kind: 'stdlib', name };
+  const policy = cx.library.retryPolicies.get(name);
   if (policy) return { kind: 'stdlib', name: policy.predicate };
   return failAt(cx, node.offset, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`);
 }

@@ -13,10 +13,10 @@ import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { compileExpression, MAX_EXPRESSION_LENGTH } from '../expr/compile.ts';
 import { ExpressionSyntaxError } from '../expr/parser.ts';
 import type { Value, WMap } from '../value.ts';
-import { isBlocking, STDLIB } from '../../stdlib/index.ts';
 import type { CallTarget, Template } from './ast.ts';
 import { DefinitionError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
+import type { DefinitionLibrary } from './library.ts';
 import type { LoadedSource, SNode, SScalar } from './load.ts';
 
 /**
@@ -39,6 +39,8 @@ export interface TemplateContext {
   readonly load: LoadedSource;
   /** Names of the definition's workflows (`main` and subworkflows). */
   readonly workflows: ReadonlySet<string>;
+  /** The functions the definition may call. */
+  readonly library: DefinitionLibrary;
   /** The step being compiled, for messages. */
   step: string | undefined;
 }
@@ -47,17 +49,17 @@ export interface TemplateContext {
  * How a called name resolves: a subworkflow of the definition, a stdlib function, a non-emulated namespace,
  * or `undefined` for an unknown name. Subworkflows shadow stdlib functions of the same name.
  */
-export function resolveCall(name: string, workflows: ReadonlySet<string>): CallTarget | undefined {
-  if (workflows.has(name)) return { kind: 'subworkflow', name };
-  if (STDLIB.has(name)) return { kind: 'stdlib', name };
+export function resolveCall(name: string, cx: TemplateContext): CallTarget | undefined {
+  if (cx.workflows.has(name)) return { kind: 'subworkflow', name };
+  if (cx.library.hasFunction(name)) return { kind: 'stdlib', name };
   if (UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p))) return { kind: 'unsupported', name };
   return undefined;
 }
 
 /** Every name a call may use: the definition's workflows and the standard library's functions. @internal */
-export function* callNames(workflows: ReadonlySet<string>): Iterable<string> {
-  yield* workflows;
-  yield* STDLIB.keys();
+export function* callNames(cx: TemplateContext): Iterable<string> {
+  yield* cx.workflows;
+  yield* cx.library.functionNames();
 }
 
 /** Throws a DefinitionError at a source offset, naming the current step. @internal */
@@ -165,7 +167,7 @@ export function compileExpressionAt(
   }
   let expr: CompiledExpression;
   try {
-    expr = compileExpression(text, { isAsyncCall: (name: string) => isAsyncCall(name, cx.workflows) });
+    expr = compileExpression(text, { isAsyncCall: (name: string) => isAsyncCall(name, cx) });
   } catch (e) {
     if (e instanceof ExpressionSyntaxError) {
       const nested = text.indexOf('${');
@@ -175,15 +177,15 @@ export function compileExpressionAt(
     throw e;
   }
   checkCalls(expr.ast, (callee, pos) => {
-    if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx.workflows)) return;
-    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx.workflows))}`);
+    if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx)) return;
+    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx))}`);
   });
   return expr;
 }
 
 /** True when a call of `name` may wait: a subworkflow, a blocking stdlib function, or a connector. @internal */
-export function isAsyncCall(name: string, workflows: ReadonlySet<string>): boolean {
-  return workflows.has(name) || isBlocking(name) || UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p));
+export function isAsyncCall(name: string, cx: TemplateContext): boolean {
+  return cx.workflows.has(name) || cx.library.isBlocking(name) || UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p));
 }
 
 /** Calls `visit` for every call node of an expression AST, in source order. */

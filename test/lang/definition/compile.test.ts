@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Definition, JumpTarget, Step, StepList, Template } from '../../../src/lang/definition/ast.ts';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
 import { WorkflowError } from '../../../src/lang/errors.ts';
 import type { Value } from '../../../src/lang/value.ts';
 
@@ -11,7 +12,7 @@ const s = suite('definition compiler');
 
 /** The main workflow's steps. */
 function mainSteps(src: string, format?: 'yaml' | 'json'): readonly Step[] {
-  return compileDefinition(src, format ? { format } : {}).main.steps.steps;
+  return compileDefinition(src, DEFINITION_LIBRARY, format ? { format } : {}).main.steps.steps;
 }
 
 /** A step by kind, failing the test when the kind differs. */
@@ -52,7 +53,7 @@ sub:
   steps:
     - r:
         return: \${a + b}
-`);
+`, DEFINITION_LIBRARY);
   assert.equal([...d.workflows.keys()], ['main', 'sub']);
   assert.is(d.main, d.workflows.get('main'));
   assert.equal(d.main.params, [{ name: 'args', hasDefault: false }]);
@@ -65,7 +66,7 @@ sub:
 });
 
 s('a document that is only a list of steps is main without params (spec "Workflow definition language")', () => {
-  const d = compileDefinition('- a:\n    return: 1\n');
+  const d = compileDefinition('- a:\n    return: 1\n', DEFINITION_LIBRARY);
   assert.equal([...d.workflows.keys()], ['main']);
   assert.equal(d.main.params, []);
   assert.equal(names(d.main.steps), ['a']);
@@ -91,7 +92,7 @@ s('JSON semantics: a repeated key keeps the last value (spec "Workflow definitio
 
 s('a .json source that is not strict JSON is rejected with its position (spec "Errors")', () => {
   try {
-    compileDefinition('{"main": {"steps": [{"a": {"return": 1}}]},}', { format: 'json' });
+    compileDefinition('{"main": {"steps": [{"a": {"return": 1}}]},}', DEFINITION_LIBRARY, { format: 'json' });
     assert.unreachable();
   } catch (e) {
     assert.match((e as Error).message, /^invalid workflow definition: line 1, column 44: JSON syntax error/);
@@ -202,7 +203,7 @@ sub:
   steps:
     - r:
         return: 1
-`);
+`, DEFINITION_LIBRARY);
   const a = as(d.main.steps.steps[0], 'assign');
   assert.is((a.assignments[0]!.value as Extract<Template, { kind: 'expr' }>).expr.isAsync, false);
   assert.is((a.assignments[1]!.value as Extract<Template, { kind: 'list' }>).isAsync, true);
@@ -266,7 +267,7 @@ sub:
   steps:
     - r:
         return: \${x}
-`);
+`, DEFINITION_LIBRARY);
   const [a, b, c, dd] = d.main.steps.steps;
   const ca = as(a, 'call');
   assert.equal(ca.target, { kind: 'stdlib', name: 'http.get' });
@@ -464,7 +465,7 @@ pred:
   steps:
     - r:
         return: true
-`);
+`, DEFINITION_LIBRARY);
   const [t1, t2, t3] = d.main.steps.steps;
   const a = as(t1, 'try');
   assert.equal(names(a.body), ['t1']);
@@ -553,7 +554,7 @@ function jumpOf(d: Definition, ...path: number[]): JumpTarget | undefined {
 }
 
 s('next: end, a later step, an earlier step (spec "next")', () => {
-  const d = compileDefinition('- a:\n    next: c\n- b:\n    next: end\n- c:\n    next: a\n');
+  const d = compileDefinition('- a:\n    next: c\n- b:\n    next: end\n- c:\n    next: a\n', DEFINITION_LIBRARY);
   assert.equal(jumpOf(d, 0), { kind: 'step', name: 'c', depth: 0, index: 2 });
   assert.equal(jumpOf(d, 1), { kind: 'end' });
   assert.equal(jumpOf(d, 2), { kind: 'step', name: 'a', depth: 0, index: 0 });
@@ -571,7 +572,7 @@ s('next into an enclosing list counts the lists climbed as depth (spec "next")',
           next: top
 - out:
     return: 1
-`);
+`, DEFINITION_LIBRARY);
   const top = as(d.main.steps.steps[0], 'steps');
   const mid = as(top.steps.steps[0], 'steps');
   assert.equal(mid.steps.steps[0]!.next, { kind: 'step', name: 'out', depth: 2, index: 1 });
@@ -594,7 +595,7 @@ s('next from except steps and from a switch inside them reaches the enclosing li
             next: t
 - handled:
     return: ok
-`);
+`, DEFINITION_LIBRARY);
   const t = as(d.main.steps.steps[0], 'try');
   const k = as(t.except!.steps.steps[0], 'switch');
   assert.equal(k.cases[0]!.next, { kind: 'step', name: 'handled', depth: 1, index: 1 });
@@ -616,7 +617,7 @@ s('break and continue inside a for body, also from nested steps and switches (sp
                       next: break
         - c:
             next: continue
-`);
+`, DEFINITION_LIBRARY);
   const body = as(d.main.steps.steps[0], 'for').loop.steps;
   const g = as(body.steps[0], 'steps');
   assert.equal(as(g.steps.steps[0], 'switch').cases[0]!.next, { kind: 'break' });

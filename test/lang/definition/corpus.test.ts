@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS, skipWithoutCorpus } from '../../support/corpus.ts';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
 
 const s = suite('corpus: Google workflows-samples');
 
@@ -29,10 +30,10 @@ if (!skipWithoutCorpus(s, 'every published sample compiles, in YAML and JSON')) 
 for (const f of files) {
   s(`${f.name} compiles (spec "Workflow definition language")`, () => {
     const source = readFileSync(f.path, 'utf8');
-    const d = compileDefinition(source, { format: f.format });
+    const d = compileDefinition(source, DEFINITION_LIBRARY, { format: f.format });
     assert.ok(d.main.steps.steps.length > 0);
     // The format is detected the same way when not given.
-    const detected = compileDefinition(source);
+    const detected = compileDefinition(source, DEFINITION_LIBRARY);
     assert.equal([...detected.workflows.keys()], [...d.workflows.keys()]);
   });
 }

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
 import { DefinitionError } from '../../../src/lang/definition/errors.ts';
 import { closestName } from '../../../src/lang/definition/suggest.ts';
 
@@ -10,7 +11,7 @@ const s = suite('definition: did you mean (issue 16)');
 
 function reason(src: string): string {
   try {
-    compileDefinition(src);
+    compileDefinition(src, DEFINITION_LIBRARY);
   } catch (e) {
     assert.instance(e, DefinitionError);
     return (e as DefinitionError).reason;

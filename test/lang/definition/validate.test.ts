@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
 import { DefinitionError } from '../../../src/lang/definition/errors.ts';
 
 const s = suite('definition validation');
@@ -18,7 +19,7 @@ interface Expect {
 function rejects(src: string, want: Expect, format?: 'yaml' | 'json'): void {
   let err: unknown;
   try {
-    compileDefinition(src, format ? { format } : {});
+    compileDefinition(src, DEFINITION_LIBRARY, format ? { format } : {});
   } catch (e) {
     err = e;
   }
@@ -37,7 +38,7 @@ function rejects(src: string, want: Expect, format?: 'yaml' | 'json'): void {
 }
 
 function accepts(src: string): void {
-  compileDefinition(src);
+  compileDefinition(src, DEFINITION_LIBRARY);
 }
 
 /** A step list with `n` assignments / conditions / branches. */
@@ -110,7 +111,7 @@ s('next to a missing step is refused at the next value (spec "next")', () => {
 });
 
 s('next may jump into a plain nested steps block, not into a switch condition\'s steps (issue 15)', () => {
-  const d = compileDefinition('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n');
+  const d = compileDefinition('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n', DEFINITION_LIBRARY);
   assert.equal(d.main.steps.steps[0]!.next, { kind: 'step', name: 'inner', depth: 0, index: 1, into: [0] });
   rejects('- a:\n    next: inner\n- g:\n    switch:\n      - condition: true\n        steps:\n          - inner:\n              return: 1\n', {
     step: 'a',

@@ -21,7 +21,7 @@
  * ALLOW_ORIGIN and ALLOWED_HOSTS are lists: the flag may be repeated, the variable holds comma-separated values.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { MockFileError, parseMocks, type MockSet } from './mocks/mock-file.ts';
+import { MockFileError, parseMocks, type MockSet } from '../mocks/mock-file.ts';
 import { resolve } from 'node:path';
 
 /** The server's settings, all resolved. */
