@@ -82,7 +82,6 @@ export interface LoadedSource {
 /** The UTF-8 length of a string in bytes (one implementation, in size-limits.ts). */
 export { utf8Length } from '../size-limits.ts';
 
-
 /**
  * Parses a workflow source into a position-keeping tree.
  *
@@ -152,7 +151,8 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
   if (root === undefined || (root.kind === 'scalar' && root.value === null && root.style === 'plain')) {
     throw new DefinitionError('the workflow source is empty', { pos: posAt(0) });
   }
-  countNodes(root, posAt);
+  // Without aliases the tree is no bigger than the source, which is far below the limit (see MAX_SOURCE_NODES).
+  if (builder.aliased) countNodes(root, posAt);
   return { root, source, format: fmt, posAt };
 }
 
@@ -242,6 +242,8 @@ interface Frame {
 class TreeBuilder {
   private readonly stack: Frame[] = [{ start: 0, children: [] }];
   private readonly anchors = new Map<string, SNode>();
+  /** Whether an alias was read: only then can the tree stand for more nodes than the source holds. */
+  aliased = false;
   /** The node built for each map or list js-yaml constructed. */
   private readonly built = new WeakMap<object, SNode>();
 
@@ -289,6 +291,7 @@ class TreeBuilder {
       const name = src.slice(at + 1, end);
       const target = this.anchors.get(name);
       if (target === undefined) throw new DefinitionError(`unresolved alias *${name}`, { pos: this.posAt(at) });
+      this.aliased = true;
       return target;
     }
     if (kind === null) {
