@@ -37,13 +37,13 @@ const nodePrefix = {
 };
 
 // `//! <path>` (a legal comment, which minification keeps in place, on a line of its own) at the top of every
-// bundled source file: the file of origin of any line of the bundle.
+// bundled source file: the file of origin of any line of the bundle (`src/...`, or a package's own path).
 const root = new URL('.', import.meta.url).pathname;
 const originComments = {
   name: 'origin-comments',
   setup(build) {
     build.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => ({
-      contents: `//! ${relative(root, args.path).replace(/\\/g, '/')}\n` + readFileSync(args.path, 'utf8'),
+      contents: `//! ${relative(root, args.path).replace(/\\/g, '/').replace(/^.*node_modules\//, '')}\n` + readFileSync(args.path, 'utf8'),
       loader: args.path.endsWith('.ts') ? 'ts' : 'js',
     }));
   },
