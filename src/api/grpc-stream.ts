@@ -10,10 +10,11 @@
  * path meets (compression, a malformed or oversized envelope, no message) is handed to Connect's handler
  * with the bytes already read, so Connect decides every edge case.
  */
-import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { fromBinary, toBinary, type DescMethodUnary, type DescMessage } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
+import { nodeHttp2 } from './builtins.ts';
 
 /** What happens to each response header and trailer before it is sent (e.g. re-encoding `grpc-message`). */
 export type HeaderRewrite = (name: string, value: string) => string;
@@ -161,14 +162,15 @@ function serveUniversal(handler: UniversalHandler, rewrite: HeaderRewrite, strea
       },
       () => {
         finished = true;
-        if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+        if (!stream.destroyed) stream.close(nodeHttp2().constants.NGHTTP2_INTERNAL_ERROR);
       },
     );
 }
 
 /** The Connect error for a stream closed with `rstCode` before its response was written. */
 function abortReason(rstCode: number): ConnectError {
-  const code = rstCode === constants.NGHTTP2_CANCEL || rstCode === constants.NGHTTP2_NO_ERROR ? Code.Canceled : rstCode === constants.NGHTTP2_REFUSED_STREAM ? Code.Unavailable : Code.Internal;
+  const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM } = nodeHttp2().constants;
+  const code = rstCode === NGHTTP2_CANCEL || rstCode === NGHTTP2_NO_ERROR ? Code.Canceled : rstCode === NGHTTP2_REFUSED_STREAM ? Code.Unavailable : Code.Internal;
   return new ConnectError(`http/2 stream closed (code ${rstCode}) before the response was written`, code);
 }
 

@@ -8,7 +8,8 @@
  * uses; grpc-routes.ts holds the router and the error mapping, grpc-stream.ts runs them on HTTP/2 streams, and
  * this module only listens, loading grpc-routes.ts on the first request.
  */
-import { constants, createServer, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
+import type { Http2Server, IncomingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
+import { nodeHttp2 } from './builtins.ts';
 import type { Socket } from 'node:net';
 import type { ServiceCore } from '../service/model.ts';
 
@@ -36,7 +37,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
       (h) => h(stream, headers),
       (error: unknown) => {
         process.stderr.write(`workflows-emulator: gRPC API unavailable: ${(error as Error)?.message ?? String(error)}\n`);
-        if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+        if (!stream.destroyed) stream.close(nodeHttp2().constants.NGHTTP2_INTERNAL_ERROR);
       },
     );
   };
@@ -51,7 +52,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
 export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer | undefined> {
   let server: Http2Server;
   try {
-    server = createServer();
+    server = nodeHttp2().createServer();
   } catch (error) {
     process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
     return undefined;

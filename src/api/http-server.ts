@@ -2,7 +2,8 @@
  * The node:http listener of the REST port (spec "Configuration": PORT and HOST). It works the same on Node,
  * Deno and Bun through their node:http compatibility.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { nodeHttp } from './builtins.ts';
 
 /** A running HTTP listener. */
 export interface HttpListener {
@@ -22,7 +23,7 @@ export function listenHttp(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   opts: { host: string; port: number },
 ): Promise<HttpListener> {
-  const server = createServer({ keepAlive: true }, handler);
+  const server = nodeHttp().createServer({ keepAlive: true }, handler);
   // Keep-alive clients (benchmarks, SDKs) reuse connections; a little longer than common client pools.
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (_err, socket) => {
