@@ -244,8 +244,11 @@ class TreeBuilder {
   private readonly anchors = new Map<string, SNode>();
   /** Whether an alias was read: only then can the tree stand for more nodes than the source holds. */
   aliased = false;
-  /** The node built for each map or list js-yaml constructed. */
-  private readonly built = new WeakMap<object, SNode>();
+  /**
+   * The node built for each map or list js-yaml constructed (a Map, not a WeakMap: the builder lives for one
+   * load, and weak keys cost the garbage collector more).
+   */
+  private readonly built = new Map<object, SNode>();
 
   constructor(
     private readonly source: string,
