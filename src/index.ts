@@ -78,6 +78,8 @@ export interface Workflow {
   readonly updateTime: string;
   /** The step history its executions record unless they set their own. */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+  /** Call logging of its executions unless they set their own. */
+  readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
 }
 
 /** Where an error was raised or passed through (Google's StackTraceElement); int64 fields are decimal strings. */
@@ -115,6 +117,7 @@ export interface Execution {
   /** ACTIVE: the step running on each thread; ended: the last step entered. */
   readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+  readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
 }
 
 /**

@@ -12,12 +12,14 @@ import type { Timestamp, Duration } from '@bufbuild/protobuf/wkt';
 import { TimestampSchema, DurationSchema } from '@bufbuild/protobuf/wkt';
 import {
   ExecutionHistoryLevel,
+  Workflow_CallLogLevel,
   WorkflowSchema,
   Workflow_State,
   type Workflow as WorkflowMessage,
 } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import {
   ExecutionSchema,
+  Execution_CallLogLevel,
   Execution_ErrorSchema,
   Execution_StatusSchema,
   Execution_State,
@@ -74,6 +76,7 @@ export function workflowToMessage(workflow: Workflow): WorkflowMessage {
     updateTime: timestampFromRfc3339(workflow.updateTime),
     sourceCode: { case: 'sourceContents', value: workflow.sourceContents },
     executionHistoryLevel: ExecutionHistoryLevel[workflow.executionHistoryLevel ?? 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED'],
+    callLogLevel: Workflow_CallLogLevel[workflow.callLogLevel ?? 'CALL_LOG_LEVEL_UNSPECIFIED'],
   });
 }
 
@@ -96,6 +99,7 @@ export function executionToMessage(execution: Execution, view: ExecutionView = E
   });
   if (view === ExecutionView.BASIC) return message;
   message.argument = execution.argument ?? '';
+  message.callLogLevel = Execution_CallLogLevel[execution.callLogLevel ?? 'CALL_LOG_LEVEL_UNSPECIFIED'];
   message.result = execution.result ?? '';
   if (execution.error) {
     const elements = execution.error.stackTrace?.elements ?? [];

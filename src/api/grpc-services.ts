@@ -8,11 +8,13 @@
 import { create, type DescMessage, type DescMethod, type DescService, type MessageShape } from '@bufbuild/protobuf';
 import {
   ExecutionHistoryLevel,
+  Workflow_CallLogLevel,
   Workflows,
   WorkflowSchema,
   ListWorkflowsResponseSchema,
 } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import {
+  Execution_CallLogLevel,
   Executions,
   ExecutionView,
   ListExecutionsResponseSchema,
@@ -74,6 +76,7 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
           sourceContents: input?.sourceCode.case === 'sourceContents' ? input.sourceCode.value : '',
           description: input?.description ?? '',
           executionHistoryLevel: ExecutionHistoryLevel[input?.executionHistoryLevel ?? 0],
+          callLogLevel: Workflow_CallLogLevel[input?.callLogLevel ?? 0],
         });
         return operations.record('create', workflow.name, WorkflowSchema, workflowToMessage(workflow));
       },
@@ -81,9 +84,10 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
         const input = request.workflow;
         if (!input) throw ApiError.invalidArgument('workflow is required');
         const id = workflowId(input.name, 'workflow.name');
-        const fields: { sourceContents?: string; description?: string; executionHistoryLevel?: string } = {
+        const fields: { sourceContents?: string; description?: string; executionHistoryLevel?: string; callLogLevel?: string } = {
           description: input.description,
           executionHistoryLevel: ExecutionHistoryLevel[input.executionHistoryLevel],
+          callLogLevel: Workflow_CallLogLevel[input.callLogLevel],
         };
         if (input.sourceCode.case === 'sourceContents') fields.sourceContents = input.sourceCode.value;
         // Without a mask every updatable field is replaced (Google's UpdateWorkflowRequest.update_mask).
@@ -138,7 +142,8 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
       async createExecution(request) {
         const id = workflowId(request.parent);
         const argument = request.execution?.argument;
-        return fullMessage(core.createExecution(id, argument ? { argument } : {}));
+        const callLogLevel = Execution_CallLogLevel[request.execution?.callLogLevel ?? 0];
+        return fullMessage(core.createExecution(id, { ...(argument ? { argument } : {}), callLogLevel }));
       },
       async getExecution(request) {
         const [id, executionId] = executionIds(request.name);

@@ -145,6 +145,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
         }
         const description = stringField(body, 'description');
         const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        const callLogLevel = stringField(body, 'callLogLevel', 'call_log_level');
         sendJson(
           res,
           200,
@@ -152,6 +153,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
             sourceContents,
             ...(description !== undefined ? { description } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+            ...(callLogLevel !== undefined ? { callLogLevel } : {}),
           }),
         );
       });
@@ -169,6 +171,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
         const sourceContents = stringField(body, 'sourceContents', 'source_contents');
         const description = stringField(body, 'description');
         const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        const callLogLevel = stringField(body, 'callLogLevel', 'call_log_level');
         if (sourceContents === '' && (!mask || mask.includes('sourceContents'))) {
           throw ApiError.invalidArgument('sourceContents must not be empty');
         }
@@ -178,6 +181,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
             ...(sourceContents !== undefined ? { sourceContents } : {}),
             ...(description !== undefined ? { description } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+            ...(callLogLevel !== undefined ? { callLogLevel } : {}),
           },
           mask,
         );
@@ -205,12 +209,14 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
       return readJsonBody(req).then((body) => {
         const argument = stringField(body, 'argument');
         const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        const callLogLevel = stringField(body, 'callLogLevel', 'call_log_level');
         sendJson(
           res,
           200,
           service.createExecution(workflowId, {
             ...(argument !== undefined ? { argument } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
+            ...(callLogLevel !== undefined ? { callLogLevel } : {}),
           }),
         );
       });

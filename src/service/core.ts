@@ -47,6 +47,7 @@ import type {
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
 import { encodeError } from './error-payload.ts';
 import { StepHistory, type ExecutionHistoryLevel } from './step-history.ts';
+import { callLogInterceptor, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
@@ -123,6 +124,8 @@ interface ExecutionRecord {
   readonly logs: LogEntry[];
   /** The step history, unless history is off for this execution. */
   readonly history: StepHistory | undefined;
+  /** Its call logging: its own level, else its workflow's when it was created. */
+  readonly callLogLevel: CallLogLevel | undefined;
   /** Its outbound calls (set when it starts). */
   calls?: CallLog;
   /** The execution that started it through the Workflow Executions connector. */
@@ -231,6 +234,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         endTime,
         workflowRevisionId: r.workflowRevisionId,
         ...(r.executionHistoryLevel !== undefined ? { executionHistoryLevel: r.executionHistoryLevel } : {}),
+        ...(r.callLogLevel !== undefined ? { callLogLevel: r.callLogLevel } : {}),
       },
       ex.history,
     );
@@ -254,7 +258,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       env,
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
-      hooks: { interceptor: mocked.interceptor, ...(ex.history ? { observer: ex.history } : {}) },
+      hooks: {
+        interceptor: callLogInterceptor(mocked.interceptor, ex.callLogLevel, {
+          workflowId: ex.workflowId,
+          executionId: ex.executionId,
+          now: () => clock.now(),
+          write: printLog,
+        }),
+        ...(ex.history ? { observer: ex.history } : {}),
+      },
     };
     let run: Promise<Value>;
     try {
@@ -315,6 +327,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       }
     }
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
+    const callLogLevel = checkCallLogLevel(input.callLogLevel);
     // A main without params does not receive the argument (see the module header).
     if (wf.definition.main.params.length === 0) argument = null;
     const executionId = crypto.randomUUID();
@@ -326,6 +339,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       startTime: timestamp(clock.now()),
       workflowRevisionId: wf.resource.revisionId,
       ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
+      ...(callLogLevel ? { callLogLevel } : {}),
     });
     const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
     const history =
@@ -344,6 +358,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       abort: new AbortController(),
       logs: [],
       history,
+      callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: [],
       ...(parentExecution !== undefined ? { parent: parentExecution } : {}),
     };
@@ -447,6 +462,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       checkSourceType(input.sourceContents);
       checkDescription(input.description);
       const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
+      const callLogLevel = checkCallLogLevel(input.callLogLevel);
       const definition = compile(input.sourceContents);
       const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
       const now = timestamp(clock.now());
@@ -459,6 +475,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         createTime: now,
         updateTime: now,
         ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
+        ...(callLogLevel ? { callLogLevel } : {}),
       });
       workflows.set(workflowId, { id: workflowId, resource, definition, counter });
       deletedCounters.delete(workflowId);
@@ -481,8 +498,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
       if (mask) {
         for (const f of mask) {
-          if (f !== 'sourceContents' && f !== 'description' && f !== 'executionHistoryLevel') {
-            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only sourceContents, description and executionHistoryLevel)`);
+          if (f !== 'sourceContents' && f !== 'description' && f !== 'executionHistoryLevel' && f !== 'callLogLevel') {
+            throw ApiError.invalidArgument(
+              `updateMask: field "${f}" cannot be updated (only sourceContents, description, executionHistoryLevel and callLogLevel)`,
+            );
           }
         }
       }
@@ -506,7 +525,16 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       checkDescription(description);
       const wantLevel = mask ? mask.has('executionHistoryLevel') : input.executionHistoryLevel !== undefined;
       const historyLevel = wantLevel ? checkHistoryLevel(input.executionHistoryLevel) : old.executionHistoryLevel;
-      if (source === old.sourceContents && description === old.description && historyLevel === old.executionHistoryLevel) return old;
+      const wantCallLog = mask ? mask.has('callLogLevel') : input.callLogLevel !== undefined;
+      const callLogLevel = wantCallLog ? checkCallLogLevel(input.callLogLevel) : old.callLogLevel;
+      if (
+        source === old.sourceContents &&
+        description === old.description &&
+        historyLevel === old.executionHistoryLevel &&
+        callLogLevel === old.callLogLevel
+      ) {
+        return old;
+      }
       wf.definition = definition;
       wf.counter = counter;
       wf.resource = Object.freeze({
@@ -518,6 +546,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         createTime: old.createTime,
         updateTime: timestamp(clock.now()),
         ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
+        ...(callLogLevel ? { callLogLevel } : {}),
       });
       emit({ type: 'workflow', workflowId });
       return wf.resource;

@@ -24,6 +24,8 @@ export interface Workflow {
   readonly updateTime: string;
   /** Google's field: the step history its executions record unless they set their own (issue 12). */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+  /** Google's field: call logging of its executions unless they set their own (src/service/call-logging.ts). */
+  readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
 }
 
 /** One element of Google's Execution.Error.stackTrace; int64 fields are decimal strings, as in Google's JSON. */
@@ -66,6 +68,8 @@ export interface Execution {
   readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
   /** Google's field: the step history this execution records (it wins over the workflow's). */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
+  /** Google's field: call logging of this execution (it wins over the workflow's). */
+  readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
 }
 
 /** The writable fields of a workflow (create and update). */
@@ -74,6 +78,8 @@ export interface WorkflowInput {
   readonly description?: string;
   /** `EXECUTION_HISTORY_BASIC`, `EXECUTION_HISTORY_DETAILED`, or empty/UNSPECIFIED for none (INVALID_ARGUMENT otherwise). */
   readonly executionHistoryLevel?: string;
+  /** `LOG_ALL_CALLS`, `LOG_ERRORS_ONLY`, `LOG_NONE`, or empty/UNSPECIFIED for none (INVALID_ARGUMENT otherwise). */
+  readonly callLogLevel?: string;
 }
 
 /** A callback resource (spec "Callback"). */
@@ -132,7 +138,7 @@ export interface ServiceCore {
   deleteWorkflow(workflowId: string): void;
 
   /** Starts an execution pinned to the current revision; returns it ACTIVE. `argument` is JSON text, max 32 KB. */
-  createExecution(workflowId: string, input: { argument?: string; executionHistoryLevel?: string }): Execution;
+  createExecution(workflowId: string, input: { argument?: string; executionHistoryLevel?: string; callLogLevel?: string }): Execution;
   getExecution(workflowId: string, executionId: string): Execution;
   /** Executions of one workflow, or of all workflows when `workflowId` is undefined; newest first. */
   listExecutions(workflowId?: string): Execution[];

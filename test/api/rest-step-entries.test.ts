@@ -461,4 +461,50 @@ s('a FAILED execution prints one line on stderr with workflow, execution, tag, m
   assert.ok(line);
 });
 
+s('callLogLevel LOG_ALL_CALLS writes EngineCallLog lines beside sys.log: BEGUN, EXCEPTION_RAISED, SUCCEEDED; LOG_ERRORS_ONLY on the workflow only the errors', async () => {
+  const src = `main:
+  params: [args]
+  steps:
+    - fetch:
+        try:
+          call: http.get
+          args:
+            url: \${args.url}
+          result: r
+        retry:
+          predicate: \${http.default_retry_predicate}
+          max_retries: 5
+          backoff:
+            initial_delay: 0.01
+            max_delay: 0.05
+            multiplier: 2
+    - done:
+        return: \${r.body.attempt}
+`;
+  await deploy(emu, 'logged', src);
+  const ex = await run(emu, 'logged', { callLogLevel: 'LOG_ALL_CALLS', argument: JSON.stringify({ url: `${flakyUrl}/logged` }) });
+  assert.is(ex.callLogLevel, 'LOG_ALL_CALLS');
+  const id = ex.name.split('/').pop();
+  await emu.waitForOutput(new RegExp(`"executionId":"${id}".*"state":"SUCCEEDED"`));
+  const lines = emu.stdout().split('\n').filter((l) => l.includes(id) && l.includes('EngineCallLog')).map((l) => JSON.parse(l));
+  assert.equal(lines.map((l) => l.jsonPayload.state), ['BEGUN', 'EXCEPTION_RAISED', 'BEGUN', 'EXCEPTION_RAISED', 'BEGUN', 'SUCCEEDED']);
+  assert.ok(lines.every((l) => l.workflowId === 'logged' && l.jsonPayload.step === 'fetch' && l.jsonPayload.callee === 'http.get'));
+  assert.is(lines[0].jsonPayload.begun.namedArgs.url, JSON.stringify(`${flakyUrl}/logged`));
+  assert.is(lines[1].severity, 'ERROR');
+  assert.is(JSON.parse(lines[1].jsonPayload.exceptionRaised.exception).code, 503);
+  assert.is(JSON.parse(lines[5].jsonPayload.succeeded.response).code, 200);
+
+  await deploy(emu, 'errors-only', src, { callLogLevel: 'LOG_ERRORS_ONLY' });
+  const quietRun = await run(emu, 'errors-only', { argument: JSON.stringify({ url: `${flakyUrl}/errors-only` }) });
+  const qid = quietRun.name.split('/').pop();
+  await emu.waitForOutput(new RegExp(`"executionId":"${qid}".*EXCEPTION_RAISED[\\s\\S]*"executionId":"${qid}".*EXCEPTION_RAISED`));
+  const quietLines = emu.stdout().split('\n').filter((l) => l.includes(qid) && l.includes('EngineCallLog')).map((l) => JSON.parse(l));
+  assert.equal(quietLines.map((l) => l.jsonPayload.state), ['EXCEPTION_RAISED', 'EXCEPTION_RAISED']);
+  const none = await run(emu, 'errors-only', { callLogLevel: 'LOG_NONE', argument: JSON.stringify({ url: `${flakyUrl}/none` }) });
+  assert.not.ok(emu.stdout().includes(`"executionId":"${none.name.split('/').pop()}"`), 'the execution\'s LOG_NONE wins');
+  const bad = await emu.request('POST', '/workflows/errors-only/executions', { callLogLevel: 'LOUD' });
+  assert.is(bad.status, 400);
+  assert.match(bad.body.error.message, /invalid callLogLevel "LOUD"/);
+});
+
 s.run();
