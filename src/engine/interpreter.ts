@@ -95,8 +95,15 @@ function enter(step: Step, into: readonly number[], scope: Scope): Outcome {
 async function runListAsync(list: StepList, i: number, scope: Scope, pending: Promise<Completion>): Promise<Completion> {
   const steps = list.steps;
   let step = steps[i]!;
-  let c = await settled(pending, step, scope);
+  let c: Completion;
+  let r: Outcome = pending;
   for (;;) {
+    // Awaited here, not in a helper: a waiting list holds one async function and one promise, no more.
+    try {
+      c = isPromise<Completion>(r) ? await r : r;
+    } catch (e) {
+      throw stamp(e, step, scope);
+    }
     const next = follow(step, c, i);
     let entry: readonly number[] | undefined;
     if (typeof next === 'number') i = next;
@@ -106,8 +113,7 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
     } else return next;
     if (i >= steps.length) return undefined;
     step = steps[i]!;
-    const r = runStep(step, entry, scope);
-    c = isPromise<Completion>(r) ? await settled(r, step, scope) : r;
+    r = runStep(step, entry, scope);
   }
 }
 
@@ -131,15 +137,6 @@ function runStep(step: Step, into: readonly number[] | undefined, scope: Scope):
     frame.exec.countStep();
     if (into !== undefined) return enter(step, into, scope);
     return frame.exec.hooked ? execStepHooked(step, scope) : execStep(step, scope);
-  } catch (e) {
-    throw stamp(e, step, scope);
-  }
-}
-
-/** The completion a waiting step settles with, its error stamped with the step's name. */
-async function settled(pending: Promise<Completion>, step: Step, scope: Scope): Promise<Completion> {
-  try {
-    return await pending;
   } catch (e) {
     throw stamp(e, step, scope);
   }
