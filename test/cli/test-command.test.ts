@@ -201,6 +201,41 @@ s('cases are isolated: each execution starts the mock sequences again; cases run
   assert.match(r.stdout, /30 passed, 0 failed/);
 });
 
+s('virtual time is exact: parallel branches sleeping different times wake at their own time', ({ dir }) => {
+  const wf = `main:
+  steps:
+    - start:
+        assign:
+          - t0: \${sys.now()}
+          - woke: {}
+    - both:
+        parallel:
+          shared: [woke]
+          branches:
+            - long:
+                steps:
+                  - sleep_long:
+                      call: sys.sleep
+                      args: {seconds: 10}
+                  - mark_long:
+                      assign:
+                        - woke.long: \${int(sys.now() - t0)}
+            - short:
+                steps:
+                  - sleep_short:
+                      call: sys.sleep
+                      args: {seconds: 4}
+                  - mark_short:
+                      assign:
+                        - woke.short: \${int(sys.now() - t0)}
+    - done:
+        return: \${woke}
+`;
+  write(dir, { 'p.yaml': wf, 'p.test.yaml': 'workflow: p.yaml\ncases:\n  - name: each branch wakes at its own time\n    expect: {result: {long: 10, short: 4}}\n' });
+  const r = runTest(dir);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+});
+
 s('an invalid test file is reported with file:line:col and exit 2; other files still run', ({ dir }) => {
   write(dir, {
     'hello.yaml': 'main:\n  steps:\n    - r:\n        return: hi\n',

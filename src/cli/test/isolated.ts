@@ -2,10 +2,11 @@
  * One isolated execution for a test case (issue 14): its own clock, its own callback registry, its own
  * mocks and call record, nothing shared with other cases, so cases run concurrently without touching each
  * other. Callbacks the case lists are delivered in order, one each time the workflow awaits a callback;
- * when none is left, the wait's timeout passes at once under the virtual clock (so a case can test the
- * timeout path), and after its real duration under the real clock.
+ * when none is left, the wait's timeout passes at once under the virtual clock (time is advanced by it,
+ * so a case can test the timeout path), and after its real duration under the real clock.
  */
-import { createVirtualClock, systemClock } from '../../engine/clock.ts';
+import { systemClock } from '../../engine/clock.ts';
+import { createVirtualTime } from '../../engine/virtual-time.ts';
 import { runExecution } from '../../engine/run.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
@@ -42,7 +43,9 @@ export interface IsolatedRun {
  * @throws Error when the wall-time limit passes (the execution is cancelled first).
  */
 export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { failedPos?: { line: number; col: number } }> {
-  const clock = r.clock === 'virtual' ? createVirtualClock({ startMs: Date.now() }) : systemClock;
+  // The virtual clock of `--clock virtual` (src/engine/virtual-time.ts), one per case.
+  const virtual = r.clock === 'virtual' ? createVirtualTime() : undefined;
+  const clock = virtual ?? systemClock;
   const executionId = crypto.randomUUID();
   const executionName = `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`;
   const registry = new CallbackRegistry('http://localhost', clock);
@@ -53,7 +56,9 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   const logs: Value[] = [];
   const steps = stepRecorder();
   const abort = new AbortController();
-  const mocked = mockExecution(r.mocks, { realFetch: (input, init) => globalThis.fetch(input, init), clock });
+  // Time stands still while a real (passthrough) request is out, as in the service.
+  const realFetch: typeof fetch = virtual ? (input, init) => virtual.hold(globalThis.fetch(input, init)) : (input, init) => globalThis.fetch(input, init);
+  const mocked = mockExecution(r.mocks, { realFetch, clock });
   const calls = (): WMap[] => mocked.calls.records.map((rec) => {
     const m = callRecordValue(rec);
     // `body` reads as the request body in expectations (`calls: [{method: POST, body: {...}}]`).
@@ -86,7 +91,11 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
             return Promise.reject(WorkflowError.of('SystemError', `the test's callback request was refused: ${JSON.stringify(answer.body)}`));
           }
         }
-        return hub.await(callback, timeoutMs, signal);
+        const waiting = hub.await(callback, timeoutMs, signal);
+        // Nothing left to deliver: on the virtual clock the wait's timeout passes at once (a deadline never
+        // moves time by itself).
+        if (!next && virtual) void virtual.advance(timeoutMs);
+        return waiting;
       },
     },
     hooks: { observer: steps.observer, interceptor: mocked.interceptor },
