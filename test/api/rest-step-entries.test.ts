@@ -27,7 +27,7 @@ s.before(async () => {
   });
   await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
   flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
-  [emu, quiet] = await Promise.all([startEmulator({ workflowsDir: false }), startEmulator({ workflowsDir: false, args: ['--history', 'none'] })]);
+  [emu, quiet] = await Promise.all([startEmulator({ workflowsDir: false }), startEmulator({ files: { 'watched.yaml': RAISER }, args: ['--history', 'none', '--verbose'] })]);
 });
 s.after(async () => {
   await Promise.all([emu.close(), quiet.close()]);
@@ -208,8 +208,7 @@ s('parallel branches and a parallel for: one thread per branch or iteration, eac
   assert.is(list.filter((e) => e.step === 'work').length, 3);
 });
 
-s('a retry that succeeds on the third try records two STEP_RETRY attempts under the try step', async () => {
-  await deploy(emu, 'retry', `main:
+const RETRYING = `main:
   params: [args]
   steps:
     - fetch:
@@ -227,7 +226,10 @@ s('a retry that succeeds on the third try records two STEP_RETRY attempts under 
             multiplier: 2
     - done:
         return: \${r.body.attempt}
-`);
+`;
+
+s('a retry that succeeds on the third try records two STEP_RETRY attempts under the try step', async () => {
+  await deploy(emu, 'retry', RETRYING);
   const ex = await run(emu, 'retry', { argument: JSON.stringify({ url: `${flakyUrl}/third-try` }) });
   assert.is(ex.state, 'SUCCEEDED', JSON.stringify(ex));
   assert.is(ex.result, '3');
@@ -462,25 +464,7 @@ s('a FAILED execution prints one line on stderr with workflow, execution, tag, m
 });
 
 s('callLogLevel LOG_ALL_CALLS writes EngineCallLog lines beside sys.log: BEGUN, EXCEPTION_RAISED, SUCCEEDED; LOG_ERRORS_ONLY on the workflow only the errors', async () => {
-  const src = `main:
-  params: [args]
-  steps:
-    - fetch:
-        try:
-          call: http.get
-          args:
-            url: \${args.url}
-          result: r
-        retry:
-          predicate: \${http.default_retry_predicate}
-          max_retries: 5
-          backoff:
-            initial_delay: 0.01
-            max_delay: 0.05
-            multiplier: 2
-    - done:
-        return: \${r.body.attempt}
-`;
+  const src = RETRYING;
   await deploy(emu, 'logged', src);
   const ex = await run(emu, 'logged', { callLogLevel: 'LOG_ALL_CALLS', argument: JSON.stringify({ url: `${flakyUrl}/logged` }) });
   assert.is(ex.callLogLevel, 'LOG_ALL_CALLS');
@@ -505,6 +489,15 @@ s('callLogLevel LOG_ALL_CALLS writes EngineCallLog lines beside sys.log: BEGUN, 
   const bad = await emu.request('POST', '/workflows/errors-only/executions', { callLogLevel: 'LOUD' });
   assert.is(bad.status, 400);
   assert.match(bad.body.error.message, /invalid callLogLevel "LOUD"/);
+});
+
+s('the FAILED line names file:line:column for a watched workflow; --verbose prints every end', async () => {
+  const r = await quiet.request('POST', '/workflows/watched/executions', { executionHistoryLevel: 'EXECUTION_HISTORY_BASIC' });
+  const id = r.body.name.split('/').pop();
+  const line = await quiet.waitForOutput(new RegExp(`execution FAILED: workflow watched, execution ${id}: DepthError: too deep \\(.*watched\\.yaml:23:7, step "fail_here" in "deepest"\\)`));
+  assert.ok(line);
+  const ok = await run(quiet, 'q');
+  await quiet.waitForOutput(new RegExp(`execution SUCCEEDED: workflow q, execution ${ok.name.split('/').pop()} \\(\\d+(\\.\\d+)?s\\)`));
 });
 
 s.run();
