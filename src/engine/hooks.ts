@@ -9,8 +9,9 @@
  *
  * Event model. Every unit Google's step history records is one *entry*: entered once, left once, in
  * nesting order (an entry is left only after every entry entered inside it has been left). The engine
- * passes the handle of the enclosing entry as `parent` (undefined for the first step of `main`'s thread and
- * for the root of each parallel thread, whose `parent` is the branch entry). Entry kinds, with Google's
+ * passes the handle of the enclosing entry as `parent`: undefined for the steps of `main`'s own list, which no
+ * entry encloses; the STEP_PARALLEL_BRANCH_ENTRY for the steps of a parallel branch or iteration (its thread's
+ * root); the calling step's entry for a subworkflow's steps. Entry kinds, with Google's
  * `stepType` names (REST reference `projects.locations.workflows.executions.stepEntries`):
  * - a step: STEP_ASSIGN, STEP_STD_LIB_CALL, STEP_CONNECTOR_CALL, STEP_SUBWORKFLOW_CALL, STEP_CALL (a call
  *   of anything else), STEP_SWITCH, STEP_FOR, STEP_PARALLEL_FOR, STEP_PARALLEL_BRANCH (a `parallel`
