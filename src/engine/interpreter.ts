@@ -5,7 +5,9 @@
  * It runs synchronously until something actually waits, then continues asynchronously ("sync until async"):
  * every function here returns its outcome directly, or a promise only when a step below it returned one (a
  * blocking stdlib call such as http.get or sys.sleep, a callback wait, a retry backoff, a parallel step). So a
- * plain assign, switch or loop iteration costs no promise and no microtask.
+ * plain assign, switch or loop iteration costs no promise and no microtask. The one exception: after a few
+ * milliseconds of steps without a wait, a step list pauses for a turn of the event loop (scope.ts
+ * `Execution.shouldPause`), so a long computation never holds the API, the UI or other executions.
  *
  * Control flow travels as a {@link Completion}: `undefined` (go on to the step's `next` or the following
  * step), a {@link JumpTarget} (a named step `depth` step lists up, `end`, `break`, `continue`), or a return
@@ -66,6 +68,8 @@ export function runList(list: StepList, start: number, scope: Scope, into?: read
     const step = steps[i]!;
     const c = runStep(step, entry, scope);
     if (isPromise<Completion>(c)) return runListAsync(list, i, scope, c);
+    // A long run of steps that never wait gives the event loop a turn every few milliseconds.
+    if ((scope.frame.exec.steps & 31) === 0 && scope.frame.exec.shouldPause()) return pauseList(list, i, scope, c);
     const next = follow(step, c, i);
     if (typeof next === 'number') {
       i = next;
@@ -76,6 +80,11 @@ export function runList(list: StepList, start: number, scope: Scope, into?: read
     } else return next;
   }
   return undefined;
+}
+
+/** The rest of {@link runList} after a pause for the event loop (kept out of the hot loop). */
+function pauseList(list: StepList, i: number, scope: Scope, c: Completion): Promise<Completion> {
+  return runListAsync(list, i, scope, scope.frame.exec.pause(c));
 }
 
 /**
@@ -114,6 +123,10 @@ async function runListAsync(list: StepList, i: number, scope: Scope, pending: Pr
     if (i >= steps.length) return undefined;
     step = steps[i]!;
     r = runStep(step, entry, scope);
+    // A long run of steps that never wait gives the event loop a turn every few milliseconds.
+    if (!isPromise<Completion>(r) && (scope.frame.exec.steps & 31) === 0 && scope.frame.exec.shouldPause()) {
+      r = scope.frame.exec.pause(r);
+    }
   }
 }
 

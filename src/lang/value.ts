@@ -219,6 +219,28 @@ export function depthOf(v: Value): number {
 const DEPTH_SLOTS = 2048;
 const sizeCache = new WeakMap<object, number>();
 
+/**
+ * Keeps {@link sizeOf} and {@link depthOf} exact after `container` was changed in place (an element `removed`,
+ * or none, replaced by `added`; `sizeDelta` the change in bytes as sizeOf counts them), without walking it:
+ * the engine changes a container in place only when no one else can see it (engine/assign.ts), so its
+ * cached measure must follow. A container never measured stays unmeasured.
+ * @throws NestingDepthError when `added` makes the container too deep (nothing is recorded then).
+ */
+export function remeasure(container: Value[] | WMap, sizeDelta: number, added: Value, removed: Value | undefined): void {
+  const packed = sizeCache.get(container);
+  if (packed === undefined) return;
+  let depth = packed % DEPTH_SLOTS;
+  const addedDepth = depthOf(added) + 1;
+  if (addedDepth > MAX_NESTING_DEPTH) throw new NestingDepthError();
+  if (addedDepth > depth) depth = addedDepth;
+  else if (removed !== undefined && depthOf(removed) + 1 === depth && addedDepth < depth) {
+    // The deepest element may be gone: measure again when next asked.
+    sizeCache.delete(container);
+    return;
+  }
+  sizeCache.set(container, (Math.floor(packed / DEPTH_SLOTS) + sizeDelta) * DEPTH_SLOTS + depth);
+}
+
 function measure(v: Value[] | WMap): number {
   const cached = sizeCache.get(v);
   if (cached !== undefined) return cached;

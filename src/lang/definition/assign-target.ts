@@ -1,10 +1,12 @@
 /**
  * Assignment targets of `assign` steps (spec "Assign"): `a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`.
  */
+import type { CompiledExpression, Expr } from '../expr/ast.ts';
+import { compileExpression } from '../expr/compile.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
-import type { AssignTarget } from './ast.ts';
+import type { AssignTarget, Template } from './ast.ts';
 import type { SEntry, SScalar } from './load.ts';
-import { compileExpressionAt, expressionText, failAt, type TemplateContext } from './template.ts';
+import { compileExpressionAt, expressionText, failAt, isAsyncCall, type TemplateContext } from './template.ts';
 
 /**
  * Parses an assignment target (`a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`): the whole target must parse as an
@@ -73,4 +75,28 @@ function matchingBracket(text: string, open: number): number | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The element of Google's accumulator idiom `l: ${list.concat(l, x)}`, compiled on its own (see
+ * `Assignment.append`): when `target` is a plain variable and `value` is exactly `list.concat` of that
+ * variable and an element expression that does not wait. Undefined for any other assignment.
+ */
+export function appendElement(target: AssignTarget, value: Template, cx: TemplateContext): CompiledExpression | undefined {
+  if (target.path.length > 0 || value.kind !== 'expr' || cx.workflows.has('list.concat')) return undefined;
+  const ast = value.expr.ast;
+  if (ast.kind !== 'call' || ast.callee !== 'list.concat' || ast.args.length !== 2) return undefined;
+  const [list, item] = ast.args as [Expr, Expr];
+  if (list.kind !== 'var' || list.name !== target.root) return undefined;
+  // The element's text runs from its first character to the call's closing parenthesis, the last one.
+  const source = value.expr.source;
+  const end = source.lastIndexOf(')');
+  if (end <= item.pos) return undefined;
+  let element: CompiledExpression;
+  try {
+    element = compileExpression(source.slice(item.pos, end), { isAsyncCall: (name: string) => isAsyncCall(name, cx.workflows) });
+  } catch {
+    return undefined;
+  }
+  return element.isAsync ? undefined : element;
 }

@@ -53,6 +53,12 @@ export interface AssignTarget {
 export interface Assignment {
   readonly target: AssignTarget;
   readonly value: Template;
+  /**
+   * Set when the entry is Google's accumulator idiom `l: ${list.concat(l, x)}` (a plain variable, the same
+   * variable as the first argument, an element expression that does not wait): the element `x` alone, so
+   * the engine can append in place to a list only `l` holds. `value` still says what the entry means.
+   */
+  readonly append?: CompiledExpression;
 }
 
 /**

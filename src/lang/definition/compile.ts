@@ -19,7 +19,7 @@
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
 import type { Value } from '../value.ts';
-import { compileAssignTarget } from './assign-target.ts';
+import { appendElement, compileAssignTarget } from './assign-target.ts';
 import type {
   Assignment,
   CallTarget,
@@ -415,7 +415,10 @@ class Compiler implements StepCompiler {
         return this.fail(item, "each assignment must be a map with exactly one entry 'target: value'");
       }
       const e = item.entries[0]!;
-      return { target: compileAssignTarget(e, this.cx), value: compileTemplate(e.value, this.cx) };
+      const target = compileAssignTarget(e, this.cx);
+      const value = compileTemplate(e.value, this.cx);
+      const append = appendElement(target, value, this.cx);
+      return append ? { target, value, append } : { target, value };
     });
   }
 
