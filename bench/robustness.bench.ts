@@ -1,0 +1,139 @@
+// Robustness benchmarks (issue 11): no execution holds the emulator, filling a map costs O(1) per step, and
+// the inputs that once killed the process leave its memory as it was.
+// - the longest event-loop stall (perf_hooks.monitorEventLoopDelay, p99 and max) while one execution runs a
+//   100,000-iteration loop of map assignments beside a REST load (GETs in a loop), plus the slowest GET;
+// - the time of that loop at 10k, 20k and 40k iterations, and how it grows (linear: 40k takes 4x 10k);
+// - RSS after the YAML alias bomb (REST create) and the string bomb (an execution that builds a huge string
+//   and calls text.find_all on it), against RSS before.
+// Usage: node --expose-gc --import tsx bench/robustness.bench.ts   (or: npm run bench -- robustness)
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { compileDefinition } from '../src/lang/definition/compile.ts';
+import { systemClock } from '../src/engine/clock.ts';
+import { runExecution } from '../src/engine/run.ts';
+import type { ExecutionDeps } from '../src/engine/types.ts';
+import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { startServer } from '../src/server.ts';
+import { report } from './report.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+/**
+ * A loop of `n` map assignments (`m[string(i)]: true`, the shape that froze the API for 34 s at 20,000 keys),
+ * over at most `keys` distinct keys (the 512 KB variable memory holds about 70,000 such entries).
+ */
+const mapLoop = (n: number, keys = n): string => `main:
+  steps:
+    - init:
+        assign:
+          - m: {}
+    - fill:
+        for:
+          value: i
+          range: [1, ${n}]
+          steps:
+            - put:
+                assign:
+                  - m[string(i % ${keys})]: true
+    - done:
+        return: \${len(m)}
+`;
+
+// 1. Loop time at 10k, 20k, 40k iterations, in process (best of 5).
+{
+  const deps: ExecutionDeps = {
+    clock: systemClock,
+    fetch: globalThis.fetch,
+    env: new Map(),
+    log: () => {},
+    callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+  };
+  const times: number[] = [];
+  for (const n of [10_000, 20_000, 40_000]) {
+    const def = compileDefinition(mapLoop(n));
+    let best = Infinity;
+    for (let round = 0; round < 5; round++) {
+      const t0 = performance.now();
+      await runExecution(def, null, deps, new AbortController().signal);
+      best = Math.min(best, performance.now() - t0);
+    }
+    times.push(best);
+    report(`loop of ${n.toLocaleString('en-US')} map assignments`, best, 'ms');
+  }
+  report('map-assignment loop growth, time(40k) / time(10k)', times[2]! / times[0]!, 'x (linear: 4)', { value: 5, higherIsBetter: false });
+}
+
+// 2. Event-loop stall and REST latency while one execution runs a 100,000-iteration loop beside a REST load.
+const server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} } });
+const api = `${server.url}/v1/projects/my-project/locations/us-central1`;
+const post = (path: string, body: unknown) => fetch(api + path, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+{
+  // 99,990 iterations (with the loop's own steps, just under the 100,000-step limit) over 20,000 keys.
+  assert((await post('/workflows?workflowId=fill', { sourceContents: mapLoop(99_990, 20_000) })).status === 200, 'deploy');
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  let slowest = 0;
+  let gets = 0;
+  const t0 = performance.now();
+  const ex = (await post('/workflows/fill/executions', {})).body.name as string;
+  h.enable();
+  let done = false;
+  const load = (async () => {
+    while (!done) {
+      const g0 = performance.now();
+      const r = await fetch(`${server.url}/v1/${ex}`);
+      const state = ((await r.json()) as { state: string }).state;
+      slowest = Math.max(slowest, performance.now() - g0);
+      gets++;
+      if (state !== 'ACTIVE') done = true;
+    }
+  })();
+  await load;
+  h.disable();
+  const elapsed = performance.now() - t0;
+  const end = await (await fetch(`${server.url}/v1/${ex}`)).json() as { state: string; result?: string };
+  assert(end.state === 'SUCCEEDED' && end.result === '20000', `the loop ended ${end.state} ${end.result}`);
+  report('event-loop delay p99 while a 100,000-iteration map loop runs beside REST GETs', h.percentile(99) / 1e6, 'ms', { value: 50, higherIsBetter: false });
+  report('event-loop delay max during that run', h.max / 1e6, 'ms');
+  report(`slowest of ${gets} REST GETs during that run`, slowest, 'ms', { value: 50, higherIsBetter: false });
+  report('that run, start to end over REST', elapsed, 'ms');
+}
+
+// 3. RSS after the alias bomb and the string bomb.
+{
+  gc();
+  await new Promise((r) => setTimeout(r, 100));
+  gc();
+  const before = process.memoryUsage().rss;
+  const levels = ['l0: &l0 ["lol"]'];
+  for (let i = 1; i <= 9; i++) levels.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+  const bomb = `${levels.join('\n')}\nmain:\n  steps:\n    - a:\n        assign:\n          - x: *l9\n    - r:\n        return: 1\n`;
+  const b0 = performance.now();
+  const refused = await post('/workflows?workflowId=bomb', { sourceContents: bomb });
+  report('alias bomb (10^9 nodes in 600 bytes): time to the 400', performance.now() - b0, 'ms');
+  assert(refused.status === 400, `alias bomb answered ${refused.status}`);
+  const stringBomb = `main:
+  steps:
+    - seed:
+        assign:
+          - a: \${text.replace_all(text.replace_all("0123456789", "", "0123456789"), "", "0123456789abcdefghij")}
+    - bomb:
+        return: \${len(text.find_all(text.replace_all(a, "", a), ""))}
+`;
+  assert((await post('/workflows?workflowId=strbomb', { sourceContents: stringBomb })).status === 200, 'deploy string bomb');
+  const ex = (await post('/workflows/strbomb/executions', {})).body.name as string;
+  let state = 'ACTIVE';
+  while (state === 'ACTIVE') {
+    await new Promise((r) => setTimeout(r, 20));
+    state = ((await (await fetch(`${server.url}/v1/${ex}`)).json()) as { state: string }).state;
+  }
+  assert(state === 'FAILED', `string bomb ended ${state}`);
+  gc();
+  await new Promise((r) => setTimeout(r, 100));
+  gc();
+  const after = process.memoryUsage().rss;
+  report('RSS growth after the alias bomb and the string bomb', (after - before) / 1e6, 'MB', { value: 50, higherIsBetter: false });
+}
+await server.close();
+
+function assert(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`bench setup failed: ${what}`);
+}
