@@ -91,6 +91,7 @@ function setInPlace(slot: Scope, container: Value, key: Value, value: Value): bo
   if (typeof key === 'string' && isMap(container)) {
     old = container.get(key);
     delta = sizeOf(value) - (old === undefined ? -key.length : sizeOf(old));
+    slot.grow(delta);
     remeasure(container, delta, value, old);
     container.set(key, value);
   } else if ((typeof key === 'bigint' || (typeof key === 'number' && Number.isInteger(key))) && isList(container)) {
@@ -98,10 +99,10 @@ function setInPlace(slot: Scope, container: Value, key: Value, value: Value): bo
     if (n < 0 || n >= container.length) return false;
     old = container[n]!;
     delta = sizeOf(value) - sizeOf(old);
+    slot.grow(delta);
     remeasure(container, delta, value, old);
     container[n] = value;
   } else return false;
-  slot.grow(delta);
   return true;
 }
 
@@ -125,9 +126,9 @@ function appendInPlace(scope: Scope, a: Assignment): boolean {
     return true;
   }
   const delta = sizeOf(item);
+  slot!.grow(delta);
   remeasure(list, delta, item, undefined);
   list.push(item);
-  slot!.grow(delta);
   return true;
 }
 
