@@ -20,9 +20,11 @@ export function execAssign(
 ): Outcome {
   for (let i = from; i < assignments.length; i++) {
     const a = assignments[i]!;
-    if (a.append !== undefined) {
+    // The accumulator idiom, when nothing in it waits (the compiler marks only such ones; a definition
+    // rebuilt with waiting expressions takes the general path).
+    if (a.append !== undefined && !a.append.isAsync && a.value.kind === 'expr' && !a.value.expr.isAsync) {
       if (appendInPlace(scope, a)) continue;
-      const v = evalTemplate(a.value, scope) as Value; // never a promise: the compiler marks only sync ones
+      const v = a.value.expr.evaluate(scope);
       scope.assign(a.target.root, v);
       // list.concat built a fresh list that only this variable holds.
       if (isList(v)) scope.frame.exec.owned = v;
