@@ -156,6 +156,8 @@ export class Frame {
  */
 export class Scope implements Env {
   readonly vars = new Map<string, Value>();
+  /** The frame's execution (read on every lookup, so kept one load away). */
+  private readonly exec: Execution;
   /** Bytes this scope's variables hold (names included), released with {@link release}. */
   private bytes = 0;
 
@@ -163,7 +165,9 @@ export class Scope implements Env {
     readonly parent: Scope | undefined,
     readonly frame: Frame,
     readonly shared?: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.exec = frame.exec;
+  }
 
   lookup(name: string): Value | undefined {
     let s: Scope | undefined = this;
@@ -171,8 +175,7 @@ export class Scope implements Env {
       const v = s.vars.get(name);
       if (v !== undefined) {
         // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
-        const exec = this.frame.exec;
-        if (v === exec.owned) exec.owned = undefined;
+        if (typeof v === 'object' && v === this.exec.owned) this.exec.owned = undefined;
         return v;
       }
       s = s.parent;
