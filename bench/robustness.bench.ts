@@ -69,6 +69,18 @@ const post = (path: string, body: unknown) => fetch(api + path, { method: 'POST'
 {
   // 99,990 iterations (with the loop's own steps, just under the 100,000-step limit) over 20,000 keys.
   assert((await post('/workflows?workflowId=fill', { sourceContents: mapLoop(99_990, 20_000) })).status === 200, 'deploy');
+  // The machine's own share: the same REST load for a second with no execution running.
+  const base = monitorEventLoopDelay({ resolution: 1 });
+  base.enable();
+  let baseSlowest = 0;
+  for (const until = performance.now() + 1000; performance.now() < until; ) {
+    const g0 = performance.now();
+    await (await fetch(`${api}/workflows/fill`)).text();
+    baseSlowest = Math.max(baseSlowest, performance.now() - g0);
+  }
+  base.disable();
+  report('event-loop delay p99 with the REST load alone (the machine\'s baseline)', base.percentile(99) / 1e6, 'ms');
+  report('slowest REST GET with the REST load alone', baseSlowest, 'ms');
   const h = monitorEventLoopDelay({ resolution: 1 });
   let slowest = 0;
   let gets = 0;
