@@ -8,6 +8,7 @@
 // Usage: node --expose-gc --import tsx bench/robustness.bench.ts   (or: npm run bench -- robustness)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { compileDefinition } from '../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/clock.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
@@ -49,7 +50,7 @@ const mapLoop = (n: number, keys = n): string => `main:
   };
   const times: number[] = [];
   for (const n of [10_000, 20_000, 40_000]) {
-    const def = compileDefinition(mapLoop(n));
+    const def = compileDefinition(mapLoop(n), DEFINITION_LIBRARY);
     let best = Infinity;
     for (let round = 0; round < 5; round++) {
       const t0 = performance.now();

@@ -94,7 +94,7 @@ export function appendElement(target: AssignTarget, value: Template, cx: Templat
   if (end <= item.pos) return undefined;
   let element: CompiledExpression;
   try {
-    element = compileExpression(source.slice(item.pos, end), { isAsyncCall: (name: string) => isAsyncCall(name, cx.workflows) });
+    element = compileExpression(source.slice(item.pos, end), { isAsyncCall: (name: string) => isAsyncCall(name, cx) });
   } catch {
     return undefined;
   }
