@@ -15,6 +15,7 @@
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
+import { SourceProblems } from './source-problems.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
@@ -452,6 +453,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const core: ServiceCore & EmulatorControl & { close(): void } = {
     project,
     location,
+    sourceProblems: new SourceProblems(),
 
     createWorkflow(workflowId, input) {
       const problem = workflowIdProblem(workflowId);
@@ -664,12 +666,18 @@ function definitionError(e: unknown): ApiError {
   const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
   let msg = typeof err.message === 'string' ? err.message : String(e);
   // A DefinitionError's message already reads "invalid workflow definition: step "x" (line 3, column 5): ...".
-  if (/^invalid workflow definition/i.test(msg)) return ApiError.invalidArgument(msg);
+  if (/^invalid workflow definition/i.test(msg)) return withCause(ApiError.invalidArgument(msg), e);
   const where: string[] = [];
   if (typeof err.step === 'string' && !msg.includes(err.step)) where.push(`step "${err.step}"`);
   if (typeof err.line === 'number' && !msg.includes(`${err.line}:`) && !/line/i.test(msg)) {
     where.push(`line ${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}`);
   }
   if (where.length) msg = `${where.join(', ')}: ${msg}`;
-  return ApiError.invalidArgument(`invalid workflow definition: ${msg}`);
+  return withCause(ApiError.invalidArgument(`invalid workflow definition: ${msg}`), e);
+}
+
+/** The error with the compiler's error as its `cause`, so the watcher can read its line, column and step. */
+function withCause(err: ApiError, cause: unknown): ApiError {
+  Object.defineProperty(err, 'cause', { value: cause, enumerable: false });
+  return err;
 }

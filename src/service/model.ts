@@ -6,6 +6,7 @@
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
+import type { SourceProblems } from './source-problems.ts';
 
 /** Execution states (spec "States and transitions"). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -158,6 +159,8 @@ export interface ServiceCore {
    * callback of an ended execution.
    */
   deliverCallback(callbackId: string, request: CallbackRequest): { status: number; body: unknown };
+  /** Watched files that failed to deploy, recorded by the directory watcher, shown by the web UI (issue 16). */
+  readonly sourceProblems: SourceProblems;
 
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: (event: ServiceEvent) => void): () => void;

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { ApiError } from './errors.ts';
 import type { ServiceCore } from './model.ts';
 import { workflowIdProblem } from './names.ts';
+import type { SourceProblem } from './source-problems.ts';
 
 /** Options of {@link watchDirectory}. */
 export interface WatchOptions {
@@ -158,11 +159,13 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
         log(`workflows-emulator: updated workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
       }
       state.deployed = true;
+      service.sourceProblems.clear(id);
     } catch (e) {
       const msg = e instanceof ApiError || e instanceof Error ? e.message : String(e);
       const kept = existing !== undefined ? '; the revision deployed before stays' : '';
       state.deployed = false;
       log(`workflows-emulator: ${path}: ${msg}${kept}`);
+      service.sourceProblems.set(sourceProblem(service, id, path, msg, e));
     }
   }
 
@@ -173,6 +176,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
     for (const k of [`name:${name}`, `conflict:${name}`, `upper:${name}`]) warned.delete(k);
     if (!state || owners.get(state.id) !== name) return;
     owners.delete(state.id);
+    service.sourceProblems.clear(state.id);
     try {
       service.deleteWorkflow(state.id);
       log(`workflows-emulator: deleted workflow "${state.id}" (${join(dir, name)} was removed)`);
@@ -269,5 +273,26 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
     },
+  };
+}
+
+/** The problem the UI shows for a file that failed to deploy: the message and, when the compiler said, where. */
+function sourceProblem(service: ServiceCore, workflowId: string, file: string, message: string, e: unknown): SourceProblem {
+  const cause = (e as { cause?: { line?: unknown; col?: unknown; step?: unknown } } | undefined)?.cause;
+  let kept: string | undefined;
+  try {
+    kept = service.getWorkflow(workflowId).revisionId;
+  } catch {
+    kept = undefined;
+  }
+  return {
+    workflowId,
+    file,
+    message,
+    ...(typeof cause?.line === 'number' ? { line: cause.line } : {}),
+    ...(typeof cause?.col === 'number' ? { column: cause.col } : {}),
+    ...(typeof cause?.step === 'string' ? { step: cause.step } : {}),
+    ...(kept !== undefined ? { keptRevisionId: kept } : {}),
+    time: new Date().toISOString(),
   };
 }

@@ -47,11 +47,23 @@ function cancelForm(workflowId: string, executionId: string): SafeHtml {
   return html`<form class="cancel" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" class="danger" id="cancel-button">Cancel execution</button></form>`;
 }
 
-// A plain form (no htmx): the answer is a redirect to the new execution, or, when the service refuses, the
-// workflow page with the reason in its start form, where the argument can be edited.
+// A plain form (no htmx) to the workflow page, which answers with its start form filled in with this
+// execution's argument, to edit before starting (issue 16). A POST, as an argument may be too long for a URL.
 function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
-  const action = uiPath('workflows', workflowId, 'executions');
-  return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Start a new execution of the current revision with the same argument">Run again</button></form>`;
+  const action = uiPath('workflows', workflowId);
+  return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
+}
+
+// Sends a request to a callback the execution waits on, from the page (issue 16). htmx swaps the live region;
+// hx-preserve keeps what is being typed while the region refreshes itself.
+function callbackForm(workflowId: string, executionId: string, c: Callback): SafeHtml {
+  const id = c.name.split('/').pop() ?? '';
+  const action = uiPath('executions', workflowId, executionId, 'callbacks', id);
+  return html`<form class="send-callback" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button" data-json-field="callback-body-${id}">
+<label for="callback-body-${id}">Body <span class="muted">(JSON, or any text)</span></label>
+<textarea id="callback-body-${id}" name="body" rows="3" spellcheck="false" autocomplete="off" hx-preserve="true" placeholder="{&quot;approved&quot;: true}"></textarea>
+<div class="actions"><button type="submit" id="send-callback-${id}">Send ${c.method}</button></div>
+</form>`;
 }
 
 function outcome(e: Execution): SafeHtml {
@@ -81,14 +93,15 @@ ${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</c
   }
 }
 
-function callbacksBlock(callbacks: readonly Callback[]): SafeHtml {
+function callbacksBlock(e: Execution, callbacks: readonly Callback[]): SafeHtml {
+  const { workflowId, executionId } = executionIds(e);
   const content = callbacks.length
     ? html`<div class="table-wrap"><table class="list">
 <caption class="sr-only">Callbacks</caption>
 <thead><tr><th scope="col">Method</th><th scope="col">URL</th><th scope="col" class="hide-sm">Created</th></tr></thead>
 <tbody>${callbacks.map(
         (c) => html`<tr><td class="mono">${c.method}</td><td class="mono break">${c.url}</td><td class="hide-sm">${formatTime(c.createTime)}</td></tr>`,
-      )}</tbody></table></div>`
+      )}</tbody></table></div>${e.state === 'ACTIVE' ? callbacks.map((c) => callbackForm(workflowId, executionId, c)) : ''}`
     : html`<p class="muted">This execution created no callbacks.</p>`;
   return section('ex-callbacks', html`Callbacks <span class="muted">${callbacks.length}</span>`, content);
 }
@@ -126,7 +139,7 @@ ${facts}
 ${outcome(e)}
 ${argument}
 ${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs) : ''}
-${callbacksBlock(d.callbacks)}
+${callbacksBlock(e, d.callbacks)}
 ${logsBlock(d.logs)}
 <p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;
   return liveRegion(

@@ -9,11 +9,13 @@
  * | GET | `/ui` | dashboard |
  * | GET | `/ui/workflows` | workflow list |
  * | GET | `/ui/workflows/{id}` | workflow: details, start form, executions, source |
- * | GET | `/ui/workflows/{id}/executions[?state=S]` | executions of one workflow |
+ * | GET | `/ui/workflows/{id}/executions[?state=S][&page=N]` | executions of one workflow, 100 a page |
+ * | POST | `/ui/workflows/{id}` | the workflow page with its start form filled in (field `argument`: "Run again…") |
  * | POST | `/ui/workflows/{id}/executions` | start an execution (form field `argument`, JSON text) |
- * | GET | `/ui/executions[?state=S]` | executions of all workflows |
+ * | GET | `/ui/executions[?state=S][&page=N]` | executions of all workflows, 100 a page |
  * | GET | `/ui/executions/{workflowId}/{executionId}` | execution |
  * | POST | `/ui/executions/{workflowId}/{executionId}/cancel` | cancel it |
+ * | POST | `/ui/executions/{workflowId}/{executionId}/callbacks/{callbackId}` | send the callback (field `body`) |
  * | GET | `/ui/assets/{name}` | htmx, stylesheet, ui.js (src/ui/assets.ts) |
  *
  * htmx requests: a GET with `HX-Request: true` and `HX-Target: live` (a live region polling itself) gets that
@@ -62,6 +64,8 @@ export interface UiOptions {
 export const RECENT_EXECUTIONS = 10;
 /** Executions shown on a workflow page (the full list is one click away). */
 export const WORKFLOW_PAGE_EXECUTIONS = 25;
+/** Executions on one page of an executions list. */
+export const EXECUTIONS_PAGE_SIZE = 100;
 /** Largest form body accepted, in bytes (an argument is at most 32 KB before URL encoding). */
 export const MAX_FORM_BYTES = 1024 * 1024;
 
@@ -91,6 +95,9 @@ interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
 }
+
+/** The answer to a form body over {@link MAX_FORM_BYTES}. */
+const FORM_TOO_LARGE: Reply = { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
 
 /**
  * Creates the web UI handler for `/`, `/ui` and `/ui/*` on the REST port. The HTTP server calls it for those
@@ -145,7 +152,10 @@ async function route(service: ServiceCore, site: Site, now: () => number, req: I
   if (a === 'assets' && b !== undefined && c === undefined) return methodIs(method, ['GET', 'HEAD']) ?? asset(req, url, b);
   if (a === 'workflows') {
     if (b === undefined) return methodIs(method, ['GET', 'HEAD']) ?? workflows(service, site, live);
-    if (c === undefined) return methodIs(method, ['GET', 'HEAD']) ?? workflow(service, site, now, req, b, live);
+    if (c === undefined) {
+      if (method === 'POST') return prefilledWorkflow(service, site, now, req, b);
+      return methodIs(method, ['GET', 'HEAD', 'POST']) ?? workflow(service, site, now, req, b, live);
+    }
     if (c === 'executions' && d === undefined) {
       if (method === 'POST') return startExecution(service, site, now, req, b);
       return methodIs(method, ['GET', 'HEAD', 'POST']) ?? executions(service, site, now, req, url, b, live);
@@ -156,6 +166,9 @@ async function route(service: ServiceCore, site: Site, now: () => number, req: I
     if (c !== undefined && d === undefined) return methodIs(method, ['GET', 'HEAD']) ?? execution(service, site, now, req, b, c, live);
     if (c !== undefined && d === 'cancel' && rest.length === 0) {
       return methodIs(method, ['POST']) ?? cancelExecution(service, site, now, req, b, c);
+    }
+    if (c !== undefined && d === 'callbacks' && rest.length === 1) {
+      return methodIs(method, ['POST']) ?? sendCallback(service, site, now, req, b, c, rest[0]!);
     }
   }
   return notFound(site, req, 'There is no page at this address.');
@@ -182,6 +195,7 @@ function dashboard(service: ServiceCore, site: Site, now: () => number, live: bo
     recent: all.slice(0, RECENT_EXECUTIONS),
     totalExecutions: all.length,
     nowMs: now(),
+    problems: service.sourceProblems.list(),
   };
   return live ? fragment(dashboardLive(site, data)) : page(site, 200, dashboardPage(site, data));
 }
@@ -211,10 +225,16 @@ function executions(
   }
   const all = newestFirst(service.listExecutions(workflowId));
   const state = parseState(url.searchParams.get('state'));
+  const matching = state ? all.filter((e) => e.state === state) : all;
+  const pages = Math.max(1, Math.ceil(matching.length / EXECUTIONS_PAGE_SIZE));
+  const pageNo = Math.min(pages, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   const data: ExecutionsData = {
     ...(workflowId !== undefined ? { workflowId } : {}),
     ...(state ? { state } : {}),
-    executions: state ? all.filter((e) => e.state === state) : all,
+    executions: matching.slice((pageNo - 1) * EXECUTIONS_PAGE_SIZE, pageNo * EXECUTIONS_PAGE_SIZE),
+    matching: matching.length,
+    page: pageNo,
+    pageSize: EXECUTIONS_PAGE_SIZE,
     counts: countStates(all),
     nowMs: now(),
   };
@@ -256,7 +276,7 @@ function asset(req: IncomingMessage, url: URL, name: string): Reply {
 
 async function startExecution(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string): Promise<Reply> {
   const form = await readForm(req);
-  if (!form) return { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
+  if (!form) return FORM_TOO_LARGE;
   const argument = (form.get('argument') ?? '').trim();
   if (!exists(() => service.getWorkflow(id))) return notFound(site, req, `There is no workflow “${id}”.`);
 
@@ -313,6 +333,52 @@ async function cancelExecution(
   return fragment(executionLive(notice ? { ...data, notice } : data));
 }
 
+/** "Run again…": the workflow page with the start form filled in with the posted argument, to edit. */
+async function prefilledWorkflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string): Promise<Reply> {
+  const form = await readForm(req);
+  if (!form) return FORM_TOO_LARGE;
+  const data = workflowData(service, now, id);
+  if (!data) return notFound(site, req, `There is no workflow “${id}”.`);
+  return page(site, 200, workflowPage(data, { argument: form.get('argument') ?? '' }));
+}
+
+/**
+ * Sends a callback from the execution page (issue 16): the form's `body` goes to the callback as a request
+ * with the callback's method, as JSON when it parses as JSON, else as text, exactly as a request to its URL.
+ */
+async function sendCallback(
+  service: ServiceCore,
+  site: Site,
+  now: () => number,
+  req: IncomingMessage,
+  workflowId: string,
+  executionId: string,
+  callbackId: string,
+): Promise<Reply> {
+  const form = await readForm(req);
+  if (!form) return FORM_TOO_LARGE;
+  const callback = (attempt(() => service.listCallbacks(workflowId, executionId)) ?? []).find((c) => lastSegment(c.name) === callbackId);
+  if (!callback) return notFound(site, req, `Execution “${executionId}” of workflow “${workflowId}” has no callback “${callbackId}”.`);
+  const text = form.get('body') ?? '';
+  let json = text.trim() !== '';
+  try {
+    if (json) parseJson(text);
+  } catch {
+    json = false;
+  }
+  const answer = service.deliverCallback(callbackId, {
+    method: callback.method,
+    headers: { 'content-type': json ? 'application/json' : 'text/plain; charset=utf-8' },
+    query: {},
+    body: Buffer.from(text, 'utf8'),
+  });
+  const notice = answer.status === 200 ? 'Callback sent.' : `Not sent (${answer.status}): ${JSON.stringify(answer.body)}`;
+  if (!isHtmx(req)) return redirect(303, uiPath('executions', workflowId, executionId));
+  const data = executionData(service, now, workflowId, executionId);
+  if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
+  return fragment(executionLive({ ...data, notice }));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Data
 
@@ -348,6 +414,7 @@ function workflowData(service: ServiceCore, now: () => number, id: string): Work
     totalExecutions: all.length,
     activeExecutions: all.filter((e) => e.state === 'ACTIVE').length,
     nowMs: now(),
+    ...(service.sourceProblems.get(id) ? { problem: service.sourceProblems.get(id)! } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * frame and shared pieces are in layout.ts, the execution page in execution-page.ts.
  */
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
+import type { SourceProblem } from '../service/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
@@ -34,6 +35,21 @@ export interface DashboardData {
   readonly recent: readonly Execution[];
   readonly totalExecutions: number;
   readonly nowMs: number;
+  /** Watched files that failed to deploy (issue 16). */
+  readonly problems: readonly SourceProblem[];
+}
+
+/**
+ * A watched file that failed to deploy (issue 16): the file, the error and where it is, and which revision
+ * is still running in its place. `link`: name the workflow with a link to its page (on the dashboard).
+ */
+export function sourceProblemBlock(p: SourceProblem, link: boolean): SafeHtml {
+  const where = p.line !== undefined ? html` at line ${p.line}${p.column !== undefined ? html`, column ${p.column}` : ''}` : '';
+  const kept = p.keptRevisionId
+    ? html`The revision deployed before, <span class="mono">${p.keptRevisionId}</span>, is still the one that runs.`
+    : html`The workflow is not deployed.`;
+  const name = link ? html`<a href="${uiPath('workflows', p.workflowId)}">${p.workflowId}</a>` : html`<span class="mono">${p.workflowId}</span>`;
+  return html`<div class="problem" role="alert" id="problem-${p.workflowId}"><p class="problem-head"><strong>${name}: <span class="mono break">${p.file}</span> failed to deploy${where}.</strong> ${kept}</p><pre class="problem-message">${p.message}</pre></div>`;
 }
 
 /** The dashboard's live region: counts by state, all workflows, recent executions. */
@@ -54,7 +70,10 @@ export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
       : html`<p class="empty">No executions yet. Open a workflow to start one.</p>`,
     d.totalExecutions > d.recent.length ? html`<a class="more" id="more-executions" href="/ui/executions">All ${d.totalExecutions} executions</a>` : '',
   );
-  return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${counts}${workflows}${recent}`);
+  const problems = d.problems.length
+    ? section('dash-problems', html`Files that failed to deploy <span class="muted">${d.problems.length}</span>`, d.problems.map((p) => sourceProblemBlock(p, true)))
+    : '';
+  return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`);
 }
 
 /** The dashboard page. */
@@ -101,6 +120,8 @@ export interface WorkflowData {
   readonly totalExecutions: number;
   readonly activeExecutions: number;
   readonly nowMs: number;
+  /** Its watched file's failed deploy, if the latest save did not deploy (issue 16). */
+  readonly problem?: SourceProblem;
 }
 
 /** The start-execution form of a workflow page; also the fragment answered to its htmx POST. */
@@ -144,6 +165,7 @@ export function workflowPage(d: WorkflowData, form: StartForm): Page {
   )}</code></pre></div>`;
   const body = html`${crumbs([['Workflows', '/ui/workflows'], [id, undefined]])}
 <div class="title-row"><h1 class="mono-title">${id}</h1><span class="wf-state">${w.state}</span></div>
+${d.problem ? sourceProblemBlock(d.problem, false) : ''}
 ${w.description ? html`<p class="lead">${w.description}</p>` : html`<p class="lead muted">No description.</p>`}
 <dl class="facts">
 <div><dt>Revision</dt><dd class="mono">${w.revisionId}</dd></div>
@@ -166,16 +188,33 @@ export interface ExecutionsData {
   readonly workflowId?: string;
   /** The state filter, if any. */
   readonly state?: ExecutionState;
-  /** The executions shown (already filtered), newest first. */
+  /** The executions of this page (already filtered), newest first. */
   readonly executions: readonly Execution[];
+  /** How many match the filter, on all pages. */
+  readonly matching: number;
+  /** The page shown, from 1, and how many executions a page holds. */
+  readonly page: number;
+  readonly pageSize: number;
   /** Counts by state before filtering. */
   readonly counts: StateCounts;
   readonly nowMs: number;
 }
 
-function listUrl(workflowId: string | undefined, state?: ExecutionState): string {
+function listUrl(workflowId: string | undefined, state?: ExecutionState, page = 1): string {
   const base = workflowId === undefined ? '/ui/executions' : uiPath('workflows', workflowId, 'executions');
-  return state ? `${base}?state=${state}` : base;
+  const query = [...(state ? [`state=${state}`] : []), ...(page > 1 ? [`page=${page}`] : [])].join('&');
+  return query ? `${base}?${query}` : base;
+}
+
+/** "Showing 101–200 of 3000" with links to the newer and older pages (issue 16: lists page). */
+function pager(d: ExecutionsData): SafeHtml {
+  const pages = Math.max(1, Math.ceil(d.matching / d.pageSize));
+  if (pages === 1) return html``;
+  const first = (d.page - 1) * d.pageSize + 1;
+  const last = Math.min(d.matching, d.page * d.pageSize);
+  const link = (page: number, label: string, id: string) =>
+    page >= 1 && page <= pages ? html`<a id="${id}" href="${listUrl(d.workflowId, d.state, page)}">${label}</a>` : html`<span class="muted">${label}</span>`;
+  return html`<nav class="pager" aria-label="Pages"><span>Showing ${first}–${last} of ${d.matching} · page ${d.page} of ${pages}</span> ${link(d.page - 1, '← Newer', 'page-newer')} ${link(d.page + 1, 'Older →', 'page-older')}</nav>`;
 }
 
 /** The live region of an executions list: the state filter (with counts) and the table. */
@@ -193,8 +232,8 @@ export function executionsLive(d: ExecutionsData): SafeHtml {
         nowMs: d.nowMs,
         caption: d.workflowId === undefined ? `All ${what}` : `${what} of ${d.workflowId}`,
       })
-    : html`<p class="empty">No ${what}${d.workflowId === undefined ? '' : ' of this workflow'}.</p>`}</div>`;
-  return liveRegion(listUrl(d.workflowId, d.state), d.counts.ACTIVE > 0, POLL_SEC.page, html`${filters}${table}`);
+    : html`<p class="empty">No ${what}${d.workflowId === undefined ? '' : ' of this workflow'}${d.page > 1 ? ' on this page' : ''}.</p>`}${pager(d)}</div>`;
+  return liveRegion(listUrl(d.workflowId, d.state, d.page), d.counts.ACTIVE > 0, POLL_SEC.page, html`${filters}${table}`);
 }
 
 /** An executions list, newest first, filterable by state. */

@@ -175,9 +175,11 @@ s('an execution started from the form goes from ACTIVE to SUCCEEDED without a re
   assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
   await shoot(page, '04-execution-succeeded');
 
-  // Run again: a new execution with the same argument.
+  // Run again…: the start form with the same argument (to edit, issue 16), then a new execution.
   const first = page.url();
   await page.getByRole('button', { name: 'Run again' }).click();
+  await page.waitForURL(/\/ui\/workflows\/hello$/);
+  await page.getByRole('button', { name: 'Start execution' }).click();
   await page.waitForURL((u) => u.href !== first && /\/ui\/executions\/hello\/[^/]+$/.test(u.pathname));
   assert.equal(JSON.parse(await page.locator('section[aria-labelledby="ex-argument"] pre').innerText()), { name: 'Ada' });
 });

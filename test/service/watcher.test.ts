@@ -122,6 +122,36 @@ s('a file saved without pause, faster than the debounce, is still deployed while
   }
 });
 
+s('a file that fails to deploy is recorded with file, line, column and the kept revision; fixing or removing it clears that (issue 16)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
+  try {
+    writeFileSync(join(dir, 'flaky.yaml'), RETURNS('one'));
+    writeFileSync(join(dir, 'never.yaml'), 'main:\n  steps:\n    - a:\n        call: sys.lgo\n');
+    const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {} });
+    const w = await watchDirectory(core, dir, { log: () => {}, debounceMs: 10 });
+    const never = core.sourceProblems.get('never')!;
+    assert.ok(never, 'a file that never deployed is recorded');
+    assert.is(never.file, join(dir, 'never.yaml'));
+    assert.equal([never.line, never.column, never.step], [4, 15, 'a']);
+    assert.match(never.message, /unknown function or subworkflow 'sys.lgo' \(did you mean 'sys.log'\?\)/);
+    assert.is(never.keptRevisionId, undefined);
+    const kept = core.getWorkflow('flaky').revisionId;
+    writeFileSync(join(dir, 'flaky.yaml'), 'main:\n  steps:\n    - a:\n        next: nowhere\n');
+    const problem = await until(() => core.sourceProblems.get('flaky'), 'the broken save to be recorded');
+    assert.equal([problem.line, problem.keptRevisionId], [4, kept]);
+    assert.is(core.getWorkflow('flaky').revisionId, kept, 'the revision deployed before stays');
+    writeFileSync(join(dir, 'flaky.yaml'), RETURNS('two'));
+    await until(() => (core.sourceProblems.get('flaky') ? undefined : true), 'the fixed save to clear it');
+    rmSync(join(dir, 'never.yaml'));
+    await until(() => (core.sourceProblems.get('never') ? undefined : true), 'the removed file to clear it');
+    assert.equal(core.sourceProblems.list(), []);
+    w.close();
+    core.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 s('after close() nothing is deployed any more', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
   try {

@@ -61,6 +61,16 @@ function isHtmlPage(r: UiResponse, status = 200): void {
   assert.ok(r.text.startsWith('<!doctype html>'), 'a whole page');
 }
 
+async function until<T>(f: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = f();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(10);
+  }
+}
+
 function title(r: UiResponse): string {
   return /<title>([^<]*)<\/title>/.exec(r.text)?.[1] ?? '';
 }
@@ -450,18 +460,91 @@ s('an ACTIVE execution shows its callbacks with URLs, a Cancel button, and polls
   assert.match(r.text, new RegExp(`<div id="live" hx-get="/ui/executions/waiter/${id}" hx-trigger="every 1s"`));
 });
 
-s('Run again starts a new execution with the same argument (issue 6; like "Execute again" in the console)', async ({ ui }) => {
+s('Run again opens the start form filled in with the same argument, to edit before starting (issue 16)', async ({ ui }) => {
   const first = start(ui, 'hello', { name: `<i>"Q"</i>` });
   await ui.settle('hello', first);
   const page = await ui.get(`/ui/executions/hello/${first}`);
-  const form = /<form class="rerun" method="post" action="\/ui\/workflows\/hello\/executions"><input type="hidden" name="argument" value="([^"]*)">/.exec(page.text);
+  const form = /<form class="rerun" method="post" action="\/ui\/workflows\/hello"><input type="hidden" name="argument" value="([^"]*)">/.exec(page.text);
   assert.ok(form, 'the form');
   assert.is(form![1], '{&quot;name&quot;:&quot;&lt;i&gt;\\&quot;Q\\&quot;&lt;/i&gt;&quot;}');
   const argument = ui.core.getExecution('hello', first).argument!;
-  const r = await ui.post('/ui/workflows/hello/executions', { argument });
-  assert.is(r.status, 303);
-  const again = ui.core.listExecutions('hello').find((e) => idOf(e) !== first)!;
-  assert.is(again.argument, argument);
+  const r = await ui.post('/ui/workflows/hello', { argument });
+  isHtmlPage(r, 200);
+  const textarea = /<textarea id="argument"[^>]*>\n([^<]*)<\/textarea>/.exec(r.text);
+  assert.is(textarea?.[1], '{&quot;name&quot;:&quot;&lt;i&gt;\\&quot;Q\\&quot;&lt;/i&gt;&quot;}', 'the argument, escaped, ready to edit');
+  assert.is(ui.core.listExecutions('hello').length, 1, 'nothing started yet');
+  const edited = await ui.post('/ui/workflows/hello/executions', { argument: '{"name": "edited"}' });
+  assert.is(edited.status, 303);
+  assert.is(ui.core.listExecutions('hello').find((e) => idOf(e) !== first)!.argument, '{"name": "edited"}');
+});
+
+s('an executions list pages: 100 a page, newest first, with links to the older and newer pages (issue 16)', async ({ ui }) => {
+  for (let i = 0; i < 250; i++) ui.core.createExecution('hello', { argument: JSON.stringify({ name: `n${i}` }) });
+  const first = await ui.get('/ui/executions');
+  isHtmlPage(first);
+  const rows = (t: string) => (t.match(/<tr><td>/g) ?? []).length;
+  assert.is(rows(first.text), 100);
+  assert.match(first.text, /Showing 1–100 of 250 · page 1 of 3/);
+  assert.match(first.text, /id="page-older" href="\/ui\/executions\?page=2"/);
+  const last = await ui.get('/ui/executions?page=3');
+  assert.is(rows(last.text), 50);
+  assert.match(last.text, /Showing 201–250 of 250/);
+  assert.match(last.text, /id="page-newer" href="\/ui\/executions\?page=2"/);
+  const wf = await ui.get('/ui/workflows/hello/executions?page=2');
+  assert.match(wf.text, /id="page-newer" href="\/ui\/workflows\/hello\/executions"/);
+  assert.match(wf.text, /id="page-older" href="\/ui\/workflows\/hello\/executions\?page=3"/);
+  assert.ok(first.text.length < 200_000, `one page is small: ${first.text.length} bytes`);
+  const beyond = await ui.get('/ui/executions?page=99');
+  assert.match(beyond.text, /page 3 of 3/);
+});
+
+s('a waiting execution offers a form per callback; sending it resumes the execution with that body (issue 16)', async ({ ui }) => {
+  const id = start(ui, 'waiter');
+  const callback = await until(() => ui.core.listCallbacks('waiter', id)[0]);
+  const cbId = callback.name.split('/').pop()!;
+  const page = await ui.get(`/ui/executions/waiter/${id}`);
+  assert.match(page.text, `action="/ui/executions/waiter/${id}/callbacks/${cbId}"`);
+  assert.match(page.text, `Send POST`);
+  const sent = await ui.post(`/ui/executions/waiter/${id}/callbacks/${cbId}`, { body: '{"approved": true}' });
+  assert.is(sent.status, 303);
+  const done = await ui.settle('waiter', id);
+  assert.is(done.state, 'SUCCEEDED');
+  assert.equal(JSON.parse(done.result!), { approved: true });
+  const after = await ui.get(`/ui/executions/waiter/${id}`);
+  assert.not.match(after.text, 'class="send-callback"', 'no form once the execution has ended');
+  const unknown = await ui.post(`/ui/executions/waiter/${id}/callbacks/nope`, { body: '' });
+  assert.is(unknown.status, 404);
+});
+
+s('a callback body that is not JSON is sent as text; htmx gets the live region with a notice', async ({ ui }) => {
+  const id = start(ui, 'waiter');
+  const cbId = (await until(() => ui.core.listCallbacks('waiter', id)[0])).name.split('/').pop()!;
+  const r = await ui.post(`/ui/executions/waiter/${id}/callbacks/${cbId}`, { body: 'plain <b>text</b>' }, { 'hx-request': 'true', 'hx-target': 'live' });
+  assert.is(r.status, 200);
+  assert.match(r.text, 'Callback sent.');
+  assert.is(JSON.parse((await ui.settle('waiter', id)).result!), 'plain <b>text</b>');
+});
+
+s('a watched file that failed to deploy is shown, escaped, on the dashboard and on its workflow page (issue 16)', async ({ ui }) => {
+  ui.core.sourceProblems.set({
+    workflowId: 'hello',
+    file: '/tmp/flows/hello.yaml',
+    message: `invalid workflow definition: step "<img src=x onerror=alert(1)>" (line 7, column 9): unknown function`,
+    line: 7,
+    column: 9,
+    keptRevisionId: ui.core.getWorkflow('hello').revisionId,
+    time: new Date().toISOString(),
+  });
+  const dash = await ui.get('/ui');
+  assert.match(dash.text, 'Files that failed to deploy');
+  assert.match(dash.text, '/tmp/flows/hello.yaml</span> failed to deploy at line 7, column 9');
+  assert.match(dash.text, '&lt;img src=x onerror=alert(1)&gt;');
+  assert.not.match(dash.text, '<img src=x');
+  const wf = await ui.get('/ui/workflows/hello');
+  assert.match(wf.text, 'id="problem-hello"');
+  assert.match(wf.text, `${ui.core.getWorkflow('hello').revisionId}</span>, is still the one that runs`);
+  ui.core.sourceProblems.clear('hello');
+  assert.not.match((await ui.get('/ui')).text, 'failed to deploy');
 });
 
 s('an execution page for an unknown execution or workflow is a 404 page (issue 6)', async ({ ui }) => {
