@@ -99,6 +99,9 @@ export interface CurrentStep {
 }
 
 const INITIAL_CAPACITY = 8;
+/** The shared empty maps of a history that has written none yet (never written to). */
+const NO_EXTRAS = new Map<number, Extra>();
+const NO_PINNED = new Map<number, MutableEntry>();
 
 /**
  * The step history of one execution and the observer that fills it. Pass it to the engine as the
@@ -131,10 +134,13 @@ export class StepHistory implements StepObserver<number> {
   private types: StepType[] = new Array<StepType>(INITIAL_CAPACITY);
   private threads: string[] = new Array<string>(INITIAL_CAPACITY);
   private positions: SourcePos[] = new Array<SourcePos>(INITIAL_CAPACITY);
-  /** Rare parts by entryId (events kept until leave, errors, variables, branch names, loop sizes). */
-  private readonly extras = new Map<number, Extra>();
+  /**
+   * Rare parts by entryId (events kept until leave, errors, variables, branch names, loop sizes). Shared
+   * empty maps until first written, so a short history costs no map.
+   */
+  private extras: Map<number, Extra> = NO_EXTRAS;
   /** Entries pushed out of the ring while still in progress, by entryId. */
-  private readonly pinned = new Map<number, MutableEntry>();
+  private pinned: Map<number, MutableEntry> = NO_PINNED;
   private lastRoot = 0;
   private lastEntered = 0;
   /** The innermost entry that failed with the error now propagating (the first to be left with it). */
@@ -224,7 +230,7 @@ export class StepHistory implements StepObserver<number> {
     this.positions[slot] = event.pos;
     // Loops learn their size after they are entered; detailed history reads variables when the step is left.
     if (this.detailed || type === 'STEP_FOR' || type === 'STEP_PARALLEL_FOR' || event.branch !== undefined) {
-      this.extras.set(id, { event });
+      this.ownExtras().set(id, { event });
     }
     this.lastEntered = id;
     return id;
@@ -256,7 +262,7 @@ export class StepHistory implements StepObserver<number> {
     }
     let extra = this.extras.get(id);
     if (end.state !== 'succeeded') {
-      if (!extra) this.extras.set(id, (extra = {}));
+      if (!extra) this.ownExtras().set(id, (extra = {}));
       extra.error = end.error;
       if (end.state === 'failed' && (this.failureId === 0 || this.failureError !== end.error)) {
         this.failureId = id;
@@ -273,6 +279,11 @@ export class StepHistory implements StepObserver<number> {
     }
     // The path of a failure is taken while its entries are certainly kept.
     if (this.failureId !== 0 && this.failure.length === 0 && id === this.failureId) this.failure = this.pathOf(id);
+  }
+
+  private ownExtras(): Map<number, Extra> {
+    if (this.extras === NO_EXTRAS) this.extras = new Map();
+    return this.extras;
   }
 
   private recordVariables(extra: Extra, event: StepEvent): void {
@@ -360,6 +371,7 @@ export class StepHistory implements StepObserver<number> {
           this.dropExtra(pid);
         }
       }
+      if (this.pinned === NO_PINNED) this.pinned = new Map();
       this.pinned.set(id, this.snapshot(slot));
     } else this.dropExtra(id);
     this.ids[slot] = 0;

@@ -120,6 +120,10 @@ s('a failed entry carries the error payload; a cancelled one its state only', ()
   assert.equal(JSON.parse(failed!.exception!.payload), { message: 'bad input', code: 0, tags: ['ValueError'] });
   assert.is(cancelled!.state, 'STATE_CANCELLED');
   assert.is(cancelled!.exception, undefined);
+  // Another history starts with nothing of this one's (its rare parts live in maps of its own).
+  const other = new StepHistory({ detailed: false, now: clock() });
+  other.leave(other.enter(event('check', 'STEP_RAISE'), undefined), { state: 'succeeded' });
+  assert.is(listStepEntries(other, EXEC, {}).stepEntries[0]!.exception, undefined);
 });
 
 s('detailed history records the variables the step left, read at leave time; basic records none', () => {
