@@ -80,7 +80,7 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
         return;
       }
       if (path.startsWith('/callbacks/')) {
-        deliverCallback(service, req, res, path.slice('/callbacks/'.length), query).catch((e: unknown) => sendError(res, e));
+        deliverCallback((id, r) => service.deliverCallback(id, r), req, res, path.slice('/callbacks/'.length), query).catch((e: unknown) => sendError(res, e));
         return;
       }
       if (ui && (path === '/' || path === '/ui' || path.startsWith('/ui/'))) {
@@ -95,6 +95,26 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
         );
       }
       throw ApiError.notFound(`no such path: ${req.method} ${path}`);
+    } catch (e) {
+      sendError(res, e);
+    }
+  };
+}
+
+/**
+ * A handler serving only `/callbacks/{id}` (any method), answering exactly as the REST port does (200 when
+ * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; spec "Callbacks"); any other path
+ * is 404 naming `servedBy`. The one-shot run (src/cli/run.ts) serves its callbacks with it.
+ */
+export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], servedBy: string): RestHandler {
+  return (req, res) => {
+    try {
+      res.setHeader('x-content-type-options', 'nosniff');
+      const rawUrl = req.url ?? '/';
+      const q = rawUrl.indexOf('?');
+      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+      if (!path.startsWith('/callbacks/')) throw ApiError.notFound(`no such path: ${req.method} ${path} (${servedBy} serves only /callbacks/{id})`);
+      deliverCallback(deliver, req, res, path.slice('/callbacks/'.length), q < 0 ? '' : rawUrl.slice(q + 1)).catch((e: unknown) => sendError(res, e));
     } catch (e) {
       sendError(res, e);
     }
@@ -307,7 +327,13 @@ function basicExecution(e: Execution): Partial<Execution> {
 }
 
 /** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */
-async function deliverCallback(service: ServiceCore, req: IncomingMessage, res: ServerResponse, rawId: string, query: string): Promise<void> {
+async function deliverCallback(
+  deliver: ServiceCore['deliverCallback'],
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawId: string,
+  query: string,
+): Promise<void> {
   const id = decodeSegment(rawId);
   const body = await readBody(req, MAX_CALLBACK_BODY_BYTES);
   const headers: Record<string, string> = {};
@@ -319,7 +345,7 @@ async function deliverCallback(service: ServiceCore, req: IncomingMessage, res: 
   const q: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(query)) if (!Object.hasOwn(q, k)) q[k] = v;
   const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query: q, body };
-  const answer = service.deliverCallback(id, request);
+  const answer = deliver(id, request);
   if (req.method === 'HEAD') {
     res.writeHead(answer.status, { 'content-type': JSON_TYPE });
     res.end();

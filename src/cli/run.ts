@@ -21,12 +21,11 @@
  * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID (spec "sys").
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, extname } from 'node:path';
 import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
+import { createCallbackHandler } from '../api/rest.ts';
 import { parseConfig } from './config.ts';
 import { systemClock } from '../engine/clock.ts';
-import { runExecution } from '../engine/run.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { mockExecution } from '../mocks/mock-interceptor.ts';
@@ -37,12 +36,11 @@ import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
-import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
+import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { CallbackRegistry } from '../service/callbacks.ts';
 import { MAX_ARGUMENT_BYTES } from '../service/core.ts';
-import type { CallbackRequest } from '../service/model.ts';
 import { revisionId } from '../service/names.ts';
-import type { LogEntry } from '../stdlib/types.ts';
+import { logLine, runToOutcome } from '../service/runner.ts';
 import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
 
@@ -59,9 +57,6 @@ export const RUN_EXIT = {
   /** Interrupted by SIGTERM (128 + 15); the execution was cancelled. */
   sigterm: 143,
 } as const;
-
-/** Largest callback request body accepted, in bytes (as on the emulator's REST port). */
-const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 
 /** The usage text of `workflows-emulator run --help`. */
 export const RUN_USAGE = `Usage: workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json] [options]
@@ -263,7 +258,8 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   let callbacks: CallbackRegistry | undefined;
   if (source.includes('create_callback_endpoint')) {
     try {
-      listener = await listenHttp((req, res) => serveCallback(callbacks, req, res), { host: args.host, port: args.port });
+      const serve = createCallbackHandler((id, request) => callbacks!.deliver(id, request), 'a one-shot run');
+      listener = await listenHttp(serve, { host: args.host, port: args.port });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (use --port or PORT; 0 picks a free port)` : (e as Error).message;
@@ -307,27 +303,19 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let code: number;
   try {
-    const value = await runExecution(definition, argument, deps, abort.signal);
-    let json: string | undefined;
-    try {
-      json = toJson(value);
-    } catch (e) {
-      // As the service does: a result that cannot be JSON (bytes) fails the execution.
-      const failure = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
-      failure.stepName = definition.main.name;
-      code = reportFailure(failure, err);
-    }
-    if (json !== undefined) {
-      written = written.then(() => io.stdout(json + '\n'));
-      code = RUN_EXIT.succeeded;
-    }
-  } catch (e) {
+    const outcome = await runToOutcome(definition, argument, deps, abort.signal);
     if (abort.signal.aborted) {
       const reason = abort.signal.reason;
       code = typeof reason === 'number' ? reason : RUN_EXIT.sigint;
       err(`workflows-emulator run: interrupted; the execution was cancelled\n`);
+    } else if (outcome.state === 'SUCCEEDED') {
+      written = written.then(() => io.stdout(outcome.result + '\n'));
+      code = RUN_EXIT.succeeded;
     } else {
-      code = reportFailure(WorkflowError.from(e), err);
+      // The failing step, then the error payload as the last line of stderr.
+      err(`workflows-emulator run: the execution FAILED (step: ${outcome.stepName})\n`);
+      err(outcome.error.payload + '\n');
+      code = RUN_EXIT.failed;
     }
   } finally {
     active = false;
@@ -335,85 +323,7 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
     await listener?.close();
   }
   await written;
-  return code!;
-}
-
-/** Prints the failing step and the error payload (the last line of stderr); returns exit code 1. */
-function reportFailure(e: WorkflowError, err: (text: string) => void): number {
-  err(`workflows-emulator run: the execution FAILED (step: ${e.stepName ?? 'main'})\n`);
-  err(encodePayload(e.value) + '\n');
-  return RUN_EXIT.failed;
-}
-
-/** A sys.log entry as the server prints it: `{"time","severity","workflowId","executionId",...Payload}`. */
-function logLine(entry: LogEntry, workflowId: string, executionId: string): string {
-  let payload: string;
-  try {
-    payload = toJson(entry.payload);
-  } catch {
-    payload = JSON.stringify(String(entry.payload));
-  }
-  return (
-    `{"time":${JSON.stringify(entry.time)},"severity":${JSON.stringify(entry.severity)},` +
-    `"workflowId":${JSON.stringify(workflowId)},"executionId":${JSON.stringify(executionId)},` +
-    `${entry.structured ? '"jsonPayload"' : '"textPayload"'}:${payload}}`
-  );
-}
-
-/** The error map as JSON; bytes inside are shown as base64 text and non-finite doubles as strings. */
-function encodePayload(v: Value): string {
-  const safe = (x: Value): Value => {
-    if (x instanceof Uint8Array) return Buffer.from(x).toString('base64');
-    if (typeof x === 'number' && !Number.isFinite(x)) return String(x);
-    if (Array.isArray(x)) return x.map(safe);
-    if (x instanceof Map) return new Map([...x].map(([k, e]) => [k, safe(e)] as [string, Value]));
-    return x;
-  };
-  return toJson(safe(v));
-}
-
-/** Serves `/callbacks/{id}` (any method), answering as the emulator's REST port does; anything else is 404. */
-function serveCallback(registry: CallbackRegistry | undefined, req: IncomingMessage, res: ServerResponse): void {
-  const send = (status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-    res.end(req.method === 'HEAD' ? undefined : text);
-  };
-  const raw = req.url ?? '/';
-  const q = raw.indexOf('?');
-  const path = q < 0 ? raw : raw.slice(0, q);
-  if (!registry || !path.startsWith('/callbacks/')) {
-    send(404, { error: { code: 404, message: `no such path: ${req.method} ${path} (a one-shot run serves only /callbacks/{id})`, status: 'NOT_FOUND' } });
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooBig = false;
-  req.on('data', (c: Buffer) => {
-    size += c.length;
-    if (size > MAX_CALLBACK_BODY_BYTES) tooBig = true;
-    else chunks.push(c);
-  });
-  req.on('error', () => res.destroy());
-  req.on('end', () => {
-    if (tooBig) {
-      send(400, { error: { code: 400, message: `the request body is larger than ${MAX_CALLBACK_BODY_BYTES} bytes`, status: 'INVALID_ARGUMENT' } });
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    const query: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))) if (!Object.hasOwn(query, k)) query[k] = v;
-    let id = path.slice('/callbacks/'.length);
-    try {
-      id = decodeURIComponent(id);
-    } catch {
-      // an undecodable ID is simply unknown
-    }
-    const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query, body: Buffer.concat(chunks) };
-    const answer = registry.deliver(id, request);
-    send(answer.status, answer.body);
-  });
+  return code;
 }
 
 /** The process's streams, environment and signals. */

@@ -19,10 +19,8 @@ import { SourceProblems } from './source-problems.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
-import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
-import { runExecution } from '../engine/run.ts';
+import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { executionEnv } from '../stdlib/sys.ts';
@@ -46,7 +44,7 @@ import type {
   Workflow,
 } from './model.ts';
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
-import { encodeError } from './error-payload.ts';
+import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory, type ExecutionHistoryLevel } from './step-history.ts';
 import { callLogInterceptor, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
@@ -269,33 +267,11 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         ...(ex.history ? { observer: ex.history } : {}),
       },
     };
-    let run: Promise<Value>;
-    try {
-      run = runExecution(definition, argument, deps, ex.abort.signal);
-    } catch (e) {
-      run = Promise.reject(e);
-    }
-    run.then(
-      (value) => {
-        if (ex.resource.state !== 'ACTIVE') return;
-        let result: string;
-        try {
-          result = toJson(value);
-        } catch (e) {
-          const err = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
-          finish(ex, 'FAILED', { error: { payload: encodeError(err.value), context: 'step: main' } });
-          return;
-        }
-        finish(ex, 'SUCCEEDED', { result });
-      },
-      (e: unknown) => {
-        if (ex.resource.state !== 'ACTIVE') return;
-        const err = WorkflowError.from(e);
-        finish(ex, 'FAILED', {
-          error: { payload: encodeError(err.value), context: `step: ${err.stepName ?? 'main'}` },
-        });
-      },
-    );
+    void runToOutcome(definition, argument, deps, ex.abort.signal).then((outcome) => {
+      if (ex.resource.state !== 'ACTIVE') return;
+      if (outcome.state === 'SUCCEEDED') finish(ex, 'SUCCEEDED', { result: outcome.result });
+      else finish(ex, 'FAILED', { error: outcome.error });
+    });
   }
 
   /**
@@ -437,17 +413,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
     if (ex.logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) ex.logs.shift();
     ex.logs.push(entry);
-    let payload: string;
-    try {
-      payload = toJson(entry.payload);
-    } catch {
-      payload = JSON.stringify(String(entry.payload));
-    }
-    printLog(
-      `{"time":${JSON.stringify(entry.time)},"severity":${JSON.stringify(entry.severity)},` +
-        `"workflowId":${JSON.stringify(ex.workflowId)},"executionId":${JSON.stringify(ex.executionId)},` +
-        `${entry.structured ? '"jsonPayload"' : '"textPayload"'}:${payload}}`,
-    );
+    printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
   const core: ServiceCore & EmulatorControl & { close(): void } = {

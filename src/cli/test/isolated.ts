@@ -7,13 +7,13 @@
  */
 import { systemClock } from '../../engine/clock.ts';
 import { createVirtualTime } from '../../engine/virtual-time.ts';
-import { runExecution } from '../../engine/run.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { WorkflowError } from '../../lang/errors.ts';
 import { isMap, type Value, type WMap } from '../../lang/value.ts';
 import { toJson } from '../../lang/json.ts';
 import { CallbackRegistry } from '../../service/callbacks.ts';
+import { runToOutcome } from '../../service/runner.ts';
 import { executionEnv } from '../../stdlib/sys.ts';
 import type { CaseOutcome } from './expect.ts';
 import { stepRecorder } from './run-case.ts';
@@ -102,16 +102,10 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   };
   const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
   try {
-    const value = await runExecution(r.definition, r.argument, deps, abort.signal);
-    try {
-      toJson(value);
-    } catch (e) {
-      return failed(WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`));
-    }
-    return { state: 'SUCCEEDED', result: value, steps: steps.steps, calls: calls(), logs, callbacksCreated: created };
-  } catch (e) {
+    const outcome = await runToOutcome(r.definition, r.argument, deps, abort.signal);
     if (abort.signal.aborted) throw abort.signal.reason;
-    return failed(WorkflowError.from(e));
+    if (outcome.state === 'FAILED') return failed(outcome.raised);
+    return { state: 'SUCCEEDED', result: outcome.value, steps: steps.steps, calls: calls(), logs, callbacksCreated: created };
   } finally {
     clearTimeout(timer);
     active = false;
