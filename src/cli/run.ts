@@ -34,6 +34,7 @@ import type { ExecutionDeps } from '../engine/types.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
+import { DefinitionError } from '../lang/definition/errors.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
@@ -202,6 +203,10 @@ function compileFile(file: string, source: string): Definition {
   try {
     return compileDefinition(source, DEFINITION_LIBRARY, format ? { format } : {});
   } catch (e) {
+    if (!(e instanceof DefinitionError)) {
+      // A bug of ours, not of the workflow: say so, never "invalid workflow definition".
+      throw new UsageError(`${file}: internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${(e as Error)?.stack ?? String(e)}`);
+    }
     const err = e as { message?: unknown; line?: unknown; col?: unknown };
     const message = typeof err.message === 'string' ? err.message : String(e);
     const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';

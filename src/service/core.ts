@@ -19,6 +19,8 @@ import { SourceProblems } from './source-problems.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
+import { DefinitionError } from '../lang/definition/errors.ts';
+import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
@@ -92,6 +94,8 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** The functions, retry policies and backoffs definitions may name; the standard library's by default. */
+  readonly library?: DefinitionLibrary;
   /**
    * The step history recorded for an execution whose workflow and execution do not set
    * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
@@ -197,7 +201,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   function compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
     try {
-      return compileDefinition(sourceContents, DEFINITION_LIBRARY);
+      return compileDefinition(sourceContents, options.library ?? DEFINITION_LIBRARY);
     } catch (e) {
       throw definitionError(e);
     }
@@ -625,10 +629,17 @@ function checkSourceType(s: unknown): asserts s is string {
 
 /**
  * The 400 for a definition that does not compile: "invalid workflow definition: <message>", where the
- * compiler's message names the step, line:column and problem (a DefinitionError, or a YAML syntax error).
+ * compiler's message names the step, line:column and problem (a DefinitionError, YAML syntax errors
+ * included). Anything else thrown while compiling is a bug of the emulator, not of the workflow: a 500
+ * INTERNAL saying so (its stack goes to stderr), never blamed on the user's definition.
  */
 function definitionError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
+  if (!(e instanceof DefinitionError)) {
+    process.stderr.write(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
+    const why = e instanceof Error ? e.message : String(e);
+    return new ApiError('INTERNAL', `internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${why}`);
+  }
   const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
   let msg = typeof err.message === 'string' ? err.message : String(e);
   // A DefinitionError's message already reads "invalid workflow definition: step "x" (line 3, column 5): ...".
