@@ -61,6 +61,7 @@ interface Ctx {
   emu: EmulatorProcess;
   api: string;
   execution: string; // executionId of an ACTIVE execution of `waiter`
+  callback: string; // the ID of the callback it waits on
 }
 
 const ROUTES: Route[] = [
@@ -125,23 +126,58 @@ const ROUTES: Route[] = [
     state: async (c) => (await c.emu.request('GET', `/workflows/waiter/executions/${c.execution}`)).body.state,
   },
   {
-    name: 'control API (/emulator/v1/reset)',
+    name: 'UI send-callback form',
+    method: 'POST',
+    path: (c) => `/ui/executions/waiter/${c.execution}/callbacks/${c.callback}`,
+    body: 'body=%7B%7D',
+    type: 'application/x-www-form-urlencoded',
+    state: async (c) => (await c.emu.request('GET', `/workflows/waiter/executions/${c.execution}`)).body.state,
+  },
+  {
+    name: 'control API reset',
     method: 'POST',
     path: () => '/emulator/v1/reset',
     body: '{}',
     type: 'application/json',
     state: async (c) => String((await c.emu.request('GET', '/workflows')).body.workflows.length),
   },
+  {
+    name: 'control API mocks (PUT)',
+    method: 'PUT',
+    path: () => '/emulator/v1/mocks',
+    body: JSON.stringify({ http: [{ match: { url: 'http://evil.example/*' }, respond: { status: 200 } }] }),
+    type: 'application/json',
+    state: async (c) => (await c.emu.request('GET', '/emulator/v1/mocks')).text,
+  },
+  {
+    name: 'control API mocks (DELETE)',
+    method: 'DELETE',
+    path: () => '/emulator/v1/mocks',
+    state: async (c) => (await c.emu.request('GET', '/emulator/v1/mocks')).text,
+  },
+  {
+    name: 'control API clock:advance',
+    method: 'POST',
+    path: () => '/emulator/v1/clock:advance',
+    body: '{"seconds": 60}',
+    type: 'application/json',
+    state: async (c) => String((await c.emu.request('GET', '/emulator/v1/clock')).body.now),
+  },
 ];
 
 function guardSuite(name: string, args: readonly string[], body: (s: ReturnType<typeof suite<Ctx>>) => void): void {
   const s = suite<Ctx>(name, {} as Ctx);
   s.before(async (ctx) => {
-    ctx.emu = await startEmulator({ workflowsDir: false, args });
+    // A virtual clock, so the clock's state changes only when advanced (POST /emulator/v1/clock:advance).
+    ctx.emu = await startEmulator({ workflowsDir: false, args: ['--clock', 'virtual', ...args] });
     ctx.api = ctx.emu.api.slice(ctx.emu.url.length);
     const d = await ctx.emu.request('POST', '/workflows?workflowId=waiter', { sourceContents: WAITER });
     assert.is(d.status, 200, d.text);
     ctx.execution = (await ctx.emu.request('POST', '/workflows/waiter/executions', {})).body.name.split('/').pop();
+    ctx.callback = await until(async () => {
+      const r = await ctx.emu.request('GET', `/workflows/waiter/executions/${ctx.execution}/callbacks`);
+      return (r.body.callbacks[0]?.name as string | undefined)?.split('/').pop();
+    }, 'the callback');
   });
   s.after(async (ctx) => {
     await ctx.emu.close();
