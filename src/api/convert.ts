@@ -74,10 +74,28 @@ export function workflowToMessage(workflow: Workflow): WorkflowMessage {
     revisionId: workflow.revisionId,
     createTime: timestampFromRfc3339(workflow.createTime),
     updateTime: timestampFromRfc3339(workflow.updateTime),
+    ...(workflow.revisionCreateTime ? { revisionCreateTime: timestampFromRfc3339(workflow.revisionCreateTime) } : {}),
     sourceCode: { case: 'sourceContents', value: workflow.sourceContents },
     executionHistoryLevel: ExecutionHistoryLevel[workflow.executionHistoryLevel ?? 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED'],
     callLogLevel: Workflow_CallLogLevel[workflow.callLogLevel ?? 'CALL_LOG_LEVEL_UNSPECIFIED'],
+    labels: { ...workflow.labels },
+    userEnvVars: { ...workflow.userEnvVars },
+    serviceAccount: workflow.serviceAccount ?? '',
+    cryptoKeyName: workflow.cryptoKeyName ?? '',
   });
+}
+
+/**
+ * The workflow settings of a Workflow message, as the service core takes them (workflow-settings.ts checks
+ * them): every one, empty ones included, so an update without a mask replaces them all.
+ */
+export function workflowSettingsOf(message: WorkflowMessage): Record<string, unknown> {
+  return {
+    labels: message.labels,
+    userEnvVars: message.userEnvVars,
+    serviceAccount: message.serviceAccount,
+    cryptoKeyName: message.cryptoKeyName,
+  };
 }
 
 /**
@@ -96,6 +114,7 @@ export function executionToMessage(execution: Execution, view: ExecutionView = E
     endTime,
     duration: endTime && durationBetween(startTime, endTime),
     workflowRevisionId: execution.workflowRevisionId,
+    labels: { ...execution.labels },
   });
   if (view === ExecutionView.BASIC) return message;
   message.argument = execution.argument ?? '';

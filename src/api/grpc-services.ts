@@ -12,6 +12,7 @@ import {
   Workflows,
   WorkflowSchema,
   ListWorkflowsResponseSchema,
+  ListWorkflowRevisionsResponseSchema,
 } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import {
   Execution_CallLogLevel,
@@ -23,8 +24,15 @@ import {
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
-import { EXECUTION_FIELDS, executionPageSizes, listPage, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES } from '../service/lists.ts';
-import { executionToMessage, locationName, parseName, workflowToMessage, workflowUpdateMask } from './convert.ts';
+import {
+  EXECUTION_FIELDS,
+  executionPageSizes,
+  listPage,
+  REVISION_PAGE_SIZES,
+  WORKFLOW_FIELDS,
+  WORKFLOW_PAGE_SIZES,
+} from '../service/lists.ts';
+import { executionToMessage, locationName, parseName, workflowSettingsOf, workflowToMessage, workflowUpdateMask } from './convert.ts';
 import { operationStoreFor } from './grpc-operations.ts';
 
 type MethodFn<M> = M extends DescMethod & { input: infer I extends DescMessage; output: infer O extends DescMessage }
@@ -63,11 +71,7 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
       },
       async getWorkflow(request) {
         const id = workflowId(request.name);
-        const workflow = core.getWorkflow(id);
-        if (request.revisionId !== '' && request.revisionId !== workflow.revisionId) {
-          throw ApiError.notFound(`Revision '${request.revisionId}' of workflow '${workflow.name}' was not found (revision history is not kept)`);
-        }
-        return workflowToMessage(workflow);
+        return workflowToMessage(core.getWorkflow(id, request.revisionId));
       },
       async createWorkflow(request) {
         checkParent(request.parent);
@@ -77,6 +81,7 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
           description: input?.description ?? '',
           executionHistoryLevel: ExecutionHistoryLevel[input?.executionHistoryLevel ?? 0],
           callLogLevel: Workflow_CallLogLevel[input?.callLogLevel ?? 0],
+          ...(input ? workflowSettingsOf(input) : {}),
         });
         return operations.record('create', workflow.name, WorkflowSchema, workflowToMessage(workflow));
       },
@@ -84,10 +89,11 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
         const input = request.workflow;
         if (!input) throw ApiError.invalidArgument('workflow is required');
         const id = workflowId(input.name, 'workflow.name');
-        const fields: { sourceContents?: string; description?: string; executionHistoryLevel?: string; callLogLevel?: string } = {
+        const fields: { sourceContents?: string; description?: string; executionHistoryLevel?: string; callLogLevel?: string; [setting: string]: unknown } = {
           description: input.description,
           executionHistoryLevel: ExecutionHistoryLevel[input.executionHistoryLevel],
           callLogLevel: Workflow_CallLogLevel[input.callLogLevel],
+          ...workflowSettingsOf(input),
         };
         if (input.sourceCode.case === 'sourceContents') fields.sourceContents = input.sourceCode.value;
         // Without a mask every updatable field is replaced (Google's UpdateWorkflowRequest.update_mask).
@@ -100,9 +106,14 @@ export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> 
         core.deleteWorkflow(id);
         return operations.recordDelete(`${locationName(core)}/workflows/${id}`);
       },
+      // Newest first, 20 a page (at most 100), as on REST's :listRevisions.
       async listWorkflowRevisions(request) {
-        workflowId(request.name);
-        throw new ApiError('UNIMPLEMENTED', 'ListWorkflowRevisions is not supported: revision history is not kept');
+        const id = workflowId(request.name);
+        const page = listPage(core.listWorkflowRevisions(id), request, {}, REVISION_PAGE_SIZES, (w) => w.revisionId);
+        return create(ListWorkflowRevisionsResponseSchema, {
+          workflows: page.items.map(workflowToMessage),
+          nextPageToken: page.nextPageToken,
+        });
       },
     },
   };
@@ -143,7 +154,8 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
         const id = workflowId(request.parent);
         const argument = request.execution?.argument;
         const callLogLevel = Execution_CallLogLevel[request.execution?.callLogLevel ?? 0];
-        return fullMessage(core.createExecution(id, { ...(argument ? { argument } : {}), callLogLevel }));
+        const labels = request.execution?.labels;
+        return fullMessage(core.createExecution(id, { ...(argument ? { argument } : {}), callLogLevel, ...(labels ? { labels } : {}) }));
       },
       async getExecution(request) {
         const [id, executionId] = executionIds(request.name);

@@ -13,7 +13,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
-import { EXECUTION_FIELDS, executionPageSizes, listPage, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES } from '../service/lists.ts';
+import {
+  EXECUTION_FIELDS,
+  executionPageSizes,
+  listPage,
+  REVISION_PAGE_SIZES,
+  WORKFLOW_FIELDS,
+  WORKFLOW_PAGE_SIZES,
+} from '../service/lists.ts';
 import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 
@@ -174,15 +181,27 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
             ...(description !== undefined ? { description } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
             ...(callLogLevel !== undefined ? { callLogLevel } : {}),
+            ...settingFields(body),
           }),
         );
       });
     }
     throw methodNotFound(method, rest);
   }
+  if (n === 2 && seg[1]!.endsWith(':listRevisions')) {
+    // {prefix}/workflows/{id}:listRevisions (Google's workflows.listRevisions): newest first, 20 a page.
+    if (method !== 'GET') throw methodNotFound(method, rest);
+    const id = decodeSegment(seg[1]!.slice(0, -':listRevisions'.length));
+    const page = listPage(service.listWorkflowRevisions(id), listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId);
+    return sendJson(res, 200, { workflows: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) });
+  }
   const workflowId = decodeSegment(seg[1]!);
   if (n === 2) {
-    if (method === 'GET') return sendJson(res, 200, service.getWorkflow(workflowId));
+    if (method === 'GET') {
+      const params = new URLSearchParams(query);
+      const revision = params.get('revisionId') ?? params.get('revision_id') ?? undefined;
+      return sendJson(res, 200, service.getWorkflow(workflowId, revision));
+    }
     if (method === 'PATCH') {
       return readJsonBody(req).then((body) => {
         const params = new URLSearchParams(query);
@@ -202,6 +221,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
             ...(description !== undefined ? { description } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
             ...(callLogLevel !== undefined ? { callLogLevel } : {}),
+            ...settingFields(body),
           },
           mask,
         );
@@ -237,6 +257,7 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
             ...(argument !== undefined ? { argument } : {}),
             ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
             ...(callLogLevel !== undefined ? { callLogLevel } : {}),
+            ...rawFields(body, [['labels', 'labels']]),
           }),
         );
       });
@@ -271,6 +292,29 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
     throw methodNotFound(method, rest);
   }
   throw notFoundPath(method, rest);
+}
+
+/** The workflow settings of a request body (workflow-settings.ts checks them), by JSON or proto name. */
+function settingFields(body: unknown): Record<string, unknown> {
+  return rawFields(body, [
+    ['labels', 'labels'],
+    ['userEnvVars', 'user_env_vars'],
+    ['callLogLevel', 'call_log_level'],
+    ['serviceAccount', 'service_account'],
+    ['cryptoKeyName', 'crypto_key_name'],
+  ]);
+}
+
+/** The fields of a JSON body present under their JSON name or their proto name, as given. */
+function rawFields(body: unknown, names: readonly (readonly [string, string])[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof body !== 'object' || body === null) return out;
+  const b = body as Record<string, unknown>;
+  for (const [json, proto] of names) {
+    const v = Object.hasOwn(b, json) ? b[json] : Object.hasOwn(b, proto) ? b[proto] : undefined;
+    if (v !== undefined) out[json] = v;
+  }
+  return out;
 }
 
 /**

@@ -27,6 +27,15 @@ import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
+import {
+  checkLabels,
+  checkSettings,
+  revisionSettingsDiffer,
+  SETTING_NAMES,
+  settingsDiffer,
+  settingsOf,
+  type WorkflowSettings,
+} from './workflow-settings.ts';
 import { CallbackRegistry } from './callbacks.ts';
 import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
@@ -108,10 +117,22 @@ export interface ServiceCoreOptions {
   readonly onExecutionEnd?: (execution: Execution) => void;
 }
 
+/**
+ * Revisions kept per workflow (issue 15): the newest ones; older ones are forgotten (their executions keep
+ * running and stay readable). Google keeps every revision; a watched file saved all day must not grow without
+ * bound here.
+ */
+export const MAX_REVISIONS_PER_WORKFLOW = 100;
+
+/** The fields updateWorkflow may change (its update mask's paths). */
+const UPDATABLE: readonly string[] = ['sourceContents', 'description', 'executionHistoryLevel', 'callLogLevel', ...SETTING_NAMES];
+
 /** @internal A deployed workflow with its compiled current revision. */
 interface WorkflowRecord {
   readonly id: string;
   resource: Workflow;
+  /** Its kept revisions, oldest first; the last is `resource` as it is now. */
+  revisions: Workflow[];
   definition: Definition;
   /** Revisions made under this ID so far (also across a delete and re-create). */
   counter: number;
@@ -207,6 +228,12 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     }
   }
 
+  /** What a revision ID hashes: the source, and the settings that belong to a revision when there are any. */
+  function revisionKey(source: string, settings: WorkflowSettings): string {
+    const extra = { userEnvVars: settings.userEnvVars, serviceAccount: settings.serviceAccount, cryptoKeyName: settings.cryptoKeyName };
+    return Object.values(extra).some((v) => v !== undefined) ? `${source}\u0000${JSON.stringify(extra)}` : source;
+  }
+
   function checkDescription(description: string | undefined): void {
     if (description !== undefined && [...description].length > MAX_DESCRIPTION_CHARS) {
       throw ApiError.invalidArgument(`description is longer than ${MAX_DESCRIPTION_CHARS} characters`);
@@ -237,6 +264,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         endTime,
         workflowRevisionId: r.workflowRevisionId,
         ...(r.executionHistoryLevel !== undefined ? { executionHistoryLevel: r.executionHistoryLevel } : {}),
+        ...(r.labels !== undefined ? { labels: r.labels } : {}),
         ...(r.callLogLevel !== undefined ? { callLogLevel: r.callLogLevel } : {}),
       },
       ex.history,
@@ -248,10 +276,17 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     options.onExecutionEnd?.(ex.resource);
   }
 
-  function start(ex: ExecutionRecord, definition: Definition, argument: Value, revision: string): void {
+  function start(
+    ex: ExecutionRecord,
+    definition: Definition,
+    argument: Value,
+    revision: string,
+    userEnv: Readonly<Record<string, string>> | undefined,
+  ): void {
+    // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
     const env = executionEnv(
       { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
-      extraEnv,
+      userEnv ? { ...extraEnv, ...userEnv } : extraEnv,
     );
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
@@ -309,6 +344,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     }
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
     const callLogLevel = checkCallLogLevel(input.callLogLevel);
+    const ownLabels = checkLabels(input.labels, 'labels');
+    const labels = wf.resource.labels || ownLabels ? { ...wf.resource.labels, ...ownLabels } : undefined;
     // A main without params does not receive the argument (see the module header).
     if (wf.definition.main.params.length === 0) argument = null;
     const executionId = crypto.randomUUID();
@@ -320,6 +357,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       startTime: timestamp(clock.now()),
       workflowRevisionId: wf.resource.revisionId,
       ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
+      ...(labels ? { labels } : {}),
       ...(callLogLevel ? { callLogLevel } : {}),
     });
     const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
@@ -350,9 +388,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     if (executions.size > maxRetained * 1.1) prune();
     const definition = wf.definition;
     const revision = wf.resource.revisionId;
+    const userEnv = wf.resource.userEnvVars;
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
     });
     emit({ type: 'execution', workflowId, executionId });
     return resource;
@@ -435,28 +474,41 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       checkDescription(input.description);
       const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
       const callLogLevel = checkCallLogLevel(input.callLogLevel);
+      const settings = checkSettings(input as unknown as Record<string, unknown>);
       const definition = compile(input.sourceContents);
       const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
       const now = timestamp(clock.now());
       const resource: Workflow = Object.freeze({
         name: workflowName(workflowId),
         state: 'ACTIVE',
-        revisionId: revisionId(counter, input.sourceContents),
+        revisionId: revisionId(counter, revisionKey(input.sourceContents, settings)),
         sourceContents: input.sourceContents,
         description: input.description ?? '',
         createTime: now,
         updateTime: now,
+        revisionCreateTime: now,
         ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
         ...(callLogLevel ? { callLogLevel } : {}),
+        ...settings,
       });
-      workflows.set(workflowId, { id: workflowId, resource, definition, counter });
+      workflows.set(workflowId, { id: workflowId, resource, revisions: [resource], definition, counter });
       deletedCounters.delete(workflowId);
       emit({ type: 'workflow', workflowId });
       return resource;
     },
 
-    getWorkflow(workflowId) {
-      return findWorkflow(workflowId).resource;
+    getWorkflow(workflowId, revision) {
+      const wf = findWorkflow(workflowId);
+      if (revision === undefined || revision === '' || revision === wf.resource.revisionId) return wf.resource;
+      const kept = wf.revisions.find((r) => r.revisionId === revision);
+      if (!kept) {
+        throw ApiError.notFound(`revision "${revision}" of workflow "${wf.resource.name}" not found (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept)`);
+      }
+      return kept;
+    },
+
+    listWorkflowRevisions(workflowId) {
+      return findWorkflow(workflowId).revisions.slice().reverse();
     },
 
     listWorkflows() {
@@ -470,10 +522,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
       if (mask) {
         for (const f of mask) {
-          if (f !== 'sourceContents' && f !== 'description' && f !== 'executionHistoryLevel' && f !== 'callLogLevel') {
-            throw ApiError.invalidArgument(
-              `updateMask: field "${f}" cannot be updated (only sourceContents, description, executionHistoryLevel and callLogLevel)`,
-            );
+          if (!UPDATABLE.includes(f)) {
+            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only ${UPDATABLE.join(', ')})`);
           }
         }
       }
@@ -483,15 +533,29 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       const old = wf.resource;
       let source = old.sourceContents;
       let revision = old.revisionId;
+      // Each setting is replaced when masked (or, without a mask, when given); the others stay.
+      const given = checkSettings(input as unknown as Record<string, unknown>);
+      const merged: Record<string, unknown> = { ...settingsOf(old) };
+      for (const k of SETTING_NAMES) {
+        if (mask ? mask.has(k) : (input as unknown as Record<string, unknown>)[k] !== undefined) {
+          if (given[k] === undefined) delete merged[k];
+          else merged[k] = given[k];
+        }
+      }
+      const settings = merged as WorkflowSettings;
+      const newSettings = revisionSettingsDiffer(settings, old);
       if (wantSource) {
         const s = input.sourceContents ?? '';
         checkSourceType(s);
         if (s !== old.sourceContents) {
           definition = compile(s);
-          counter += 1;
           source = s;
-          revision = revisionId(counter, s);
         }
+      }
+      const newRevision = source !== old.sourceContents || newSettings;
+      if (newRevision) {
+        counter += 1;
+        revision = revisionId(counter, revisionKey(source, settings));
       }
       const description = wantDescription ? (input.description ?? '') : old.description;
       checkDescription(description);
@@ -500,15 +564,17 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       const wantCallLog = mask ? mask.has('callLogLevel') : input.callLogLevel !== undefined;
       const callLogLevel = wantCallLog ? checkCallLogLevel(input.callLogLevel) : old.callLogLevel;
       if (
-        source === old.sourceContents &&
+        !newRevision &&
         description === old.description &&
         historyLevel === old.executionHistoryLevel &&
-        callLogLevel === old.callLogLevel
+        callLogLevel === old.callLogLevel &&
+        !settingsDiffer(settings, old)
       ) {
         return old;
       }
       wf.definition = definition;
       wf.counter = counter;
+      const now = timestamp(clock.now());
       wf.resource = Object.freeze({
         name: old.name,
         state: 'ACTIVE',
@@ -516,10 +582,18 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         sourceContents: source,
         description,
         createTime: old.createTime,
-        updateTime: timestamp(clock.now()),
+        updateTime: now,
+        revisionCreateTime: newRevision ? now : (old.revisionCreateTime ?? old.createTime),
         ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
         ...(callLogLevel ? { callLogLevel } : {}),
+        ...settings,
       });
+      // The revision list: a new revision is appended (the oldest beyond the bound forgotten); a change of
+      // description or labels alone updates the current revision's entry.
+      if (newRevision) {
+        wf.revisions.push(wf.resource);
+        if (wf.revisions.length > MAX_REVISIONS_PER_WORKFLOW) wf.revisions.shift();
+      } else wf.revisions[wf.revisions.length - 1] = wf.resource;
       emit({ type: 'workflow', workflowId });
       return wf.resource;
     },

@@ -77,6 +77,9 @@ export function executionPageSizes(view: 'BASIC' | 'FULL'): PageSizes {
   return { defaultSize: 100, maxSize: view === 'BASIC' ? 1000 : 100 };
 }
 
+/** ListWorkflowRevisions: default 20, at most 100 (Google's reference). */
+export const REVISION_PAGE_SIZES: PageSizes = { defaultSize: 20, maxSize: 100 };
+
 /** ListWorkflows: default 500, at most 1000 (Google's reference). */
 export const WORKFLOW_PAGE_SIZES: PageSizes = { defaultSize: 500, maxSize: 1000 };
 

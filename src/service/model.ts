@@ -7,12 +7,13 @@ import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import type { SourceProblems } from './source-problems.ts';
+import type { WorkflowSettings } from './workflow-settings.ts';
 
 /** Execution states (spec "States and transitions"). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
 /** A workflow resource, exactly the spec's fields. Timestamps are RFC 3339 UTC with fractional seconds. */
-export interface Workflow {
+export interface Workflow extends WorkflowSettings {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}` */
   readonly name: string;
   readonly state: 'ACTIVE';
@@ -27,6 +28,8 @@ export interface Workflow {
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
   /** Google's field: call logging of its executions unless they set their own (src/service/call-logging.ts). */
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
+  /** When the current revision was made (RFC 3339). */
+  readonly revisionCreateTime?: string;
 }
 
 /** One element of Google's Execution.Error.stackTrace; int64 fields are decimal strings, as in Google's JSON. */
@@ -71,6 +74,8 @@ export interface Execution {
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
   /** Google's field: call logging of this execution (it wins over the workflow's). */
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
+  /** Its labels: the workflow's, overridden by those given at creation (Google's Execution.labels). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** The writable fields of a workflow (create and update). */
@@ -81,6 +86,11 @@ export interface WorkflowInput {
   readonly executionHistoryLevel?: string;
   /** `LOG_ALL_CALLS`, `LOG_ERRORS_ONLY`, `LOG_NONE`, or empty/UNSPECIFIED for none (INVALID_ARGUMENT otherwise). */
   readonly callLogLevel?: string;
+  /** labels, userEnvVars, serviceAccount, cryptoKeyName as received (checked by workflow-settings.ts). */
+  readonly labels?: unknown;
+  readonly userEnvVars?: unknown;
+  readonly serviceAccount?: unknown;
+  readonly cryptoKeyName?: unknown;
 }
 
 /** A callback resource (spec "Callback"). */
@@ -123,7 +133,10 @@ export interface ServiceCore {
   readonly location: string;
 
   createWorkflow(workflowId: string, input: WorkflowInput & { sourceContents: string }): Workflow;
-  getWorkflow(workflowId: string): Workflow;
+  /** The workflow, or one of its kept revisions (NOT_FOUND for a revision not kept). */
+  getWorkflow(workflowId: string, revisionId?: string): Workflow;
+  /** The kept revisions of a workflow, newest first (at most MAX_REVISIONS_PER_WORKFLOW). */
+  listWorkflowRevisions(workflowId: string): Workflow[];
   /** Newest first. */
   listWorkflows(): Workflow[];
   /**
@@ -139,7 +152,10 @@ export interface ServiceCore {
   deleteWorkflow(workflowId: string): void;
 
   /** Starts an execution pinned to the current revision; returns it ACTIVE. `argument` is JSON text, max 32 KB. */
-  createExecution(workflowId: string, input: { argument?: string; executionHistoryLevel?: string; callLogLevel?: string }): Execution;
+  createExecution(
+    workflowId: string,
+    input: { argument?: string; executionHistoryLevel?: string; callLogLevel?: string; labels?: unknown },
+  ): Execution;
   getExecution(workflowId: string, executionId: string): Execution;
   /** Executions of one workflow, or of all workflows when `workflowId` is undefined; newest first. */
   listExecutions(workflowId?: string): Execution[];

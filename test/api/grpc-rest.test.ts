@@ -84,11 +84,11 @@ s('GetOperation over REST returns the done operation by name (google.longrunning
   assert.is((await res.json()).error.status, 'NOT_FOUND');
 });
 
-s('ListWorkflowRevisions over REST is UNIMPLEMENTED (spec "Versioning")', async (ctx) => {
+s('ListWorkflowRevisions over Google\'s REST transport lists the revisions newest first (Google\'s workflows.listRevisions)', async (ctx) => {
   const created = await createWorkflow(ctx, 'rest-revisions');
-  const error = await rejects(ctx.workflows.listWorkflowRevisions({ name: created.name }));
-  assert.is(error.code, 12);
-  assert.match(error.message, /revision history is not kept/);
+  const [revisions] = await ctx.workflows.listWorkflowRevisions({ name: created.name }, { autoPaginate: false });
+  assert.equal(revisions.map((w) => w.revisionId), [created.revisionId]);
+  assert.is(revisions[0]!.sourceContents, created.sourceContents);
 });
 
 s('errors over REST reach the client with their codes: NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT (spec "Errors")', async (ctx) => {

@@ -133,10 +133,10 @@ s('UpdateWorkflow without update_mask replaces every updatable field (Google: "t
   assert.is(workflow.description, '');
 });
 
-s('UpdateWorkflow with a mask naming a field the emulator cannot update is INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
+s('UpdateWorkflow with a mask naming a field that cannot be updated is INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
   const created = await createWorkflow(ctx, 'bad-mask');
-  const labels = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['labels'] } }));
-  assert.is(labels.code, grpc.status.INVALID_ARGUMENT);
+  const state = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['state'] } }));
+  assert.is(state.code, grpc.status.INVALID_ARGUMENT);
   const unknown = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['no_such_field'] } }));
   assert.is(unknown.code, grpc.status.INVALID_ARGUMENT);
   assert.match(unknown.details, /no_such_field/);
@@ -175,11 +175,63 @@ s('GetOperation returns a returned operation again, done, by name (google.longru
   assert.is(error.code, grpc.status.NOT_FOUND);
 });
 
-s('ListWorkflowRevisions is UNIMPLEMENTED: revision history is not kept (spec "Versioning")', async (ctx) => {
-  const created = await createWorkflow(ctx, 'no-history');
-  const error = await rejects(ctx.workflows.listWorkflowRevisions({ name: created.name }));
-  assert.is(error.code, grpc.status.UNIMPLEMENTED);
-  assert.match(error.details, /revision history is not kept/);
+s('revisions: every one kept; ListWorkflowRevisions newest first, GetWorkflow with revision_id returns that one (Google\'s ListWorkflowRevisions)', async (ctx) => {
+  const created = await createWorkflow(ctx, 'with-history');
+  const ids = [created.revisionId!];
+  for (let i = 2; i <= 4; i++) {
+    const [op] = await ctx.workflows.updateWorkflow({ workflow: { name: created.name, sourceContents: `main:\n  steps:\n    - r:\n        return: ${i}\n` }, updateMask: { paths: ['source_contents'] } });
+    ids.push((await op.promise())[0].revisionId!);
+  }
+  assert.is(new Set(ids).size, 4);
+  const listed: string[] = [];
+  for await (const w of ctx.workflows.listWorkflowRevisionsAsync({ name: created.name, pageSize: 3 })) listed.push(w.revisionId!);
+  assert.equal(listed, ids.slice().reverse());
+  const [second] = await ctx.workflows.getWorkflow({ name: created.name, revisionId: ids[1] });
+  assert.is(second.sourceContents, 'main:\n  steps:\n    - r:\n        return: 2\n');
+  assert.is(second.revisionId, ids[1]);
+  const missing = await rejects(ctx.workflows.getWorkflow({ name: created.name, revisionId: '000099-abc' }));
+  assert.is(missing.code, grpc.status.NOT_FOUND);
+});
+
+s('labels, userEnvVars, callLogLevel, serviceAccount and cryptoKeyName are stored, validated and returned; executions inherit labels (Google\'s Workflow, Execution)', async (ctx) => {
+  const [op] = await ctx.workflows.createWorkflow({
+    parent: PARENT,
+    workflowId: 'settings',
+    workflow: {
+      sourceContents: 'main:\n  steps:\n    - r:\n        return: ${sys.get_env("GREETING")}\n',
+      labels: { team: 'data', env: 'dev' },
+      userEnvVars: { GREETING: 'hello' },
+      callLogLevel: 'LOG_ERRORS_ONLY',
+      serviceAccount: 'projects/my-project/serviceAccounts/runner@my-project.iam.gserviceaccount.com',
+      cryptoKeyName: 'projects/my-project/locations/us-central1/keyRings/r/cryptoKeys/k',
+    },
+  });
+  const [wf] = await op.promise();
+  assert.equal({ ...wf.labels }, { env: 'dev', team: 'data' });
+  assert.equal({ ...wf.userEnvVars }, { GREETING: 'hello' });
+  assert.ok(['LOG_ERRORS_ONLY', 2].includes(wf.callLogLevel as never), `callLogLevel ${wf.callLogLevel}`);
+  assert.is(wf.serviceAccount, 'projects/my-project/serviceAccounts/runner@my-project.iam.gserviceaccount.com');
+  assert.ok(wf.revisionCreateTime?.seconds);
+  const [ex] = await ctx.executions.createExecution({ parent: wf.name, execution: { labels: { env: 'prod', run: 'a1' }, callLogLevel: 'LOG_ALL_CALLS' } });
+  assert.equal({ ...ex.labels }, { env: 'prod', run: 'a1', team: 'data' });
+  assert.ok(['LOG_ALL_CALLS', 1].includes(ex.callLogLevel as never), `callLogLevel ${ex.callLogLevel}`);
+  const done = await untilDone(ctx, ex.name!);
+  assert.is(done.result, '"hello"', 'sys.get_env reads userEnvVars');
+  const [byLabel] = await ctx.executions.listExecutions({ parent: wf.name, filter: 'labels.run="a1"' });
+  assert.equal(byLabel.map((e) => e.name), [ex.name]);
+  const bad = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'bad-labels', workflow: { sourceContents: SOURCE, labels: { Team: 'x' } } }));
+  assert.is(bad.code, grpc.status.INVALID_ARGUMENT);
+  assert.match(bad.details, /labels: key "Team"/);
+  const reserved = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'bad-env', workflow: { sourceContents: SOURCE, userEnvVars: { GOOGLE_X: '1' } } }));
+  assert.match(reserved.details, /reserved/);
+  // A userEnvVars change makes a new revision; a labels change does not.
+  const [labelOp] = await ctx.workflows.updateWorkflow({ workflow: { name: wf.name, labels: { team: 'ops' } }, updateMask: { paths: ['labels'] } });
+  const [relabelled] = await labelOp.promise();
+  assert.is(relabelled.revisionId, wf.revisionId);
+  assert.equal({ ...relabelled.userEnvVars }, { GREETING: 'hello' }, 'fields outside the mask stay');
+  const [envOp] = await ctx.workflows.updateWorkflow({ workflow: { name: wf.name, userEnvVars: { GREETING: 'hi' } }, updateMask: { paths: ['user_env_vars'] } });
+  const [reenv] = await envOp.promise();
+  assert.is.not(reenv.revisionId, wf.revisionId);
 });
 
 s('errors keep the REST message with the gRPC code: NOT_FOUND (spec "Errors": 404)', async (ctx) => {

@@ -2,7 +2,8 @@
 // as libyaml reads it; issue 11 item 1: an alias bomb is a 400, not a frozen or dead server).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
+import { startEmulator, type EmulatorProcess } from '../support/emulator.ts';
+import { runToEnd as runOn } from '../support/run-to-end.ts';
 
 const s = suite('REST API: YAML sources (black-box)');
 
@@ -19,15 +20,6 @@ function aliasBomb(item: (prev: string) => string): string {
   let src = 'l0: &l0 [lol]\n';
   for (let i = 1; i <= 9; i++) src += `l${i}: &l${i} [${Array.from({ length: 10 }, () => item(`*l${i - 1}`)).join(', ')}]\n`;
   return `${src}main:\n  steps:\n    - r:\n        return: 1\n`;
-}
-
-async function runToEnd(id: string, argument?: unknown) {
-  const r = await emu.request('POST', `/workflows/${id}/executions`, argument === undefined ? {} : { argument: JSON.stringify(argument) });
-  assert.is(r.status, 200, r.text);
-  return until(async () => {
-    const e = (await emu.request('GET', `/v1/${r.body.name}`)).body;
-    return e.state !== 'ACTIVE' ? e : undefined;
-  }, `execution of ${id} ended`);
 }
 
 s('an alias bomb (lists or maps) is a 400 naming the limit, and the server goes on answering (issue 11 item 1)', async () => {
@@ -47,7 +39,7 @@ s('an alias bomb (lists or maps) is a 400 naming the limit, and the server goes 
     sourceContents: 'main:\n  steps:\n    - r:\n        return: 7\n',
   });
   assert.is(ok.status, 200, ok.text);
-  assert.is((await runToEnd('after-bomb')).result, '7');
+  assert.is((await runOn(emu, 'after-bomb')).result, '7');
 });
 
 s('constructs libyaml accepts deploy and run with libyaml\'s values: flow collections and quoted scalars continued at a lower indentation (issue 15)', async () => {
@@ -70,7 +62,7 @@ s('constructs libyaml accepts deploy and run with libyaml\'s values: flow collec
   ].join('\n');
   const r = await emu.request('POST', '/workflows?workflowId=lenient', { sourceContents: src });
   assert.is(r.status, 200, r.text);
-  const e = await runToEnd('lenient', { n: 1 });
+  const e = await runOn(emu, 'lenient', { argument: JSON.stringify({ n: 1 }) });
   assert.is(e.state, 'SUCCEEDED', JSON.stringify(e.error));
   assert.is(e.result, '[["id","name","email"],"SELECT ${cols} FROM t WHERE id = @id",12345678901234568,"int"]');
 });

@@ -73,7 +73,7 @@ async function finished(name: string) {
 
 s('POST {prefix}/workflows?workflowId= creates and returns the workflow with the spec fields (spec "Endpoints")', async () => {
   const wf = await create('echo', RETURN_ARG, 'returns its argument');
-  assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionId', 'sourceContents', 'state', 'updateTime']);
+  assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionCreateTime', 'revisionId', 'sourceContents', 'state', 'updateTime']);
   assert.is(wf.name, 'projects/my-project/locations/us-central1/workflows/echo');
   assert.is(wf.state, 'ACTIVE');
   assert.match(wf.revisionId, /^000001-[0-9a-f]{3}$/);

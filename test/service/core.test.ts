@@ -79,7 +79,7 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/;
 s('a created workflow has exactly the spec fields, a revision like 000001-a4f and RFC 3339 times (spec "Workflow")', () => {
   const c = core();
   const wf = c.createWorkflow('hello', { sourceContents: RETURN_ARG });
-  assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionId', 'sourceContents', 'state', 'updateTime']);
+  assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionCreateTime', 'revisionId', 'sourceContents', 'state', 'updateTime']);
   assert.is(wf.name, 'projects/p1/locations/l1/workflows/hello');
   assert.is(wf.state, 'ACTIVE');
   assert.match(wf.revisionId, /^000001-[0-9a-f]{3}$/);
