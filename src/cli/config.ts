@@ -23,6 +23,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { MockFileError, parseMocks, type MockSet } from '../mocks/mock-file.ts';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 /** The server's settings, all resolved. */
 export interface ServerConfig {
@@ -117,6 +118,24 @@ const LIST_FLAGS = { '--allow-origin': 'ALLOW_ORIGIN', '--allowed-host': 'ALLOWE
 type ListFlag = keyof typeof LIST_FLAGS;
 
 /**
+ * The words of a command line as node:util `parseArgs` tokens: `--name value` and `--name=value` for every
+ * flag of {@link FLAGS} and {@link LIST_FLAGS}, `-h`/`--help`, `-v`/`--version`, `--verbose` with or without a
+ * value. Not strict: unknown flags and positionals come back as tokens, so callers word their own errors.
+ */
+export function argvTokens(argv: readonly string[], extra: Readonly<Record<string, { type: 'string' | 'boolean' }>> = {}) {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+    verbose: { type: 'boolean' },
+    ...extra,
+  };
+  for (const flag of [...Object.keys(FLAGS), ...Object.keys(LIST_FLAGS)]) {
+    if (flag !== '--verbose') options[flag.slice(2)] = { type: 'string' };
+  }
+  return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
+}
+
+/**
  * Parses flags (`--port 9000` or `--port=9000`) and environment variables into a config. Unknown flags,
  * missing flag values, ports that are not integers in 0..65535, empty or malformed project, location or
  * host, and a workflows directory that does not exist or is not a directory are errors (one-line message).
@@ -132,20 +151,19 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
   for (const [flag, name] of Object.entries(LIST_FLAGS) as [ListFlag, string][]) {
     for (const v of (env[name] ?? '').split(',')) if (v.trim() !== '') lists[flag].push(v.trim());
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') return { kind: 'help' };
-    if (arg === '--version' || arg === '-v') return { kind: 'version' };
-    const eq = arg.indexOf('=');
-    const flag = (eq > 0 ? arg.slice(0, eq) : arg) as Flag;
-    if (!(flag in FLAGS) && !(flag in LIST_FLAGS)) return { kind: 'error', message: `unknown option "${arg}" (see --help)` };
-    let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else if (flag === '--verbose') value = '1';
-    else {
-      value = argv[++i];
-      if (value === undefined || value.startsWith('--')) return { kind: 'error', message: `option ${flag} needs a value` };
+  for (const token of argvTokens(argv)) {
+    if (token.kind === 'option-terminator') return { kind: 'error', message: 'unknown option "--" (see --help)' };
+    if (token.kind === 'positional') return { kind: 'error', message: `unknown option "${token.value}" (see --help)` };
+    if (token.name === 'help') return { kind: 'help' };
+    if (token.name === 'version') return { kind: 'version' };
+    const flag = token.rawName as Flag;
+    if (!(flag in FLAGS) && !(flag in LIST_FLAGS)) {
+      return { kind: 'error', message: `unknown option "${token.rawName}${token.inlineValue ? `=${token.value}` : ''}" (see --help)` };
     }
+    let value = token.value;
+    if (value === undefined && flag === '--verbose') value = '1';
+    // `--port --host x`: a flag never takes the next flag as its value.
+    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) return { kind: 'error', message: `option ${flag} needs a value` };
     if (flag in LIST_FLAGS) {
       // A flag replaces its variable's list; repeated flags add to each other.
       const list = flag as unknown as ListFlag;

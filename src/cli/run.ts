@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
 import { createCallbackHandler } from '../api/rest.ts';
-import { parseConfig } from './config.ts';
+import { argvTokens, parseConfig } from './config.ts';
 import { systemClock } from '../engine/clock.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
@@ -154,25 +154,28 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   let file: string | undefined;
   let data: string | undefined;
   const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--help' || arg === '-h') return 'help';
-    if (arg === '--data' || arg.startsWith('--data=')) {
+  for (const token of argvTokens(args, { data: { type: 'string' } })) {
+    if (token.kind === 'option-terminator') throw new UsageError('unknown option "--" (see workflows-emulator run --help)');
+    if (token.kind === 'positional') {
+      if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${token.value}")`);
+      file = token.value;
+      continue;
+    }
+    if (token.name === 'help') return 'help';
+    if (token.rawName === '--data') {
       if (data !== undefined) throw new UsageError('--data given twice');
-      if (arg === '--data') {
-        data = args[++i];
-        if (data === undefined) throw new UsageError("option --data needs a value: JSON text, @file or @-");
-      } else data = arg.slice('--data='.length);
+      if (token.value === undefined) throw new UsageError('option --data needs a value: JSON text, @file or @-');
+      data = token.value;
       continue;
     }
-    if (/^--(port|host|project|location|mocks|clock)(=|$)/.test(arg)) {
-      rest.push(arg);
-      if (!arg.includes('=') && i + 1 < args.length) rest.push(args[++i]!);
+    if (/^--(port|host|project|location|mocks|clock)$/.test(token.rawName)) {
+      // The server's options, checked by its parser below.
+      if (token.inlineValue) rest.push(`${token.rawName}=${token.value}`);
+      else rest.push(token.rawName, ...(token.value !== undefined ? [token.value] : []));
       continue;
     }
-    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}" (see workflows-emulator run --help)`);
-    if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${arg}")`);
-    file = arg;
+    const given = `${token.rawName}${token.inlineValue ? `=${token.value}` : ''}`;
+    throw new UsageError(`unknown option "${given}" (see workflows-emulator run --help)`);
   }
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
