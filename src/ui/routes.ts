@@ -206,8 +206,13 @@ function workflows(service: ServiceCore, site: Site, live: boolean): Reply {
 }
 
 function workflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
-  const data = workflowData(service, now, id);
-  if (!data) return notFound(site, req, `There is no workflow “${id}”.`);
+  const found = workflowData(service, now, id);
+  if (!found) return notFound(site, req, `There is no workflow “${id}”.`);
+  // ?revision=R shows that kept revision's source (issue 15).
+  const revision = new URL(req.url ?? '/', 'http://ui').searchParams.get('revision');
+  const shown = revision ? attempt(() => service.getWorkflow(id, revision)) : undefined;
+  if (revision && !shown) return notFound(site, req, `Workflow “${id}” has no revision “${revision}”.`);
+  const data = shown ? { ...found, shown } : found;
   return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
 }
 
@@ -410,6 +415,7 @@ function workflowData(service: ServiceCore, now: () => number, id: string): Work
   const all = newestFirst(service.listExecutions(id));
   return {
     workflow,
+    revisions: service.listWorkflowRevisions(id),
     executions: all.slice(0, WORKFLOW_PAGE_EXECUTIONS),
     totalExecutions: all.length,
     activeExecutions: all.filter((e) => e.state === 'ACTIVE').length,

@@ -122,6 +122,10 @@ export interface WorkflowData {
   readonly nowMs: number;
   /** Its watched file's failed deploy, if the latest save did not deploy (issue 16). */
   readonly problem?: SourceProblem;
+  /** Its kept revisions, newest first (issue 15). */
+  readonly revisions?: readonly Workflow[];
+  /** The revision whose source is shown, when it is not the current one (`?revision=`). */
+  readonly shown?: Workflow;
 }
 
 /** The start-execution form of a workflow page; also the fragment answered to its htmx POST. */
@@ -159,7 +163,8 @@ export function workflowLive(d: WorkflowData): SafeHtml {
 export function workflowPage(d: WorkflowData, form: StartForm): Page {
   const w = d.workflow;
   const id = lastSegment(w.name);
-  const lines = sourceLines(w.sourceContents);
+  const shown = d.shown ?? w;
+  const lines = sourceLines(shown.sourceContents);
   const source = html`<div class="source-wrap" tabindex="0" role="region" aria-label="Source of ${id}"><pre class="source"><code>${lines.map(
     (line, i) => html`<span class="line" id="L${i + 1}">${line}</span>\n`,
   )}</code></pre></div>`;
@@ -175,8 +180,21 @@ ${w.description ? html`<p class="lead">${w.description}</p>` : html`<p class="le
 </dl>
 ${section('wf-start', 'Start an execution', startForm(id, form))}
 ${workflowLive(d)}
-${section('wf-source', html`Source <span class="muted">${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>`, source)}`;
+${revisionsSection(id, w, shown, d.revisions ?? [w])}
+${section('wf-source', html`Source${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''} <span class="muted">${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>`, source)}`;
   return { title: `Workflow ${id}`, section: 'workflows', body };
+}
+
+/** The revisions of a workflow, newest first, each linking to the page showing its source (issue 15). */
+function revisionsSection(id: string, current: Workflow, shown: Workflow, revisions: readonly Workflow[]): SafeHtml {
+  const base = uiPath('workflows', id);
+  const rows = revisions.map((r) => {
+    const label = r.revisionId === current.revisionId ? 'current' : '';
+    const link = r.revisionId === current.revisionId ? base : `${base}?revision=${encodeURIComponent(r.revisionId)}`;
+    return html`<tr${r.revisionId === shown.revisionId ? html` class="selected" aria-current="true"` : ''}><td class="mono"><a href="${link}">${r.revisionId}</a></td><td>${formatTime(r.revisionCreateTime ?? r.createTime)}</td><td class="muted">${label}</td></tr>`;
+  });
+  const table = html`<table class="revisions"><thead><tr><th>Revision</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, table);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -300,6 +300,22 @@ s('workflow page shows description, revision, update time, numbered source, hist
   assert.match(r.text, /<label for="argument">/);
 });
 
+s('workflow page lists the revisions newest first; ?revision= shows that revision\'s source, escaped (issue 15)', async ({ ui }) => {
+  ui.core.createWorkflow('revised', { sourceContents: 'main:\n  steps:\n    - r:\n        return: "<one>"\n' });
+  const first = ui.core.getWorkflow('revised').revisionId;
+  const second = ui.core.updateWorkflow('revised', { sourceContents: 'main:\n  steps:\n    - r:\n        return: "<two>"\n' }).revisionId;
+  const r = await ui.get('/ui/workflows/revised');
+  isHtmlPage(r);
+  assert.ok(r.text.indexOf(second) < r.text.indexOf(`?revision=${first}`), 'newest first, older ones linked');
+  assert.ok(r.text.includes('&lt;two&gt;') && !r.text.includes('&lt;one&gt;'), 'the current source by default');
+  const old = await ui.get(`/ui/workflows/revised?revision=${first}`);
+  isHtmlPage(old);
+  assert.ok(old.text.includes('&lt;one&gt;') && !old.text.includes('&lt;two&gt;'), 'that revision\'s source');
+  assert.match(plain(old.text), new RegExp(`Source of revision ${first}`));
+  const missing = await ui.get('/ui/workflows/revised?revision=000099-zzz');
+  assert.is(missing.status, 404);
+});
+
 s('unknown workflow: 404 page, for the page and its executions (issue 6)', async ({ ui }) => {
   const r = await ui.get('/ui/workflows/nope');
   isHtmlPage(r, 404);
