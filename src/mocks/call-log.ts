@@ -45,12 +45,18 @@ export interface CallRecord {
  * `proceed()` so the fetch underneath adds method, URL and body to the same record.
  */
 export class CallLog {
-  readonly records: CallRecord[] = [];
+  private all: CallRecord[] = [];
   current: CallRecord | undefined;
 
+  /** The records kept, oldest first (the last {@link MAX_CALL_RECORDS}). */
+  get records(): readonly CallRecord[] {
+    return this.all.length > MAX_CALL_RECORDS ? this.all.slice(-MAX_CALL_RECORDS) : this.all;
+  }
+
   add(record: CallRecord): CallRecord {
-    if (this.records.length >= MAX_CALL_RECORDS) this.records.shift();
-    this.records.push(record);
+    // Trimmed in chunks, so a long loop of calls costs O(1) per call.
+    if (this.all.length >= 2 * MAX_CALL_RECORDS) this.all = this.all.slice(-MAX_CALL_RECORDS);
+    this.all.push(record);
     return record;
   }
 }

@@ -54,24 +54,54 @@ export function mockFetch(session: MockSession, options: MockFetchOptions): type
   }) as typeof fetch;
 }
 
+/** The encoded form of a respond outcome, made once per outcome (echo responses are made per call). */
+const encoded = new WeakMap<HttpOutcome, { readonly headers: Headers; readonly bytes: Uint8Array | null }>();
+
 function outcomeResponse(outcome: HttpOutcome, req: MockedRequest): Response {
   if (outcome.kind === 'raise') throw new WorkflowError(new Map(outcome.error));
+  let enc = outcome.echo ? undefined : encoded.get(outcome);
+  if (!enc) {
+    enc = encode(outcome, outcome.echo ? echoOf(req) : outcome.body);
+    if (!outcome.echo) encoded.set(outcome, enc);
+  }
+  return mockResponse(outcome.status, enc.headers, enc.bytes);
+}
+
+function encode(outcome: HttpOutcome & { kind: 'respond' }, value: Value | undefined): { headers: Headers; bytes: Uint8Array | null } {
   const headers = new Headers(outcome.headers as [string, string][]);
-  let body: string | null = null;
-  const value = outcome.echo ? echoOf(req) : outcome.body;
-  if (value !== undefined && value !== null) {
-    if (typeof value === 'string') {
-      body = value;
-      if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
-    } else {
-      body = toJson(value);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
-    }
-  } else if (value === null) {
-    body = 'null';
+  if (value === undefined) return { headers, bytes: null };
+  let text: string;
+  if (typeof value === 'string') {
+    text = value;
+    if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
+  } else {
+    text = value === null ? 'null' : toJson(value);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
   }
-  return new Response(body, { status: outcome.status, headers });
+  return { headers, bytes: new TextEncoder().encode(text) };
+}
+
+/**
+ * A Response as http.* reads one (status, headers, a body stream read to its end), without the platform's
+ * stream machinery: a mocked call then costs microseconds. The headers object is shared by the calls of one
+ * outcome; http.* only reads it.
+ */
+function mockResponse(status: number, headers: Headers, bytes: Uint8Array | null): Response {
+  let sent = false;
+  const body =
+    bytes === null
+      ? null
+      : {
+          getReader: () => ({
+            read: (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+              if (sent) return Promise.resolve({ done: true, value: undefined });
+              sent = true;
+              return Promise.resolve({ done: false, value: bytes });
+            },
+            cancel: (): Promise<void> => Promise.resolve(),
+          }),
+        };
+  return { status, headers, body, ok: status >= 200 && status < 300 } as unknown as Response;
 }
 
 /** The request as an echo response's body: `{method, url, headers, query, body}`. */

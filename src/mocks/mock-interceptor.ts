@@ -34,8 +34,11 @@ export interface MockedExecution {
 export interface MockExecutionOptions {
   readonly realFetch: typeof fetch;
   readonly clock: Clock;
-  /** Connectors the emulator implements, by dotted name (mocks still win over them). */
-  readonly connectors?: ReadonlyMap<string, ConnectorImpl>;
+  /**
+   * Connectors the emulator implements, by dotted name (mocks still win over them); asked for on the first
+   * connector call, so an execution that makes none builds nothing.
+   */
+  readonly connectors?: () => ReadonlyMap<string, ConnectorImpl>;
 }
 
 /**
@@ -48,7 +51,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
   const session = new MockSession(mocks);
   const calls = new CallLog();
   const fetch = mockFetch(session, { realFetch: options.realFetch, clock, log: calls });
-  const connectors = options.connectors;
+  let connectors: ReadonlyMap<string, ConnectorImpl> | undefined;
 
   const settle = (rec: CallRecord, r: Value | Promise<Value>, signal: AbortSignal): Value | Promise<Value> => {
     if (r instanceof Promise) {
@@ -98,6 +101,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
         } else {
           rec.args = call.args;
           const hit = session.connector(call.name, call.args);
+          connectors ??= options.connectors?.();
           const own = connectors?.get(call.name);
           if (hit) {
             rec.mocked = true;

@@ -39,8 +39,8 @@ export function compileUrlPattern(text: string): UrlPattern | string {
     const probe = text.replaceAll('*', 'x');
     const problem = urlProblem(probe, text);
     if (problem) return problem;
-    const re = RE2JS.compile(text.split('*').map(RE2JS.quote).join('.*'), RE2JS.DOTALL);
-    return { text, withQuery, test: (url) => re.matches(url) };
+    const parts = text.split('*');
+    return { text, withQuery, test: (url) => globMatches(parts, url) };
   }
   const problem = urlProblem(text, text);
   if (problem) return problem;
@@ -64,4 +64,22 @@ export function urlFor(pattern: UrlPattern, url: string): string {
   if (pattern.withQuery) return url;
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * True when `s` matches the glob whose literal parts (between the `*`s) are `parts`: the first part is a
+ * prefix, the last a suffix, and the others occur in order between them (leftmost occurrence each, which
+ * is enough for `*`-only globs).
+ */
+function globMatches(parts: readonly string[], s: string): boolean {
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (!s.startsWith(first)) return false;
+  let at = first.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const j = s.indexOf(parts[i]!, at);
+    if (j < 0) return false;
+    at = j + parts[i]!.length;
+  }
+  return s.length - last.length >= at && s.endsWith(last);
 }

@@ -288,7 +288,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
       userEnv ? { ...extraEnv, ...userEnv } : extraEnv,
     );
-    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: children.connectorsFor(ex.name) });
+    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
     const deps: ExecutionDeps = {
       clock,

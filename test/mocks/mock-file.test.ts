@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MockFileError, mocksFromData, overlayMocks, parseMocks } from '../../src/mocks/mock-file.ts';
+import { compileUrlPattern, type UrlPattern } from '../../src/mocks/url-pattern.ts';
 
 function refusal(text: string): MockFileError {
   try {
@@ -95,6 +96,18 @@ test('inline data is read as JSON; an overlay tries its own entries first and ke
   assert.equal(both.http.map((h) => h.url!.text), ['https://b.test/', 'https://a.test/']);
   assert.is(both.unmatchedHttp, 'error');
   assert.throws(() => mocksFromData({ http: [{ match: { url: 'x' }, respond: {} }] }, 'mocks option'), /^mocks option:\d+:\d+: match\.url/);
+});
+
+test('url patterns: * spans any characters, / included; exact URLs are normalized; a regex must match the whole URL', () => {
+  const p = (t: string) => compileUrlPattern(t) as UrlPattern;
+  assert.ok(p('https://a.test/*/items/*').test('https://a.test/v1/x/items/7'));
+  assert.not.ok(p('https://a.test/*/items/*').test('https://a.test/items/7'));
+  assert.ok(p('https://a.test/*x*x').test('https://a.test/xx'));
+  assert.not.ok(p('https://a.test/*ab*ab').test('https://a.test/ab'));
+  assert.ok(p('https://*.a.test/*').test('https://eu.a.test/z'));
+  assert.ok(p('https://A.test').test('https://a.test/'));
+  assert.ok(p('/https://a\\.test/[0-9]+/').test('https://a.test/42'));
+  assert.not.ok(p('/a\\.test/').test('https://a.test/42'));
 });
 
 test.run();
