@@ -16,6 +16,8 @@ import {
 } from './format.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import { stackTraceBlock, stepTimeline, type TimelineData } from './step-timeline.ts';
+import { callsBlock } from './calls-block.ts';
+import type { CallRecord } from '../mocks/call-log.ts';
 import {
   crumbs,
   liveRegion,
@@ -40,6 +42,10 @@ export interface ExecutionData {
   readonly steps?: Omit<TimelineData, 'execution'>;
   /** A one-off message shown above the details (e.g. after a cancel that came too late). */
   readonly notice?: string;
+  /** Its outbound calls (issue 13). */
+  readonly calls?: readonly CallRecord[];
+  /** The execution that started it through the Workflow Executions connector. */
+  readonly parent?: string;
 }
 
 function cancelForm(workflowId: string, executionId: string): SafeHtml {
@@ -124,6 +130,7 @@ export function executionLive(d: ExecutionData): SafeHtml {
 <div><dt>State</dt><dd role="status">${stateBadge(e.state)}</dd></div>
 <div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
 <div><dt>Revision</dt><dd class="mono">${e.workflowRevisionId}</dd></div>
+${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-link" href="${uiPath('executions', executionIds({ name: d.parent }).workflowId, executionIds({ name: d.parent }).executionId)}">${d.parent}</a></dd></div>` : ''}
 <div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
 <div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
 <div><dt>Duration</dt><dd>${formatDuration(executionDurationMs(e, d.nowMs))}${e.state === 'ACTIVE' ? html` <span class="muted">so far</span>` : ''}</dd></div>
@@ -139,6 +146,7 @@ ${facts}
 ${outcome(e)}
 ${argument}
 ${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs) : ''}
+${d.calls ? callsBlock(d.calls) : ''}
 ${callbacksBlock(e, d.callbacks)}
 ${logsBlock(d.logs)}
 <p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;

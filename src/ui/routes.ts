@@ -432,10 +432,16 @@ function executionData(service: ServiceCore, now: () => number, workflowId: stri
     execution,
     callbacks: attempt(() => service.listCallbacks(workflowId, executionId)) ?? [],
     logs: attempt(() => service.executionLogs(workflowId, executionId)) ?? [],
+    calls: attempt(() => service.executionCalls(workflowId, executionId)) ?? [],
+    ...withParent(attempt(() => service.executionParent(workflowId, executionId))),
     nowMs: now(),
     // An execution without history lists nothing and has no status; one with history has its first step.
     steps: { page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined, from },
   };
+}
+
+function withParent(parent: string | undefined): { parent?: string } {
+  return parent === undefined ? {} : { parent };
 }
 
 function countStates(all: readonly Execution[]): StateCounts {

@@ -131,6 +131,14 @@ s('every outbound call is recorded with its step, request, response or error, an
   assert.equal(calls[3].args, { projectId: 'p1' });
   assert.equal(calls[3].response, { rows: [1, 2] });
   assert.match(calls[0].mock, /request body:\d+:\d+/);
+  // The UI's execution page lists them.
+  const [, wf, id] = /workflows\/([^/]+)\/executions\/([^/]+)$/.exec(ex.name)!;
+  const page = await emu.request('GET', `/ui/executions/${wf}/${id}`);
+  assert.is(page.status, 200);
+  assert.match(page.text, 'Outbound calls');
+  assert.match(page.text, 'https://pay.test/charge');
+  assert.match(page.text, 'googleapis.bigquery.v2.jobs.query');
+  assert.is(page.text.match(/<tr class="call">/g)?.length, 5);
   const missing = await emu.request('GET', `/emulator/v1/${ex.name.replace(/executions\/.*/, 'executions/nope')}/calls`);
   assert.is(missing.status, 404);
 });
@@ -315,9 +323,13 @@ s('child workflows: run returns the decoded result, create/get return Execution 
   const ok = await runToEnd('parent', { n: 21 });
   assert.is(ok.state, 'SUCCEEDED', ok.error?.payload);
   assert.equal(JSON.parse(ok.result), [42, 'SUCCEEDED', '10', true]);
-  // The children are ordinary executions of `child`.
+  // The children are ordinary executions of `child`; the UI links each to its parent.
   const list = await emu.request('GET', '/workflows/child/executions');
   assert.ok(list.body.executions.length >= 2);
+  const childId = list.body.executions[0].name.split('/').pop();
+  const childPage = await emu.request('GET', `/ui/executions/child/${childId}`);
+  assert.match(childPage.text, 'Started by');
+  assert.match(childPage.text, ok.name);
   const bad = await runToEnd('parent', { n: -1 });
   assert.is(bad.state, 'FAILED');
   const payload = JSON.parse(bad.error.payload);
