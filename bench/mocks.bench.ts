@@ -5,6 +5,7 @@
 //     call interceptor recording each (target <= 20 µs per call, i.e. >= 50,000 calls/s).
 // Usage: node --expose-gc --import tsx bench/mocks.bench.ts
 import { compileDefinition } from '../src/lang/definition/compile.ts';
+import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { createVirtualTime } from '../src/engine/virtual-time.ts';
 import { runExecution } from '../src/engine/run.ts';
 import { createServiceCore } from '../src/service/core.ts';
@@ -50,7 +51,7 @@ async function mockedGets(n: number): Promise<number> {
                 result: r
     - done:
         return: \${r.body.id}
-`);
+`, DEFINITION_LIBRARY);
   const clock = createVirtualTime();
   const mocks = parseMocks('http:\n  - match: {method: GET, url: "https://api.test/items/*"}\n    respond: {body: {id: 1, name: x}}\n', 'bench.yaml');
   const m = mockExecution(mocks, { realFetch: () => Promise.reject(new Error('no network')), clock });

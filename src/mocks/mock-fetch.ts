@@ -59,12 +59,24 @@ const encoded = new WeakMap<HttpOutcome, { readonly headers: Headers; readonly b
 
 function outcomeResponse(outcome: HttpOutcome, req: MockedRequest): Response {
   if (outcome.kind === 'raise') throw new WorkflowError(new Map(outcome.error));
+  const enc = encodedOutcome(outcome, req);
+  return mockResponse(outcome.status, enc.headers, enc.bytes);
+}
+
+/**
+ * The response headers and body bytes of a respond outcome for `req` (made once per outcome, except echoes).
+ * The headers object is shared: read it, never change it.
+ */
+export function encodedOutcome(
+  outcome: HttpOutcome & { kind: 'respond' },
+  req: MockedRequest,
+): { readonly headers: Headers; readonly bytes: Uint8Array | null } {
   let enc = outcome.echo ? undefined : encoded.get(outcome);
   if (!enc) {
     enc = encode(outcome, outcome.echo ? echoOf(req) : outcome.body);
     if (!outcome.echo) encoded.set(outcome, enc);
   }
-  return mockResponse(outcome.status, enc.headers, enc.bytes);
+  return enc;
 }
 
 function encode(outcome: HttpOutcome & { kind: 'respond' }, value: Value | undefined): { headers: Headers; bytes: Uint8Array | null } {
@@ -135,6 +147,13 @@ export function requestOf(input: RequestInfo | URL, init: RequestInit | undefine
   else if (Array.isArray(h)) for (const [k, v] of h) headers.set(k!.toLowerCase(), v!);
   else if (h) for (const k of Object.keys(h)) headers.set(k.toLowerCase(), (h as Record<string, string>)[k]!);
   return { method, url, headers, body: decodeRequestBody(init?.body, headers.get('content-type')) };
+}
+
+/** A request encoded by http.* (stdlib/http.ts prepareRequest) as the mocks see it. */
+export function mockedRequest(method: string, url: string, headers: Headers, body: Uint8Array | string | undefined): MockedRequest {
+  const h = new Map<string, string>();
+  headers.forEach((v, k) => h.set(k, v));
+  return { method, url, headers: h, body: decodeRequestBody(body, h.get('content-type')) };
 }
 
 function decodeRequestBody(body: unknown, contentType: string | undefined): Value | undefined {

@@ -14,7 +14,8 @@ import type { Value } from '../lang/value.ts';
 import type { Clock } from '../stdlib/types.ts';
 import { CallLog, type CallRecord } from './call-log.ts';
 import type { MockSet } from './mock-file.ts';
-import { mockFetch } from './mock-fetch.ts';
+import { encodedOutcome, mockedRequest, mockFetch } from './mock-fetch.ts';
+import { prepareRequest, responseValue, timeoutError } from '../stdlib/http.ts';
 import { MockSession } from './mock-session.ts';
 
 /** A connector the emulator runs itself: the call's args in, its result out (or a WorkflowError). */
@@ -76,6 +77,48 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
     rec.endMs = clock.now();
   };
 
+  /**
+   * Answers an http.* call from the mocks without a fetch: the request encoded and the response decoded by
+   * http.*'s own code (prepareRequest, responseValue), so the workflow sees exactly what a real call gives.
+   * Undefined when no mock matches (the call then goes through the fetch: passthrough or the unmatched error).
+   */
+  const answerHttp = (call: OutboundCall, rec: CallRecord): Value | Promise<Value> | undefined => {
+    const a = call.args;
+    const fnName = call.name;
+    const method = fnName === 'http.request' ? a.get('method') : fnName.slice('http.'.length).toUpperCase();
+    const p = prepareRequest(fnName, {
+      url: a.get('url'),
+      method,
+      headers: a.get('headers'),
+      body: a.get('body'),
+      query: a.get('query'),
+      timeout: a.get('timeout'),
+    });
+    const req = mockedRequest(p.method, p.url, p.headers, p.body);
+    const hit = session.http(req);
+    if (!hit) return undefined;
+    rec.method = req.method;
+    rec.url = req.url;
+    if (req.body !== undefined) rec.requestBody = req.body;
+    rec.mocked = true;
+    rec.mock = hit.mock.where;
+    const outcome = hit.outcome;
+    const answer = (): Value => {
+      if (outcome.kind === 'raise') throw new WorkflowError(clone(outcome.error));
+      const enc = encodedOutcome(outcome, req);
+      return responseValue(outcome.status, enc.headers, enc.bytes ?? EMPTY);
+    };
+    const delayMs = hit.mock.delayMs;
+    if (delayMs <= 0) return answer();
+    // A delay past the request's timeout ends as a real request would: TimeoutError at the timeout.
+    if (delayMs >= p.timeoutMs) {
+      return clock.sleep(p.timeoutMs, call.signal).then(() => {
+        throw timeoutError(fnName, p.method, p.url, p.timeoutMs);
+      });
+    }
+    return clock.sleep(delayMs, call.signal).then(answer);
+  };
+
   const interceptor: CallInterceptor = {
     intercept(call, proceed) {
       if (call.kind === 'stdlib') return proceed();
@@ -91,12 +134,16 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
       let r: Value | Promise<Value>;
       try {
         if (call.kind === 'http') {
-          // The fetch underneath runs synchronously inside proceed() and fills in this record.
-          calls.current = rec;
-          try {
-            r = proceed();
-          } finally {
-            calls.current = undefined;
+          const answered = mocks.http.length > 0 ? answerHttp(call, rec) : undefined;
+          if (answered !== undefined) r = answered;
+          else {
+            // The fetch underneath runs synchronously inside proceed() and fills in this record.
+            calls.current = rec;
+            try {
+              r = proceed();
+            } finally {
+              calls.current = undefined;
+            }
           }
         } else {
           rec.args = call.args;
@@ -124,6 +171,8 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
   };
   return { fetch, interceptor, calls };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** A deep copy, so a workflow changing a mocked value never changes the mock. */
 function clone(v: Value): Value {

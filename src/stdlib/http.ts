@@ -82,7 +82,8 @@ async function makeUntimedDispatcher(): Promise<object | undefined> {
 /** Why a request was aborted from inside: the timeout. */
 class RequestTimeout extends Error {}
 
-interface RequestArgs {
+/** The arguments of an http.* call by name (`method` only for http.request). */
+export interface RequestArgs {
   readonly url: Value | undefined;
   readonly method: Value | undefined;
   readonly headers: Value | undefined;
@@ -96,13 +97,7 @@ interface RequestArgs {
  * @internal Exported for tests; workflows call it through the table below.
  */
 export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallContext): Promise<Value> {
-  const method = str(fnName, 'method', a.method).toUpperCase();
-  const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
-  const headers = buildHeaders(fnName, a.headers);
-  // Sent for every method, GET included, as the spec's argument table says (the production fetch,
-  // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
-  const body = encodeBody(fnName, a.body, headers);
-  const timeoutMs = timeoutOf(fnName, a.timeout);
+  const { method, url, headers, body, timeoutMs } = prepareRequest(fnName, a);
 
   const signal = ctx.signal;
   if (signal.aborted) throw signal.reason;
@@ -116,9 +111,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
   );
   const fail = (e: unknown, connected: boolean): never => {
     if (signal.aborted) throw signal.reason;
-    if (ctrl.signal.reason instanceof RequestTimeout) {
-      throw WorkflowError.of('TimeoutError', `${fnName}: ${method} ${url} timed out after ${timeoutMs / 1000} seconds`);
-    }
+    if (ctrl.signal.reason instanceof RequestTimeout) throw timeoutError(fnName, method, url, timeoutMs);
     throw connectionError(fnName, method, url, e, connected);
   };
   try {
@@ -138,21 +131,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
       if (e instanceof WorkflowError) throw e;
       return fail(e, true);
     }
-    const respHeaders: WMap = new Map();
-    res.headers.forEach((v, k) => respHeaders.set(k.toLowerCase(), v));
-    const respBody = decodeBody(raw, res.headers.get('content-type'));
-    if (res.status < 200 || res.status > 299) {
-      throw WorkflowError.of('HttpError', `HTTP server responded with error code ${res.status}`, {
-        code: res.status,
-        headers: respHeaders,
-        body: respBody,
-      });
-    }
-    return new Map<string, Value>([
-      ['code', BigInt(res.status)],
-      ['headers', respHeaders],
-      ['body', respBody],
-    ]);
+    return responseValue(res.status, res.headers, raw);
   } finally {
     signal.removeEventListener('abort', onAbort);
     // A reason given: abort() without one builds a DOMException with a stack trace, per request.
@@ -162,6 +141,59 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
 
 /** The reason the request's timeout timer is cancelled with when the request ends first. */
 const REQUEST_ENDED = Symbol('the request ended');
+
+/** A request as http.* sends it: method, full URL, headers, the encoded body, the timeout. */
+export interface PreparedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: Uint8Array | string | undefined;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Checks and encodes an http.* call's arguments (module header: Request). Used by {@link httpRequest} and by
+ * http mocks, which answer the same request without sending it.
+ * @throws WorkflowError TypeError or ValueError for a bad argument.
+ */
+export function prepareRequest(fnName: string, a: RequestArgs): PreparedRequest {
+  const method = str(fnName, 'method', a.method).toUpperCase();
+  const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
+  const headers = buildHeaders(fnName, a.headers);
+  // Sent for every method, GET included, as the spec's argument table says (the production fetch,
+  // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
+  const body = encodeBody(fnName, a.body, headers);
+  const timeoutMs = timeoutOf(fnName, a.timeout);
+  return { method, url, headers, body, timeoutMs };
+}
+
+/**
+ * The value of a response (module header: Response): `{code, headers, body}` for a 2xx, else the HttpError
+ * with `code`, `headers` and `body`. Used by {@link httpRequest} and by http mocks.
+ * @throws WorkflowError HttpError for a status outside 200..299.
+ */
+export function responseValue(status: number, headers: Headers, raw: Uint8Array): Value {
+  const respHeaders: WMap = new Map();
+  headers.forEach((v, k) => respHeaders.set(k.toLowerCase(), v));
+  const respBody = decodeBody(raw, headers.get('content-type'));
+  if (status < 200 || status > 299) {
+    throw WorkflowError.of('HttpError', `HTTP server responded with error code ${status}`, {
+      code: status,
+      headers: respHeaders,
+      body: respBody,
+    });
+  }
+  return new Map<string, Value>([
+    ['code', BigInt(status)],
+    ['headers', respHeaders],
+    ['body', respBody],
+  ]);
+}
+
+/** The TimeoutError of a request whose `timeout` passed first. */
+export function timeoutError(fnName: string, method: string, url: string, timeoutMs: number): WorkflowError {
+  return WorkflowError.of('TimeoutError', `${fnName}: ${method} ${url} timed out after ${timeoutMs / 1000} seconds`);
+}
 
 function buildUrl(fn: string, text: string, query: Value | undefined): string {
   let u: URL;

@@ -10,10 +10,15 @@ import { failure, harness, result } from '../engine/helpers.ts';
 
 const realFetch = (() => Promise.reject(new Error('no network in this test'))) as typeof fetch;
 
-function mocked(mocks: string) {
+/**
+ * Deps whose http.* calls meet `mocks`: answered by the call interceptor (as the service and `run` do), or,
+ * with `viaFetch`, by the execution's fetch alone (the path of a mock with no interceptor attached).
+ */
+function mocked(mocks: string, viaFetch = false) {
   const h = harness(createVirtualClock({ holdOverMs: 1_000_000 }));
   const m = mockExecution(parseMocks(mocks, 'mocks.yaml'), { realFetch, clock: h.clock });
-  return { h: { ...h, deps: { ...h.deps, fetch: m.fetch } }, calls: m.calls };
+  const deps = { ...h.deps, fetch: m.fetch, ...(viaFetch ? {} : { hooks: { interceptor: m.interceptor } }) };
+  return { h: { ...h, deps }, calls: m.calls };
 }
 
 const SHOP = `
@@ -120,12 +125,13 @@ test('a body subset matches nested maps and lists; a 4xx mock raises HttpError w
   );
 });
 
-test('a sequence gives one outcome per call and repeats the last; http.default_retry retries a mocked 503', async () => {
+for (const viaFetch of [false, true]) {
+test(`a sequence gives one outcome per call and repeats the last; http.default_retry retries a mocked 503${viaFetch ? ' (fetch only)' : ''}`, async () => {
   const { h, calls } = mocked(`
 http:
   - match: {url: "https://pay.test/charge"}
     respond: [{status: 503}, {raise: {tags: [ConnectionError], message: "reset"}}, {status: 200, body: {ok: true}}]
-`);
+`, viaFetch);
   const out = await result(
     JSON.stringify({
       main: {
@@ -149,6 +155,7 @@ http:
   assert.ok(calls.records.every((r) => r.mocked && r.method === 'POST' && r.url === 'https://pay.test/charge'));
   assert.equal(calls.records[0]!.requestBody, new Map([['n', 1n]]));
 });
+}
 
 test('a raise outcome is the error http.* raises, and a delay passes on the clock', async () => {
   const { h } = mocked(`
@@ -176,6 +183,30 @@ http:
   );
   assert.is(out, '[["TimeoutError"],"too slow",30.0]');
 });
+
+for (const viaFetch of [false, true]) {
+  test(`a delay past the request's timeout ends in TimeoutError at the timeout, as a real request would${viaFetch ? ' (fetch only)' : ''}`, async () => {
+    const { h } = mocked('http:\n  - match: {url: "https://slow.test/*"}\n    delay: 10\n    respond: {body: late}\n', viaFetch);
+    const out = await result(
+      JSON.stringify({
+        main: {
+          steps: [
+            { t0: { assign: [{ t0: '${sys.now()}' }] } },
+            {
+              c: {
+                try: { call: 'http.get', args: { url: 'https://slow.test/a', timeout: 5 } },
+                except: { as: 'e', steps: [{ back: { return: '${[e.tags, e.message, sys.now() - t0]}' } }] },
+              },
+            },
+          ],
+        },
+      }),
+      undefined,
+      h,
+    );
+    assert.is(out, '[["TimeoutError"],"http.get: GET https://slow.test/a timed out after 5 seconds",5.0]');
+  });
+}
 
 test('an echo response carries the request: method, url, headers, query and decoded body', async () => {
   const { h } = mocked(SHOP);
