@@ -157,6 +157,23 @@ http:
 });
 }
 
+/** A workflow that makes one http.get with `args` and returns the error's tags, message and the seconds it took. */
+function timedGet(args: Record<string, unknown>): string {
+  return JSON.stringify({
+    main: {
+      steps: [
+        { t0: { assign: [{ t0: '${sys.now()}' }] } },
+        {
+          c: {
+            try: { call: 'http.get', args },
+            except: { as: 'e', steps: [{ back: { return: '${[e.tags, e.message, sys.now() - t0]}' } }] },
+          },
+        },
+      ],
+    },
+  });
+}
+
 test('a raise outcome is the error http.* raises, and a delay passes on the clock', async () => {
   const { h } = mocked(`
 http:
@@ -164,46 +181,14 @@ http:
     delay: 30
     raise: {tags: [TimeoutError], message: "too slow"}
 `);
-  const out = await result(
-    JSON.stringify({
-      main: {
-        steps: [
-          { t0: { assign: [{ t0: '${sys.now()}' }] } },
-          {
-            c: {
-              try: { call: 'http.get', args: { url: 'https://slow.test/a' } },
-              except: { as: 'e', steps: [{ back: { return: '${[e.tags, e.message, sys.now() - t0]}' } }] },
-            },
-          },
-        ],
-      },
-    }),
-    undefined,
-    h,
-  );
+  const out = await result(timedGet({ url: 'https://slow.test/a' }), undefined, h);
   assert.is(out, '[["TimeoutError"],"too slow",30.0]');
 });
 
 for (const viaFetch of [false, true]) {
   test(`a delay past the request's timeout ends in TimeoutError at the timeout, as a real request would${viaFetch ? ' (fetch only)' : ''}`, async () => {
     const { h } = mocked('http:\n  - match: {url: "https://slow.test/*"}\n    delay: 10\n    respond: {body: late}\n', viaFetch);
-    const out = await result(
-      JSON.stringify({
-        main: {
-          steps: [
-            { t0: { assign: [{ t0: '${sys.now()}' }] } },
-            {
-              c: {
-                try: { call: 'http.get', args: { url: 'https://slow.test/a', timeout: 5 } },
-                except: { as: 'e', steps: [{ back: { return: '${[e.tags, e.message, sys.now() - t0]}' } }] },
-              },
-            },
-          ],
-        },
-      }),
-      undefined,
-      h,
-    );
+    const out = await result(timedGet({ url: 'https://slow.test/a', timeout: 5 }), undefined, h);
     assert.is(out, '[["TimeoutError"],"http.get: GET https://slow.test/a timed out after 5 seconds",5.0]');
   });
 }
