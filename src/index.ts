@@ -16,12 +16,10 @@
  */
 import { startServer, type RunningServer } from './server.ts';
 import type { Execution as ServiceExecution, ServiceEvent } from './service/model.ts';
-import { toJson } from './lang/json.ts';
-import { readFileSync } from 'node:fs';
 import { callRecordValue } from './mocks/call-log.ts';
-import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from './mocks/mock-file.ts';
+import { NO_MOCKS } from './mocks/mock-file.ts';
 import type { VirtualTime } from './engine/virtual-time.ts';
-import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
+import { loadMocks, plainJs, runWorkflowInProcess } from './cli/test/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
@@ -324,7 +322,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const logs = service.executionLogs(workflowId, executionId).map((e) => ({
       time: e.time,
       severity: e.severity,
-      payload: decodeLogged(e.payload),
+      payload: plainJs(e.payload),
     }));
     return {
       name: resource.name,
@@ -342,7 +340,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const callsOf = (workflowId: string, executionId: string): RecordedCall[] =>
-    service.executionCalls(workflowId, executionId).map((c) => JSON.parse(toJson(callRecordValue(c))) as RecordedCall);
+    service.executionCalls(workflowId, executionId).map((c) => plainJs(callRecordValue(c)) as RecordedCall);
 
   const wait = (execution: string | { readonly name: string }, waitOptions: WaitOptions = {}): Promise<FinishedExecution> => {
     const { workflowId, executionId } = idsOf(execution);
@@ -442,20 +440,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset: () => server.reset(),
     close: () => server.close(),
   };
-}
-
-/** Mocks from a file path or an object. @throws MockFileError naming file, line and column */
-function loadMocks(mocks: string | object): MockSet {
-  return typeof mocks === 'string' ? parseMocks(readFileSync(mocks, 'utf8'), mocks) : mocksFromData(mocks, 'mocks option');
-}
-
-/** A logged workflow value as plain JS (via its JSON; bytes become base64 text). */
-function decodeLogged(payload: Parameters<typeof toJson>[0]): unknown {
-  try {
-    return JSON.parse(toJson(payload)) as unknown;
-  } catch {
-    return payload instanceof Uint8Array ? Buffer.from(payload).toString('base64') : String(payload);
-  }
 }
 
 /** Options of {@link runWorkflow}: exactly one of `source` and `file`; every other field optional. */

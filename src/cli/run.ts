@@ -21,20 +21,17 @@
  * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID (spec "sys").
  */
 import { readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
 import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
 import { createCallbackHandler } from '../api/rest.ts';
 import { argvTokens, parseConfig } from './config.ts';
+import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
 import { systemClock } from '../engine/clock.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { mockExecution } from '../mocks/mock-interceptor.ts';
 import type { Clock } from '../stdlib/types.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
-import { compileDefinition } from '../lang/definition/compile.ts';
-import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import { DefinitionError } from '../lang/definition/errors.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
@@ -201,20 +198,9 @@ function readSource(file: string): string {
 
 /** Compiles the file; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
 function compileFile(file: string, source: string): Definition {
-  const ext = extname(file).toLowerCase();
-  const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
-  try {
-    return compileDefinition(source, DEFINITION_LIBRARY, format ? { format } : {});
-  } catch (e) {
-    if (!(e instanceof DefinitionError)) {
-      // A bug of ours, not of the workflow: say so, never "invalid workflow definition".
-      throw new UsageError(`${file}: internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${(e as Error)?.stack ?? String(e)}`);
-    }
-    const err = e as { message?: unknown; line?: unknown; col?: unknown };
-    const message = typeof err.message === 'string' ? err.message : String(e);
-    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
-    throw new UsageError(`${file}${at}: ${/^invalid workflow definition/.test(message) ? message : `invalid workflow definition: ${message}`}`);
-  }
+  const compiled = compileWorkflowFile(file, source);
+  if ('error' in compiled) throw new UsageError(compiled.error);
+  return compiled.definition;
 }
 
 /** The argument from `--data`: JSON text, `@file` or `@-` (stdin); ints stay exact. */
@@ -239,15 +225,8 @@ async function readArgument(data: string, io: RunIO): Promise<Value> {
   }
 }
 
-/** A workflow ID for CLOUD_WORKFLOW_ID and log lines: the file name made a valid ID. */
-function workflowIdOf(file: string): string {
-  let id = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9_-]/g, '-');
-  if (!/^[a-z]/.test(id)) id = 'w' + id;
-  return id.slice(0, 128);
-}
-
 async function execute(args: RunArgs, definition: Definition, source: string, argument: Value, io: RunIO): Promise<number> {
-  const workflowId = workflowIdOf(args.file);
+  const workflowId = workflowIdOfFile(args.file);
   const executionId = crypto.randomUUID();
   const executionName = `projects/${args.project}/locations/${args.location}/workflows/${workflowId}/executions/${executionId}`;
   const revision = revisionId(1, source);

@@ -6,8 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { compileDefinition } from '../../lang/definition/compile.ts';
-import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import type { StepObserver } from '../../engine/hooks.ts';
 import { checkExpectations, type CaseOutcome } from './expect.ts';
@@ -15,7 +13,7 @@ import type { CaseResult } from './report.ts';
 import { TestFileError, type TestCase, type TestFile } from './suite.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from './isolated.ts';
-import { workflowIdOf } from './run-workflow.ts';
+import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
 import { revisionId } from '../../service/names.ts';
 
 /** `virtual`: sleeps, backoffs and timeouts take no wall time; `real`: they take their time. */
@@ -52,15 +50,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     throw new TestFileError(test.file, test.workflow.pos, `cannot read the workflow ${test.workflow.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const workflowFile = test.workflow.value;
-  let definition: Definition | undefined;
-  let compileError: string | undefined;
-  try {
-    definition = compileDefinition(source, DEFINITION_LIBRARY, workflowPath.endsWith('.json') ? { format: 'json' } : { format: 'yaml' });
-  } catch (e) {
-    const err = e as { message?: string; line?: number; col?: number };
-    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
-    compileError = `${workflowFile}${at}: ${err.message ?? String(e)}`;
-  }
+  const compiled = compileWorkflowFile(workflowFile, source);
   let mocks = NO_MOCKS;
   if (test.mocks && 'value' in test.mocks) {
     const named = test.mocks;
@@ -83,10 +73,9 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     test,
     workflowFile,
     source,
-    workflowId: workflowIdOf(workflowFile),
+    workflowId: workflowIdOfFile(workflowFile),
     revisionId: revisionId(1, source),
-    ...(definition ? { definition } : {}),
-    ...(compileError !== undefined ? { compileError } : {}),
+    ...('definition' in compiled ? { definition: compiled.definition } : { compileError: compiled.error }),
     mocks,
   };
 }

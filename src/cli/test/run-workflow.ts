@@ -5,14 +5,13 @@
  * outbound calls, its logs out. No server, no port.
  */
 import { readFileSync } from 'node:fs';
-import { compileDefinition } from '../../lang/definition/compile.ts';
-import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import { parseJson, toJson } from '../../lang/json.ts';
 import { fromJs, type Value } from '../../lang/value.ts';
 import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { DEFAULT_CASE_TIMEOUT_SEC, type CallbackDelivery } from './suite.ts';
 import { runIsolated } from './isolated.ts';
 import { revisionId } from '../../service/names.ts';
+import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
 
 /** Input of {@link runWorkflowInProcess}; see `RunWorkflowOptions` in src/index.ts for the public docs. */
 export interface RunWorkflowInput {
@@ -64,18 +63,12 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
       throw new RunWorkflowError(`cannot read ${input.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   } else source = input.source!;
-  let definition;
-  try {
-    definition = compileDefinition(source, DEFINITION_LIBRARY, name.endsWith('.json') ? { format: 'json' } : {});
-  } catch (e) {
-    const err = e as { message?: string; line?: number; col?: number };
-    const at = typeof err.line === 'number' ? `:${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}` : '';
-    throw new RunWorkflowError(`${name}${at}: ${err.message ?? String(e)}`);
-  }
+  const compiled = compileWorkflowFile(name, source);
+  if ('error' in compiled) throw new RunWorkflowError(compiled.error);
+  const definition = compiled.definition;
   let mocks: MockSet = NO_MOCKS;
   try {
-    if (typeof input.mocks === 'string') mocks = parseMocks(readFileSync(input.mocks, 'utf8'), input.mocks);
-    else if (input.mocks !== undefined) mocks = mocksFromData(input.mocks, 'mocks option');
+    if (input.mocks !== undefined) mocks = loadMocks(input.mocks);
   } catch (e) {
     throw new RunWorkflowError(`invalid mocks: ${(e as Error).message}`);
   }
@@ -94,7 +87,7 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
   }));
   const o = await runIsolated({
     definition,
-    workflowId: workflowIdOf(name),
+    workflowId: workflowIdOfFile(name),
     revisionId: revisionId(1, source),
     ...(argument !== undefined ? { argument } : {}),
     env: input.env ?? {},
@@ -105,29 +98,29 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
   });
   return {
     state: o.state === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
-    ...(o.result !== undefined ? { result: plain(o.result) } : {}),
-    ...(o.error !== undefined ? { error: plain(o.error) as Record<string, unknown> } : {}),
+    ...(o.result !== undefined ? { result: plainJs(o.result) } : {}),
+    ...(o.error !== undefined ? { error: plainJs(o.error) as Record<string, unknown> } : {}),
     ...(o.failedStep !== undefined ? { failedStep: o.failedStep } : {}),
     steps: o.steps,
-    calls: o.calls.map((c) => plain(c) as Record<string, unknown>),
-    logs: o.logs.map(plain),
+    calls: o.calls.map((c) => plainJs(c) as Record<string, unknown>),
+    logs: o.logs.map(plainJs),
     callbacksCreated: o.callbacksCreated,
   };
 }
 
-/** A workflow value as plain JS through its JSON (bytes as base64 text). */
-function plain(v: Value): unknown {
+/**
+ * Mocks from a mock file's path (YAML or JSON) or the same content as an object (README "Mocks").
+ * @throws MockFileError naming file, line and column; the file's read error when it cannot be read
+ */
+export function loadMocks(mocks: string | object): MockSet {
+  return typeof mocks === 'string' ? parseMocks(readFileSync(mocks, 'utf8'), mocks) : mocksFromData(mocks, 'mocks option');
+}
+
+/** A workflow value as plain JS through its JSON (ints beyond 2^53 lose precision; bytes become base64 text). */
+export function plainJs(v: Value): unknown {
   try {
     return JSON.parse(toJson(v)) as unknown;
   } catch {
     return v instanceof Uint8Array ? Buffer.from(v).toString('base64') : String(v);
   }
-}
-
-/** The workflow ID of a file or source: its base name made a valid ID (`source` for a source string). */
-export function workflowIdOf(file: string): string {
-  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, '');
-  let id = base.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
-  if (!/^[a-z]/.test(id)) id = 'w' + id;
-  return id.slice(0, 128);
 }
