@@ -16,7 +16,7 @@ import { compileExpressionAt, expressionText, failAt, isAsyncCall, type Template
 export function compileAssignTarget(e: SEntry, cx: TemplateContext): AssignTarget {
   const text = e.key;
   const keyNode: SScalar = { ...e.keyNode, value: text };
-  const bad = (why: string): never => failAt(cx, keyNode.offset, `invalid assignment target '${text}': ${why}`);
+  const bad = (why: string): never => failAt(cx, keyNode.offset, `invalid assignment target '${text}': ${why}`, 'BAD_EXPRESSION');
   if (expressionText(text.trim()) !== undefined) bad("a target is a variable name or path, not an expression '${...}'");
   try {
     parseExpression(text);

@@ -35,6 +35,7 @@ import type {
   WorkflowDef,
 } from './ast.ts';
 import { MAX_ASSIGNMENTS, MAX_SWITCH_CONDITIONS } from '../limits.ts';
+import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
 import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
@@ -122,8 +123,8 @@ class Compiler implements StepCompiler {
     return this.load.posAt(node.offset);
   }
 
-  fail(node: SNode | SScalar, reason: string): never {
-    return failAt(this.cx, node.offset, reason);
+  fail(node: SNode | SScalar, reason: string, code?: DefinitionErrorCode): never {
+    return failAt(this.cx, node.offset, reason, code);
   }
 
   definition(): Definition {
@@ -140,7 +141,7 @@ class Compiler implements StepCompiler {
         this.workflowNames.add(e.key);
       }
       if (!this.workflowNames.has('main')) {
-        this.fail(root, "missing 'main' workflow (a definition is a list of steps, or a map with 'main' and subworkflows)");
+        this.fail(root, "missing 'main' workflow (a definition is a list of steps, or a map with 'main' and subworkflows)", 'MISSING_MAIN');
       }
       // Params first, so that calls and retry predicates can be checked against every subworkflow.
       const bodies = new Map<string, { body: SMap; params: Param[]; entry: SEntry }>();
@@ -167,7 +168,7 @@ class Compiler implements StepCompiler {
     }
     for (const f of body.entries) {
       if (f.key !== 'params' && f.key !== 'steps') {
-        this.fail(f.keyNode, `unknown field '${f.key}' in workflow '${e.key}' (expected 'params' and 'steps')`);
+        this.fail(f.keyNode, `unknown field '${f.key}' in workflow '${e.key}' (expected 'params' and 'steps')`, 'UNKNOWN_FIELD');
       }
     }
     if (!body.entries.some((f) => f.key === 'steps')) this.fail(e.keyNode, `workflow '${e.key}' has no 'steps'`);
@@ -236,7 +237,7 @@ class Compiler implements StepCompiler {
       const elsewhere = this.stepNames.has(j.name)
         ? ' (next may only target a step of the same list, of an enclosing list or of a plain nested steps block of those; it may not leave a for loop or a parallel branch, nor enter one, a try body or an except body)'
         : '';
-      this.fail(j.node, `next: step '${j.name}' not found${elsewhere || didYouMean(j.name, this.stepNames)}`);
+      this.fail(j.node, `next: step '${j.name}' not found${elsewhere || didYouMean(j.name, this.stepNames)}`, 'BAD_JUMP');
     }
     return { name, params, steps: list, pos: this.pos(at) };
   }
@@ -254,7 +255,7 @@ class Compiler implements StepCompiler {
       // Google's "Steps" reference: "Step names must be unique at the subworkflow level".
       if (this.stepNames.has(e.key)) {
         this.cx.step = e.key;
-        this.fail(e.keyNode, `duplicate step name '${e.key}' (step names must be unique within a workflow)`);
+        this.fail(e.keyNode, `duplicate step name '${e.key}' (step names must be unique within a workflow)`, 'DUPLICATE_STEP');
       }
       names.set(e.key, entries.length);
       this.stepNames.add(e.key);
@@ -302,7 +303,7 @@ class Compiler implements StepCompiler {
     let nextEntry: SEntry | undefined;
     for (const e of body.entries) {
       if ((KIND_FIELDS as readonly string[]).includes(e.key)) {
-        if (kindEntry) this.fail(e.keyNode, `conflicting fields '${kindEntry.key}' and '${e.key}' in one step`);
+        if (kindEntry) this.fail(e.keyNode, `conflicting fields '${kindEntry.key}' and '${e.key}' in one step`, 'CONFLICTING_FIELDS');
         kindEntry = e;
       } else if (e.key === 'next') nextEntry = e;
     }
@@ -314,7 +315,7 @@ class Compiler implements StepCompiler {
       if (owner && kind !== owner) {
         this.fail(e.keyNode, `field '${e.key}' is only allowed with '${owner}'${kind ? `, not with '${kind}'` : ''}`);
       }
-      this.fail(e.keyNode, `unknown field '${e.key}'`);
+      this.fail(e.keyNode, `unknown field '${e.key}'`, 'UNKNOWN_FIELD');
     }
     const pos = this.pos(at);
     const next = nextEntry ? this.jump(nextEntry.value, frame) : undefined;
@@ -365,7 +366,7 @@ class Compiler implements StepCompiler {
         if (f.kind === 'for') return { kind: name };
         if (f.kind !== 'plain' && f.kind !== 'block') break;
       }
-      return this.fail(node, `next: ${name} is only allowed inside a for loop`);
+      return this.fail(node, `next: ${name} is only allowed inside a for loop`, 'BAD_JUMP');
     }
     let depth = 0;
     for (let f: Frame | undefined = frame; f; f = f.parent, depth++) {
@@ -408,7 +409,7 @@ class Compiler implements StepCompiler {
     if (node.kind !== 'seq') return this.fail(node, "'assign' must be a list of 'name: value' entries");
     if (node.items.length === 0) return this.fail(node, "'assign' must not be empty");
     if (node.items.length > MAX_ASSIGNMENTS) {
-      this.fail(field.keyNode, `too many assignments in one step: ${node.items.length} (the limit is ${MAX_ASSIGNMENTS})`);
+      this.fail(field.keyNode, `too many assignments in one step: ${node.items.length} (the limit is ${MAX_ASSIGNMENTS})`, 'LIMIT_EXCEEDED');
     }
     return node.items.map((item) => {
       if (item.kind !== 'map' || item.entries.length !== 1) {
@@ -438,7 +439,7 @@ class Compiler implements StepCompiler {
       this.fail(n, `'call' takes a function or subworkflow name, not an expression: ${n.value}`);
     }
     const target = resolveCall(n.value, this.cx);
-    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.cx))}`);
+    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.cx))}`, 'UNKNOWN_FUNCTION');
     const out: { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } = { target };
     if (argsEntry) {
       const a = argsEntry.value;
@@ -464,7 +465,7 @@ class Compiler implements StepCompiler {
     if (node.kind !== 'seq') return this.fail(node, "'switch' must be a list of conditions");
     if (node.items.length === 0) return this.fail(node, "'switch' must have at least one condition");
     if (node.items.length > MAX_SWITCH_CONDITIONS) {
-      this.fail(node, `too many conditions in one switch: ${node.items.length} (the limit is ${MAX_SWITCH_CONDITIONS})`);
+      this.fail(node, `too many conditions in one switch: ${node.items.length} (the limit is ${MAX_SWITCH_CONDITIONS})`, 'LIMIT_EXCEEDED');
     }
     return node.items.map((item) => this.switchCase(name, at, item, frame));
   }
@@ -532,7 +533,7 @@ class Compiler implements StepCompiler {
     if (exceptE) {
       const x = exceptE.value;
       if (x.kind !== 'map') return this.fail(x, "'except' must be a map with 'as' and 'steps'");
-      for (const f of x.entries) if (f.key !== 'as' && f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in 'except'`);
+      for (const f of x.entries) if (f.key !== 'as' && f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in 'except'`, 'UNKNOWN_FIELD');
       const stepsE = x.entries.find((f) => f.key === 'steps');
       if (!stepsE) return this.fail(exceptE.keyNode, "'except' needs 'steps'");
       const asE = x.entries.find((f) => f.key === 'as');

@@ -14,7 +14,42 @@ import type { SourcePos } from './ast.ts';
  * position is left out when there is none (a source over 128 KB). `reason` is the problem alone (`unknown field 'nxt'`). Lines and columns are 1-based; columns
  * count UTF-16 code units, as editors and the `yaml` package do.
  */
+/**
+ * The kind of a definition error, stable across releases while messages improve: tests and tools assert the
+ * code, people read the message.
+ * - `YAML_SYNTAX`, `JSON_SYNTAX`: the text is not YAML or JSON (repeated keys in YAML included);
+ * - `SOURCE_TOO_LARGE` (over 128 KB), `EMPTY_SOURCE`, `NESTING_TOO_DEEP`;
+ * - `MISSING_MAIN`: a map of workflows without `main`;
+ * - `DUPLICATE_STEP`: a step name used twice in one workflow;
+ * - `UNKNOWN_FIELD`, `CONFLICTING_FIELDS`: a field no step kind has, or two that exclude each other;
+ * - `BAD_JUMP`: `next` to a missing or unreachable step, `break`/`continue` outside a loop;
+ * - `UNKNOWN_FUNCTION`: a call of something that is neither a function nor a subworkflow;
+ * - `UNKNOWN_RETRY`: an unknown retry policy, predicate or backoff;
+ * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
+ * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
+ *   parallel nesting, expression length);
+ * - `INVALID_DEFINITION`: any other wrong shape (a missing field, a value of the wrong type, a bad name).
+ */
+export type DefinitionErrorCode =
+  | 'YAML_SYNTAX'
+  | 'JSON_SYNTAX'
+  | 'SOURCE_TOO_LARGE'
+  | 'EMPTY_SOURCE'
+  | 'NESTING_TOO_DEEP'
+  | 'MISSING_MAIN'
+  | 'DUPLICATE_STEP'
+  | 'UNKNOWN_FIELD'
+  | 'CONFLICTING_FIELDS'
+  | 'BAD_JUMP'
+  | 'UNKNOWN_FUNCTION'
+  | 'UNKNOWN_RETRY'
+  | 'BAD_EXPRESSION'
+  | 'LIMIT_EXCEEDED'
+  | 'INVALID_DEFINITION';
+
 export class DefinitionError extends Error {
+  /** The kind of problem (see {@link DefinitionErrorCode}). */
+  readonly code: DefinitionErrorCode;
   /** 1-based line of the problem in the source, when known. */
   readonly line?: number;
   /** 1-based column of the problem in the source, when known. */
@@ -24,7 +59,7 @@ export class DefinitionError extends Error {
   /** The problem alone, without step or position. */
   readonly reason: string;
 
-  constructor(reason: string, where: { pos?: SourcePos; step?: string } = {}) {
+  constructor(reason: string, where: { pos?: SourcePos; step?: string; code?: DefinitionErrorCode } = {}) {
     let at = '';
     const lineCol = where.pos ? `line ${where.pos.line}, column ${where.pos.col}` : '';
     if (where.step !== undefined) at = `step ${JSON.stringify(where.step)}${lineCol ? ` (${lineCol})` : ''}: `;
@@ -32,6 +67,7 @@ export class DefinitionError extends Error {
     super(`invalid workflow definition: ${at}${reason}`);
     this.name = 'DefinitionError';
     this.reason = reason;
+    this.code = where.code ?? 'INVALID_DEFINITION';
     if (where.pos) {
       this.line = where.pos.line;
       this.col = where.pos.col;

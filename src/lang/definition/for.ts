@@ -15,7 +15,7 @@ export function compileFor(c: StepCompiler, node: SNode, frame: Frame, what: str
   if (node.kind !== 'map') return c.fail(node, `'${what}' must be a map with 'value', 'in' or 'range', and 'steps'`);
   const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
-    if (!['value', 'index', 'in', 'range', 'steps'].includes(e.key)) c.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`);
+    if (!['value', 'index', 'in', 'range', 'steps'].includes(e.key)) c.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`, 'UNKNOWN_FIELD');
   }
   const valueE = get('value');
   const inE = get('in');
@@ -23,7 +23,7 @@ export function compileFor(c: StepCompiler, node: SNode, frame: Frame, what: str
   const stepsE = get('steps');
   if (!valueE) return c.fail(node, `'${what}' needs 'value' (the loop variable)`);
   if (!stepsE) return c.fail(node, `'${what}' needs 'steps'`);
-  if (inE && rangeE) c.fail(rangeE.keyNode, `conflicting fields 'in' and 'range' in '${what}'`);
+  if (inE && rangeE) c.fail(rangeE.keyNode, `conflicting fields 'in' and 'range' in '${what}'`, 'CONFLICTING_FIELDS');
   if (!inE && !rangeE) c.fail(node, `'${what}' needs 'in' (a list) or 'range' ([start, end])`);
   const value = c.ident(valueE.value, "'value'");
   const index = get('index') ? c.ident(get('index')!.value, "'index'") : undefined;

@@ -96,7 +96,7 @@ export { utf8Length } from '../size-limits.ts';
 export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = MAX_SOURCE_BYTES): LoadedSource {
   const bytes = utf8Length(source);
   if (bytes > maxBytes) {
-    throw new DefinitionError(`source is ${bytes} bytes; the limit is ${maxBytes} bytes (${Math.round(maxBytes / 1024)} KB)`);
+    throw new DefinitionError(`source is ${bytes} bytes; the limit is ${maxBytes} bytes (${Math.round(maxBytes / 1024)} KB)`, { code: 'SOURCE_TOO_LARGE' });
   }
   const lineStarts = lineStartsOf(source);
   const posAt = (offset: number): SourcePos => {
@@ -122,6 +122,7 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
       if (!(e instanceof JsonSyntaxError)) throw e;
       throw new DefinitionError(`JSON syntax error: ${e.message.replace(/ at position \d+$/, '')}`, {
         pos: posAt(e.offset),
+        code: 'JSON_SYNTAX',
       });
     }
   }
@@ -143,13 +144,14 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
     if (reason.startsWith('nesting exceeded maxDepth')) {
       throw new DefinitionError(`the source is nested more than ${MAX_DEPTH} levels deep`, {
         pos: posAt(mark.position ?? 0),
+        code: 'NESTING_TOO_DEEP',
       });
     }
-    throw new DefinitionError(`${what} syntax error: ${reason}`, { pos: posAt(mark.position ?? 0) });
+    throw new DefinitionError(`${what} syntax error: ${reason}`, { pos: posAt(mark.position ?? 0), code: what === 'JSON' ? 'JSON_SYNTAX' : 'YAML_SYNTAX' });
   }
   const root = builder.root();
   if (root === undefined || (root.kind === 'scalar' && root.value === null && root.style === 'plain')) {
-    throw new DefinitionError('the workflow source is empty', { pos: posAt(0) });
+    throw new DefinitionError('the workflow source is empty', { pos: posAt(0), code: 'EMPTY_SOURCE' });
   }
   // Without aliases the tree is no bigger than the source, which is far below the limit (see MAX_SOURCE_NODES).
   if (builder.aliased) countNodes(root, posAt);
@@ -370,6 +372,7 @@ class TreeBuilder {
       else {
         throw new DefinitionError(`YAML syntax error: Map keys must be unique; '${key}' is repeated`, {
           pos: this.posAt(k.offset),
+          code: 'YAML_SYNTAX',
         });
       }
     }

@@ -20,17 +20,17 @@ export type ParallelFields = Omit<Step & { kind: 'parallel' }, 'kind' | 'name' |
 export function compileParallel(c: StepCompiler, node: SNode, frame: Frame, at: SScalar): ParallelFields {
   if (node.kind !== 'map') return c.fail(node, "'parallel' must be a map with 'branches' or 'for'");
   if (c.parallelDepth >= MAX_PARALLEL_DEPTH) {
-    c.fail(at, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`);
+    c.fail(at, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`, 'LIMIT_EXCEEDED');
   }
   const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
     if (!['shared', 'concurrency_limit', 'exception_policy', 'branches', 'for'].includes(e.key)) {
-      c.fail(e.keyNode, `unknown field '${e.key}' in 'parallel'`);
+      c.fail(e.keyNode, `unknown field '${e.key}' in 'parallel'`, 'UNKNOWN_FIELD');
     }
   }
   const branchesE = get('branches');
   const forE = get('for');
-  if (branchesE && forE) c.fail(forE.keyNode, "conflicting fields 'branches' and 'for' in 'parallel'");
+  if (branchesE && forE) c.fail(forE.keyNode, "conflicting fields 'branches' and 'for' in 'parallel'", 'CONFLICTING_FIELDS');
   if (!branchesE && !forE) c.fail(node, "'parallel' needs 'branches' or 'for'");
 
   const shared: string[] = [];
@@ -77,7 +77,7 @@ function branches(c: StepCompiler, node: SNode, frame: Frame): NonNullable<(Step
   if (node.kind !== 'seq') return c.fail(node, "'branches' must be a list of named branches");
   if (node.items.length === 0) return c.fail(node, "'branches' must not be empty");
   if (node.items.length > MAX_BRANCHES) {
-    c.fail(node, `too many branches in one parallel step: ${node.items.length} (the limit is ${MAX_BRANCHES})`);
+    c.fail(node, `too many branches in one parallel step: ${node.items.length} (the limit is ${MAX_BRANCHES})`, 'LIMIT_EXCEEDED');
   }
   const seen = new Set<string>();
   return node.items.map((item) => {
@@ -89,7 +89,7 @@ function branches(c: StepCompiler, node: SNode, frame: Frame): NonNullable<(Step
     seen.add(e.key);
     const b = e.value;
     if (b.kind !== 'map') return c.fail(b, `branch '${e.key}' must be a map with 'steps'`);
-    for (const f of b.entries) if (f.key !== 'steps') c.fail(f.keyNode, `unknown field '${f.key}' in branch '${e.key}'`);
+    for (const f of b.entries) if (f.key !== 'steps') c.fail(f.keyNode, `unknown field '${f.key}' in branch '${e.key}'`, 'UNKNOWN_FIELD');
     const stepsE = b.entries.find((f) => f.key === 'steps');
     if (!stepsE) return c.fail(e.keyNode, `branch '${e.key}' has no 'steps'`);
     const saved = c.cx.step;

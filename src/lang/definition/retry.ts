@@ -27,7 +27,7 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
     const name = dottedName(node, 'retry', cx);
     if (!cx.library.retryPolicies.has(name)) {
       const known = [...cx.library.retryPolicies.keys()].join(', ');
-      return failAt(cx, node.offset, `unknown retry policy '${name}'${known ? ` (known: ${known})` : ''}`);
+      return failAt(cx, node.offset, `unknown retry policy '${name}'${known ? ` (known: ${known})` : ''}`, 'UNKNOWN_RETRY');
     }
     return { kind: 'policy', name, pos };
   }
@@ -36,7 +36,7 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
   }
   const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
-    if (!['predicate', 'max_retries', 'backoff'].includes(e.key)) failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'retry'`);
+    if (!['predicate', 'max_retries', 'backoff'].includes(e.key)) failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'retry'`, 'UNKNOWN_FIELD');
   }
   const predE = get('predicate');
   if (!predE) return failAt(cx, node.offset, "'retry' needs a 'predicate'");
@@ -51,7 +51,7 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
   if (backoffE && isName) {
     const name = dottedName(backoffE.value, 'backoff', cx);
     const found = cx.library.backoffs.get(name);
-    if (!found) failAt(cx, backoffE.value.offset, `unknown backoff '${name}' (known: ${[...cx.library.backoffs.keys()].join(', ')})`);
+    if (!found) failAt(cx, backoffE.value.offset, `unknown backoff '${name}' (known: ${[...cx.library.backoffs.keys()].join(', ')})`, 'UNKNOWN_RETRY');
     named = found;
   }
   let initial: Template = { kind: 'const', value: named.initialDelaySec };
@@ -64,7 +64,7 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
       if (e.key === 'initial_delay') initial = number(e.value, 'initial_delay', cx);
       else if (e.key === 'max_delay') max = number(e.value, 'max_delay', cx);
       else if (e.key === 'multiplier') mult = number(e.value, 'multiplier', cx);
-      else failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'backoff'`);
+      else failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'backoff'`, 'UNKNOWN_FIELD');
     }
   }
   return {
@@ -101,7 +101,7 @@ function retryPredicate(node: SNode, cx: RetryContext): PredicateRef {
   if (cx.library.hasFunction(name)) return { kind: 'stdlib', name };
   const policy = cx.library.retryPolicies.get(name);
   if (policy) return { kind: 'stdlib', name: policy.predicate };
-  return failAt(cx, node.offset, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`);
+  return failAt(cx, node.offset, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`, 'UNKNOWN_RETRY');
 }
 
 // `${name}` or `${a.b.c}`: the dotted name (policies, predicates).
@@ -113,7 +113,7 @@ function dottedName(node: SNode, what: string, cx: RetryContext): string {
   try {
     ast = parseExpression(text);
   } catch (e) {
-    if (e instanceof ExpressionSyntaxError) return failAt(cx, node.offset, `invalid expression '${node.value}': ${e.message}`);
+    if (e instanceof ExpressionSyntaxError) return failAt(cx, node.offset, `invalid expression '${node.value}': ${e.message}`, 'BAD_EXPRESSION');
     throw e;
   }
   const parts: string[] = [];

@@ -3,6 +3,7 @@
  * with their jump frames, names, positions and errors.
  */
 import type { SourcePos, StepList } from './ast.ts';
+import type { DefinitionErrorCode } from './errors.ts';
 import type { SNode, SScalar } from './load.ts';
 import type { RetryContext } from './retry.ts';
 
@@ -27,8 +28,8 @@ export interface StepCompiler {
   parallelDepth: number;
   /** The `line:col` of a node. */
   pos(node: SNode | SScalar): SourcePos;
-  /** @throws DefinitionError at the node, naming the current step. */
-  fail(node: SNode | SScalar, reason: string): never;
+  /** @throws DefinitionError at the node, naming the current step, with `code` (default INVALID_DEFINITION). */
+  fail(node: SNode | SScalar, reason: string, code?: DefinitionErrorCode): never;
   /** Compiles a list of steps; `what` names it in messages. */
   stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList;
   /** A variable name, or a DefinitionError naming `what`. */

@@ -14,7 +14,7 @@ import { compileExpression, MAX_EXPRESSION_LENGTH } from '../expr/compile.ts';
 import { ExpressionSyntaxError } from '../expr/parser.ts';
 import type { Value, WMap } from '../value.ts';
 import type { CallTarget, Template } from './ast.ts';
-import { DefinitionError } from './errors.ts';
+import { DefinitionError, type DefinitionErrorCode } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 import type { DefinitionLibrary } from './library.ts';
 import type { LoadedSource, SNode, SScalar } from './load.ts';
@@ -63,8 +63,8 @@ export function* callNames(cx: TemplateContext): Iterable<string> {
 }
 
 /** Throws a DefinitionError at a source offset, naming the current step. @internal */
-export function failAt(cx: TemplateContext, offset: number, reason: string): never {
-  throw new DefinitionError(reason, { pos: cx.load.posAt(offset), step: cx.step });
+export function failAt(cx: TemplateContext, offset: number, reason: string, code?: DefinitionErrorCode): never {
+  throw new DefinitionError(reason, { pos: cx.load.posAt(offset), step: cx.step, ...(code ? { code } : {}) });
 }
 
 /**
@@ -160,10 +160,10 @@ export function compileExpressionAt(
 ): CompiledExpression {
   const at = (i: number) => sourceOffset(cx.load, node, valueIndex + i);
   const trimmed = text.trim();
-  if (trimmed === '') return failAt(cx, at(-2), "empty expression '${}'");
-  if (trimmed.startsWith('${')) return failAt(cx, at(text.indexOf('${')), "nested expression '${${...}}' is not allowed");
+  if (trimmed === '') return failAt(cx, at(-2), "empty expression '${}'", 'BAD_EXPRESSION');
+  if (trimmed.startsWith('${')) return failAt(cx, at(text.indexOf('${')), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
   if (text.length > MAX_EXPRESSION_CHARS) {
-    return failAt(cx, at(0), `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`);
+    return failAt(cx, at(0), `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`, 'LIMIT_EXCEEDED');
   }
   let expr: CompiledExpression;
   try {
@@ -171,14 +171,14 @@ export function compileExpressionAt(
   } catch (e) {
     if (e instanceof ExpressionSyntaxError) {
       const nested = text.indexOf('${');
-      if (nested >= 0) return failAt(cx, at(nested), "nested expression '${${...}}' is not allowed");
-      return failAt(cx, at(e.offset), `invalid expression '\${${text}}': ${e.message}`);
+      if (nested >= 0) return failAt(cx, at(nested), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
+      return failAt(cx, at(e.offset), `invalid expression '\${${text}}': ${e.message}`, 'BAD_EXPRESSION');
     }
     throw e;
   }
   checkCalls(expr.ast, (callee, pos) => {
     if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx)) return;
-    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx))}`);
+    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx))}`, 'UNKNOWN_FUNCTION');
   });
   return expr;
 }
