@@ -104,8 +104,8 @@ function setPath(json: JsonObject, path: string, value: JsonValue): void {
 
 /**
  * The JSON value for query parameter `values` of request field `path`: repeated fields become arrays, numeric
- * enum values numbers (the proto3 JSON parser takes names or numbers), everything else the string as is
- * (proto3 JSON accepts strings for numbers, bools and FieldMask).
+ * enum values numbers (the proto3 JSON parser takes names or numbers), a FieldMask's paths in lowerCamelCase,
+ * everything else the string as is (proto3 JSON accepts strings for numbers, bools and FieldMask).
  */
 function queryValue(schema: DescMessage, path: string, values: string[]): JsonValue | undefined {
   let message: DescMessage | undefined = schema;
@@ -116,6 +116,11 @@ function queryValue(schema: DescMessage, path: string, values: string[]): JsonVa
   }
   if (!field) return undefined; // unknown parameters are ignored, as Google's frontends do for system ones
   const one = (v: string): JsonValue => (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) && /^-?\d+$/.test(v) ? Number(v) : v;
+  // A FieldMask in a query holds the paths as Google's clients send them, snake_case (`source_contents`);
+  // its proto3 JSON form is lowerCamelCase.
+  if (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.FieldMask') {
+    return values.at(-1)!.split(',').map((p) => p.trim().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())).join(',');
+  }
   return field.fieldKind === 'list' ? values.map(one) : one(values.at(-1)!);
 }
 

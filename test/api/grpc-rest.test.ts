@@ -84,11 +84,17 @@ s('GetOperation over REST returns the done operation by name (google.longrunning
   assert.is((await res.json()).error.status, 'NOT_FOUND');
 });
 
-s('ListWorkflowRevisions over Google\'s REST transport lists the revisions newest first (Google\'s workflows.listRevisions)', async (ctx) => {
+s('UpdateWorkflow with a snake_case update_mask, then ListWorkflowRevisions newest first, over Google\'s REST transport (Google\'s workflows.listRevisions)', async (ctx) => {
   const created = await createWorkflow(ctx, 'rest-revisions');
+  const [op] = await ctx.workflows.updateWorkflow({
+    workflow: { name: created.name, sourceContents: 'main:\n  steps:\n    - r:\n        return: 2\n' },
+    updateMask: { paths: ['source_contents'] },
+  });
+  const [updated] = await op.promise();
+  assert.is.not(updated.revisionId, created.revisionId);
   const [revisions] = await ctx.workflows.listWorkflowRevisions({ name: created.name }, { autoPaginate: false });
-  assert.equal(revisions.map((w) => w.revisionId), [created.revisionId]);
-  assert.is(revisions[0]!.sourceContents, created.sourceContents);
+  assert.equal(revisions.map((w) => w.revisionId), [updated.revisionId, created.revisionId]);
+  assert.is(revisions[1]!.sourceContents, created.sourceContents);
 });
 
 s('errors over REST reach the client with their codes: NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
