@@ -15,6 +15,7 @@ import { WorkflowError } from '../lang/errors.ts';
 import { toJson } from '../lang/json.ts';
 import type { Value } from '../lang/value.ts';
 import { ApiError } from './errors.ts';
+import { timestamp } from './names.ts';
 
 /** Google's CallLogLevel names. */
 export type CallLogLevel = 'CALL_LOG_LEVEL_UNSPECIFIED' | 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
@@ -60,7 +61,7 @@ export function callLogInterceptor(inner: CallInterceptor | undefined, level: Ca
   if (level !== 'LOG_ALL_CALLS' && level !== 'LOG_ERRORS_ONLY') return inner;
   const all = level === 'LOG_ALL_CALLS';
   const line = (call: OutboundCall, state: string, severity: string, details: Record<string, unknown>): void => {
-    const now = new Date(target.now()).toISOString();
+    const now = timestamp(target.now());
     const payload = {
       '@type': 'type.googleapis.com/google.cloud.workflows.type.EngineCallLog',
       executionId: target.executionId,
@@ -76,9 +77,10 @@ export function callLogInterceptor(inner: CallInterceptor | undefined, level: Ca
   };
   return {
     intercept(call, proceed) {
-      const startTime = new Date(target.now()).toISOString();
+      const startTime = timestamp(target.now());
       if (all) {
-        const namedArgs: Record<string, unknown> = {};
+        // A connector's args may name any key, `__proto__` included: an ordinary key here too.
+        const namedArgs = Object.create(null) as Record<string, unknown>;
         for (const [k, v] of call.args) namedArgs[k] = text(v);
         line(call, 'BEGUN', 'INFO', { begun: { namedArgs } });
       }
