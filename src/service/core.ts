@@ -56,7 +56,7 @@ import type {
 } from './model.ts';
 import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
 import { logLine, runToOutcome } from './runner.ts';
-import { StepHistory, type ExecutionHistoryLevel } from './step-history.ts';
+import { StepHistory } from './step-history.ts';
 import { callLogInterceptor, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';

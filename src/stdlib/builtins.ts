@@ -7,7 +7,7 @@
  * and indexes count Unicode code points, the "characters" Google's `len()` documentation speaks of.
  */
 import { typeError, valueError } from '../lang/errors.ts';
-import { BOOLEAN_SPELLINGS, formatDouble, INT_MAX, INT_MIN, typeName, type Value } from '../lang/value.ts';
+import { BOOLEAN_SPELLINGS, formatDouble, INT_MAX, INT_MIN, typeName } from '../lang/value.ts';
 import { codePointLength, map, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
@@ -73,7 +73,6 @@ export function parseDoubleText(fn: string, s: string): number {
   if (!Number.isFinite(d)) throw valueError(`${fn}: '${s}' is out of the double range`);
   return d;
 }
-
 
 /** The built-in helpers, one row per function. */
 export const functions: StdlibFunction[] = [

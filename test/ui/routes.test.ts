@@ -212,7 +212,6 @@ s('dashboard shows counts by state, every workflow and recent executions (spec "
   const r = await ui.get('/ui');
   isHtmlPage(r);
   assert.is(title(r), 'Dashboard · Workflows emulator');
-  const text = plain(r.text);
   assert.equal(counts(r), { Active: 1, Succeeded: 1, Failed: 1, Cancelled: 0 });
   for (const id of ['hello', 'waiter', 'failing', ok, bad, waiting]) assert.ok(r.text.includes(id), id);
   assert.match(r.text, /href="\/ui\/executions\/hello\/[^"]+"/);

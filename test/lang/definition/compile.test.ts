@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Definition, JumpTarget, Step, StepList, Template } from '../../../src/lang/definition/ast.ts';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
-import { WorkflowError } from '../../../src/lang/errors.ts';
+
 import type { Value } from '../../../src/lang/value.ts';
 
 const s = suite('definition compiler');
