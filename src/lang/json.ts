@@ -263,6 +263,23 @@ export function toJson(v: Value, indent = 0): string {
   return encode(v, indent, '');
 }
 
+/**
+ * The value with what {@link toJson} refuses made encodable, for showing a value the API must always show
+ * (error payloads, recorded calls): bytes become their base64 text and NaN or infinite doubles their
+ * string (`"NaN"`, `"Infinity"`); everything else, nested lists and maps included, is kept. Never throws.
+ */
+export function jsonSafe(v: Value): Value {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v instanceof Map) {
+    const out: WMap = new Map();
+    for (const [k, e] of v) out.set(k, jsonSafe(e));
+    return out;
+  }
+  return v;
+}
+
 function encode(v: Value, indent: number, pad: string): string {
   switch (typeof v) {
     case 'bigint':

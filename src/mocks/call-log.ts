@@ -5,6 +5,7 @@
  * (`GET /emulator/v1/{execution name}/calls`), the JS API and the web UI's execution page.
  */
 import type { Value, WMap } from '../lang/value.ts';
+import { jsonSafe } from '../lang/json.ts';
 
 /** Records kept per execution; older ones are dropped first (a loop of a million mocked calls stays small). */
 export const MAX_CALL_RECORDS = 10_000;
@@ -87,16 +88,4 @@ export function callRecordValue(r: CallRecord): WMap {
   m.set('startTime', new Date(r.startMs).toISOString());
   if (r.endMs !== undefined) m.set('endTime', new Date(r.endMs).toISOString());
   return m;
-}
-
-function jsonSafe(v: Value): Value {
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  if (Array.isArray(v)) return v.map(jsonSafe);
-  if (v instanceof Map) {
-    const out: WMap = new Map();
-    for (const [k, e] of v) out.set(k, jsonSafe(e));
-    return out;
-  }
-  return v;
 }

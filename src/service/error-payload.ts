@@ -5,7 +5,7 @@
  */
 import { WorkflowError } from '../lang/errors.ts';
 import type { Value } from '../lang/value.ts';
-import { toJson } from '../lang/json.ts';
+import { jsonSafe, toJson } from '../lang/json.ts';
 
 /** The payload of anything thrown inside an execution (coerced with `WorkflowError.from`). */
 export function errorPayload(e: unknown): string {
@@ -19,16 +19,4 @@ export function encodeError(v: Value): string {
   } catch {
     return toJson(jsonSafe(v));
   }
-}
-
-function jsonSafe(v: Value): Value {
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  if (Array.isArray(v)) return v.map(jsonSafe);
-  if (v instanceof Map) {
-    const m = new Map<string, Value>();
-    for (const [k, e] of v) m.set(k, jsonSafe(e));
-    return m;
-  }
-  return v;
 }
