@@ -16,10 +16,8 @@
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
 import { SourceProblems } from './source-problems.ts';
-import { compileDefinition } from '../lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import { DefinitionError } from '../lang/definition/errors.ts';
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
@@ -27,15 +25,7 @@ import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
-import {
-  checkLabels,
-  checkSettings,
-  revisionSettingsDiffer,
-  SETTING_NAMES,
-  settingsDiffer,
-  settingsOf,
-  type WorkflowSettings,
-} from './workflow-settings.ts';
+import { checkLabels } from './workflow-settings.ts';
 import { CallbackRegistry } from './callbacks.ts';
 import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
@@ -52,17 +42,15 @@ import type {
   ExecutionState,
   ServiceCore,
   ServiceEvent,
-  Workflow,
 } from './model.ts';
-import { parentName, revisionId, timestamp, workflowIdProblem } from './names.ts';
+import { parentName, timestamp } from './names.ts';
+import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory } from './step-history.ts';
 import { callLogInterceptor, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
-/** Largest description, in characters (spec "Workflow": max 1000). */
-export const MAX_DESCRIPTION_CHARS = 1000;
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
 /** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
@@ -117,27 +105,6 @@ export interface ServiceCoreOptions {
   readonly onExecutionEnd?: (execution: Execution) => void;
 }
 
-/**
- * Revisions kept per workflow (issue 15): the newest ones; older ones are forgotten (their executions keep
- * running and stay readable). Google keeps every revision; a watched file saved all day must not grow without
- * bound here.
- */
-export const MAX_REVISIONS_PER_WORKFLOW = 100;
-
-/** The fields updateWorkflow may change (its update mask's paths). */
-const UPDATABLE: readonly string[] = ['sourceContents', 'description', 'executionHistoryLevel', 'callLogLevel', ...SETTING_NAMES];
-
-/** @internal A deployed workflow with its compiled current revision. */
-interface WorkflowRecord {
-  readonly id: string;
-  resource: Workflow;
-  /** Its kept revisions, oldest first; the last is `resource` as it is now. */
-  revisions: Workflow[];
-  definition: Definition;
-  /** Revisions made under this ID so far (also across a delete and re-create). */
-  counter: number;
-}
-
 /** @internal An execution and everything it owns. */
 interface ExecutionRecord {
   readonly workflowId: string;
@@ -190,9 +157,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
-  const workflows = new Map<string, WorkflowRecord>();
-  /** Revision counters of deleted workflows, so a re-created ID continues its numbering. */
-  const deletedCounters = new Map<string, number>();
+  const store = createWorkflowStore({ parent, clock, library: options.library ?? DEFINITION_LIBRARY, emit });
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -209,41 +174,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     }
   }
 
-  function workflowName(id: string): string {
-    return `${parent}/workflows/${id}`;
-  }
-
-  function findWorkflow(id: string): WorkflowRecord {
-    const wf = workflows.get(id);
-    if (!wf) throw ApiError.notFound(`workflow "${workflowName(id)}" not found`);
-    return wf;
-  }
-
-  function compile(sourceContents: string): Definition {
-    if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
-    try {
-      return compileDefinition(sourceContents, options.library ?? DEFINITION_LIBRARY);
-    } catch (e) {
-      throw definitionError(e);
-    }
-  }
-
-  /** What a revision ID hashes: the source, and the settings that belong to a revision when there are any. */
-  function revisionKey(source: string, settings: WorkflowSettings): string {
-    const extra = { userEnvVars: settings.userEnvVars, serviceAccount: settings.serviceAccount, cryptoKeyName: settings.cryptoKeyName };
-    return Object.values(extra).some((v) => v !== undefined) ? `${source}\u0000${JSON.stringify(extra)}` : source;
-  }
-
-  function checkDescription(description: string | undefined): void {
-    if (description !== undefined && [...description].length > MAX_DESCRIPTION_CHARS) {
-      throw ApiError.invalidArgument(`description is longer than ${MAX_DESCRIPTION_CHARS} characters`);
-    }
-  }
-
   function findExecution(workflowId: string, executionId: string): ExecutionRecord {
     const ex = executions.get(executionId);
     if (!ex || ex.workflowId !== workflowId) {
-      throw ApiError.notFound(`execution "${workflowName(workflowId)}/executions/${executionId}" not found`);
+      throw ApiError.notFound(`execution "${parent}/workflows/${workflowId}/executions/${executionId}" not found`);
     }
     return ex;
   }
@@ -322,7 +256,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     input: Parameters<ServiceCore['createExecution']>[1],
     parentExecution: string | undefined,
   ): Execution {
-    const wf = findWorkflow(workflowId);
+    const wf = store.find(workflowId);
     const raw = input.argument;
     let argument: Value = null;
     let recorded: string | undefined;
@@ -463,147 +397,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     project,
     location,
     sourceProblems: new SourceProblems(),
-
-    createWorkflow(workflowId, input) {
-      const problem = workflowIdProblem(workflowId);
-      if (problem) throw ApiError.invalidArgument(`invalid workflowId: ${problem}`);
-      if (workflows.has(workflowId)) {
-        throw new ApiError('ALREADY_EXISTS', `workflow "${workflowName(workflowId)}" already exists`);
-      }
-      checkSourceType(input.sourceContents);
-      checkDescription(input.description);
-      const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
-      const callLogLevel = checkCallLogLevel(input.callLogLevel);
-      const settings = checkSettings(input as unknown as Record<string, unknown>);
-      const definition = compile(input.sourceContents);
-      const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
-      const now = timestamp(clock.now());
-      const resource: Workflow = Object.freeze({
-        name: workflowName(workflowId),
-        state: 'ACTIVE',
-        revisionId: revisionId(counter, revisionKey(input.sourceContents, settings)),
-        sourceContents: input.sourceContents,
-        description: input.description ?? '',
-        createTime: now,
-        updateTime: now,
-        revisionCreateTime: now,
-        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
-        ...(callLogLevel ? { callLogLevel } : {}),
-        ...settings,
-      });
-      workflows.set(workflowId, { id: workflowId, resource, revisions: [resource], definition, counter });
-      deletedCounters.delete(workflowId);
-      emit({ type: 'workflow', workflowId });
-      return resource;
-    },
-
-    getWorkflow(workflowId, revision) {
-      const wf = findWorkflow(workflowId);
-      if (revision === undefined || revision === '' || revision === wf.resource.revisionId) return wf.resource;
-      const kept = wf.revisions.find((r) => r.revisionId === revision);
-      if (!kept) {
-        throw ApiError.notFound(`revision "${revision}" of workflow "${wf.resource.name}" not found (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept)`);
-      }
-      return kept;
-    },
-
-    listWorkflowRevisions(workflowId) {
-      return findWorkflow(workflowId).revisions.slice().reverse();
-    },
-
-    listWorkflows() {
-      const out: Workflow[] = [];
-      for (const wf of workflows.values()) out.push(wf.resource);
-      return out.reverse();
-    },
-
-    updateWorkflow(workflowId, input, updateMask) {
-      const wf = findWorkflow(workflowId);
-      const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
-      if (mask) {
-        for (const f of mask) {
-          if (!UPDATABLE.includes(f)) {
-            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only ${UPDATABLE.join(', ')})`);
-          }
-        }
-      }
-      const wantSource = mask ? mask.has('sourceContents') : input.sourceContents !== undefined;
-      const wantDescription = mask ? mask.has('description') : input.description !== undefined;
-      let { definition, counter } = wf;
-      const old = wf.resource;
-      let source = old.sourceContents;
-      let revision = old.revisionId;
-      // Each setting is replaced when masked (or, without a mask, when given); the others stay.
-      const given = checkSettings(input as unknown as Record<string, unknown>);
-      const merged: Record<string, unknown> = { ...settingsOf(old) };
-      for (const k of SETTING_NAMES) {
-        if (mask ? mask.has(k) : (input as unknown as Record<string, unknown>)[k] !== undefined) {
-          if (given[k] === undefined) delete merged[k];
-          else merged[k] = given[k];
-        }
-      }
-      const settings = merged as WorkflowSettings;
-      const newSettings = revisionSettingsDiffer(settings, old);
-      if (wantSource) {
-        const s = input.sourceContents ?? '';
-        checkSourceType(s);
-        if (s !== old.sourceContents) {
-          definition = compile(s);
-          source = s;
-        }
-      }
-      const newRevision = source !== old.sourceContents || newSettings;
-      if (newRevision) {
-        counter += 1;
-        revision = revisionId(counter, revisionKey(source, settings));
-      }
-      const description = wantDescription ? (input.description ?? '') : old.description;
-      checkDescription(description);
-      const wantLevel = mask ? mask.has('executionHistoryLevel') : input.executionHistoryLevel !== undefined;
-      const historyLevel = wantLevel ? checkHistoryLevel(input.executionHistoryLevel) : old.executionHistoryLevel;
-      const wantCallLog = mask ? mask.has('callLogLevel') : input.callLogLevel !== undefined;
-      const callLogLevel = wantCallLog ? checkCallLogLevel(input.callLogLevel) : old.callLogLevel;
-      if (
-        !newRevision &&
-        description === old.description &&
-        historyLevel === old.executionHistoryLevel &&
-        callLogLevel === old.callLogLevel &&
-        !settingsDiffer(settings, old)
-      ) {
-        return old;
-      }
-      wf.definition = definition;
-      wf.counter = counter;
-      const now = timestamp(clock.now());
-      wf.resource = Object.freeze({
-        name: old.name,
-        state: 'ACTIVE',
-        revisionId: revision,
-        sourceContents: source,
-        description,
-        createTime: old.createTime,
-        updateTime: now,
-        revisionCreateTime: newRevision ? now : (old.revisionCreateTime ?? old.createTime),
-        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
-        ...(callLogLevel ? { callLogLevel } : {}),
-        ...settings,
-      });
-      // The revision list: a new revision is appended (the oldest beyond the bound forgotten); a change of
-      // description or labels alone updates the current revision's entry.
-      if (newRevision) {
-        wf.revisions.push(wf.resource);
-        if (wf.revisions.length > MAX_REVISIONS_PER_WORKFLOW) wf.revisions.shift();
-      } else wf.revisions[wf.revisions.length - 1] = wf.resource;
-      emit({ type: 'workflow', workflowId });
-      return wf.resource;
-    },
-
-    deleteWorkflow(workflowId) {
-      const wf = findWorkflow(workflowId);
-      workflows.delete(workflowId);
-      deletedCounters.set(workflowId, wf.counter);
-      emit({ type: 'workflow', workflowId });
-    },
+    ...store.methods,
 
     createExecution(workflowId, input) {
       return createExecution(workflowId, input, undefined);
@@ -627,8 +421,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
     reset() {
       cancelAll();
-      workflows.clear();
-      deletedCounters.clear();
+      store.clear();
       executions.clear();
       executionsByWorkflow.clear();
       mocks = startMocks;
@@ -696,39 +489,3 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
 /** What an execution without history lists: nothing (its parameters are still checked). */
 const EMPTY_HISTORY = new StepHistory({ detailed: false, now: Date.now });
-
-function checkSourceType(s: unknown): asserts s is string {
-  if (typeof s !== 'string') throw ApiError.invalidArgument('sourceContents must be a string');
-}
-
-/**
- * The 400 for a definition that does not compile: "invalid workflow definition: <message>", where the
- * compiler's message names the step, line:column and problem (a DefinitionError, YAML syntax errors
- * included). Anything else thrown while compiling is a bug of the emulator, not of the workflow: a 500
- * INTERNAL saying so (its stack goes to stderr), never blamed on the user's definition.
- */
-function definitionError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  if (!(e instanceof DefinitionError)) {
-    process.stderr.write(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
-    const why = e instanceof Error ? e.message : String(e);
-    return new ApiError('INTERNAL', `internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${why}`);
-  }
-  const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
-  let msg = typeof err.message === 'string' ? err.message : String(e);
-  // A DefinitionError's message already reads "invalid workflow definition: step "x" (line 3, column 5): ...".
-  if (/^invalid workflow definition/i.test(msg)) return withCause(ApiError.invalidArgument(msg), e);
-  const where: string[] = [];
-  if (typeof err.step === 'string' && !msg.includes(err.step)) where.push(`step "${err.step}"`);
-  if (typeof err.line === 'number' && !msg.includes(`${err.line}:`) && !/line/i.test(msg)) {
-    where.push(`line ${err.line}${typeof err.col === 'number' ? `:${err.col}` : ''}`);
-  }
-  if (where.length) msg = `${where.join(', ')}: ${msg}`;
-  return withCause(ApiError.invalidArgument(`invalid workflow definition: ${msg}`), e);
-}
-
-/** The error with the compiler's error as its `cause`, so the watcher can read its line, column and step. */
-function withCause(err: ApiError, cause: unknown): ApiError {
-  Object.defineProperty(err, 'cause', { value: cause, enumerable: false });
-  return err;
-}
