@@ -22,7 +22,7 @@ import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from '../service/errors.ts';
 import type { EmulatorControl, ServiceCore } from '../service/model.ts';
 import { VERSION } from '../service/version.ts';
-import { readBody, sendJson } from './rest.ts';
+import { readBody, sendJson } from './http-json.ts';
 
 /** The path prefix of the control API. */
 export const CONTROL_PREFIX = '/emulator/v1/';

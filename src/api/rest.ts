@@ -1,7 +1,8 @@
 /**
  * The REST API on node:http (spec "Endpoints"): every row of the endpoints table under
  * `/v1/projects/{project}/locations/{location}`, the callback endpoint `/callbacks/{callbackId}`, and the web
- * UI's paths (`/`, `/ui`, `/ui/*`) handed to the UI handler.
+ * UI's paths (`/`, `/ui`, `/ui/*`) handed to the UI handler. The callback endpoint is callback-handler.ts; reading
+ * bodies and answering in JSON, http-json.ts.
  *
  * Every error, including a malformed JSON body, a field of the wrong type and an unknown path, is answered in
  * Google's JSON error shape `{"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}`
@@ -21,13 +22,10 @@ import {
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
 } from '../service/lists.ts';
-import type { CallbackRequest, Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
+import type { Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
-
-/** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
-export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
-/** Largest callback request body accepted, in bytes (the variable memory limit is 512 KB). */
-export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
+import { deliverCallback } from './callback-handler.ts';
+import { decodeSegment, drain, readJsonBody, sendError, sendJson } from './http-json.ts';
 
 /** A node:http request handler. It never throws and never rejects. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -102,26 +100,6 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
         );
       }
       throw ApiError.notFound(`no such path: ${req.method} ${path}`);
-    } catch (e) {
-      sendError(res, e);
-    }
-  };
-}
-
-/**
- * A handler serving only `/callbacks/{id}` (any method), answering exactly as the REST port does (200 when
- * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; spec "Callbacks"); any other path
- * is 404 naming `servedBy`. The one-shot run (src/cli/run.ts) serves its callbacks with it.
- */
-export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], servedBy: string): RestHandler {
-  return (req, res) => {
-    try {
-      res.setHeader('x-content-type-options', 'nosniff');
-      const rawUrl = req.url ?? '/';
-      const q = rawUrl.indexOf('?');
-      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-      if (!path.startsWith('/callbacks/')) throw ApiError.notFound(`no such path: ${req.method} ${path} (${servedBy} serves only /callbacks/{id})`);
-      deliverCallback(deliver, req, res, path.slice('/callbacks/'.length), q < 0 ? '' : rawUrl.slice(q + 1)).catch((e: unknown) => sendError(res, e));
     } catch (e) {
       sendError(res, e);
     }
@@ -370,34 +348,6 @@ function basicExecution(e: Execution): Partial<Execution> {
   };
 }
 
-/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */
-async function deliverCallback(
-  deliver: ServiceCore['deliverCallback'],
-  req: IncomingMessage,
-  res: ServerResponse,
-  rawId: string,
-  query: string,
-): Promise<void> {
-  const id = decodeSegment(rawId);
-  const body = await readBody(req, MAX_CALLBACK_BODY_BYTES);
-  const headers: Record<string, string> = {};
-  const h = req.headers;
-  for (const k of Object.keys(h)) {
-    const v = h[k];
-    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  const q: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(query)) if (!Object.hasOwn(q, k)) q[k] = v;
-  const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query: q, body };
-  const answer = deliver(id, request);
-  if (req.method === 'HEAD') {
-    res.writeHead(answer.status, { 'content-type': JSON_TYPE });
-    res.end();
-    return;
-  }
-  sendJson(res, answer.status, answer.body);
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Operations (spec "Operation": update and delete return an operation already done).
 
@@ -416,79 +366,6 @@ function updateOperation(service: ServiceCore, wf: Workflow): unknown {
 /** The done operation DELETE answers with: `response` is google.protobuf.Empty. */
 function deleteOperation(service: ServiceCore, _workflowId: string): unknown {
   return { name: operationName(service), done: true, response: { '@type': EMPTY_TYPE } };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Requests.
-
-/**
- * A client closed its connection before its request body was complete (it gave up, or crashed): there is
- * no one to answer, and nothing went wrong here, so it is logged as one line, not as an internal error.
- */
-class ClientGone extends Error {}
-
-/**
- * Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). Rejects with
- * {@link ClientGone} when the client goes away mid-body.
- */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c: Buffer) => {
-      if (failed) return;
-      size += c.length;
-      if (size > maxBytes) {
-        failed = true;
-        chunks.length = 0;
-        reject(ApiError.invalidArgument(`the request body is larger than ${maxBytes} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    // A client that goes away mid-body ('error' with "aborted", then 'close'): settle, so nothing waits forever.
-    const gone = (): void => {
-      if (failed) return;
-      failed = true;
-      chunks.length = 0;
-      reject(new ClientGone(`${req.method} ${(req.url ?? '/').split('?')[0]}: the client closed the connection before its request body was complete`));
-    };
-    req.on('error', gone);
-    req.on('close', () => {
-      if (!req.complete) gone();
-    });
-  });
-}
-
-function drain(req: IncomingMessage): Promise<void> {
-  return readBody(req, MAX_API_BODY_BYTES).then(() => undefined);
-}
-
-/**
- * Reads a JSON object body. An empty body is `{}`. Not JSON, or JSON that is not an object: 400.
- * The result has a null prototype, so `__proto__` in a body is just a (then ignored) key.
- */
-async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const bytes = await readBody(req, MAX_API_BODY_BYTES);
-  if (bytes.length === 0) return Object.create(null) as Record<string, unknown>;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    throw ApiError.invalidArgument(`Invalid JSON payload received: ${(e as Error).message}`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw ApiError.invalidArgument('Invalid JSON payload received: the request body must be a JSON object');
-  }
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const k of Object.keys(parsed)) out[k] = (parsed as Record<string, unknown>)[k];
-  return out;
 }
 
 /**
@@ -510,67 +387,10 @@ function camelField(f: string): string {
   return f.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-function decodeSegment(s: string): string {
-  if (!s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    throw ApiError.invalidArgument(`malformed percent-encoding in the path segment "${s}"`);
-  }
-}
-
 function notFoundPath(method: string, rest: string): ApiError {
   return ApiError.notFound(`no such path: ${method} .../locations/{location}/${rest}`);
 }
 
 function methodNotFound(method: string, rest: string): ApiError {
   return ApiError.notFound(`method ${method} is not served on .../locations/{location}/${rest}`);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Responses.
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-/** JSON text of resources by identity: resources are frozen and replaced on change, so this never goes stale. */
-const jsonCache = new WeakMap<object, string>();
-
-/** Answers with a JSON body. Resources (frozen objects) are serialized once. Returns undefined (answered). */
-export function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
-  let text: string;
-  if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
-    let cached = jsonCache.get(body);
-    if (cached === undefined) jsonCache.set(body, (cached = JSON.stringify(body)));
-    text = cached;
-  } else text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-  return undefined;
-}
-
-/**
- * Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged with its
- * stack). A client gone mid-body gets no answer and one line on stderr.
- */
-export function sendError(res: ServerResponse, e: unknown): void {
-  if (e instanceof ClientGone) {
-    process.stderr.write(`workflows-emulator: ${e.message}\n`);
-    res.destroy();
-    return;
-  }
-  let err: ApiError;
-  if (e instanceof ApiError) err = e;
-  else {
-    process.stderr.write(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    err = new ApiError('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`);
-  }
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const text = JSON.stringify(err.toJSON());
-  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
-  // A body we stopped reading cannot be left on a keep-alive connection.
-  if ((res as { req?: IncomingMessage }).req?.complete === false) headers['connection'] = 'close';
-  res.writeHead(err.httpStatus, headers);
-  res.end(text);
 }

@@ -22,7 +22,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
-import { createCallbackHandler } from '../api/rest.ts';
+import { createCallbackHandler } from '../api/callback-handler.ts';
 import { argvTokens, parseConfig } from './config.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
 import { systemClock } from '../engine/clock.ts';
