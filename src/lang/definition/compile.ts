@@ -26,21 +26,21 @@ import type {
   Definition,
   JumpTarget,
   Param,
-  RetrySpec,
   SourcePos,
   Step,
   StepList,
-  SwitchCase,
   Template,
   WorkflowDef,
 } from './ast.ts';
-import { MAX_ASSIGNMENTS, MAX_SWITCH_CONDITIONS } from '../limits.ts';
+import { MAX_ASSIGNMENTS } from '../limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
 import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
-import { compileRetry, type RetryContext } from './retry.ts';
+import { compileSwitch } from './switch.ts';
+import { compileTry } from './try.ts';
+import type { RetryContext } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { callNames, compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
 import { didYouMean } from './suggest.ts';
@@ -298,7 +298,7 @@ class Compiler implements StepCompiler {
   }
 
   /** Compiles the fields of a step (also used for the content of a one-step `try`). */
-  private stepBody(name: string, at: SScalar, body: SMap, frame: Frame): Step {
+  stepBody(name: string, at: SScalar, body: SMap, frame: Frame): Step {
     let kindEntry: SEntry | undefined;
     let nextEntry: SEntry | undefined;
     for (const e of body.entries) {
@@ -336,13 +336,13 @@ class Compiler implements StepCompiler {
       case 'call':
         return node('call', this.call(kindEntry, field('args'), field('result')));
       case 'switch':
-        return node('switch', { cases: this.switchCases(name, at, v, frame) });
+        return node('switch', { cases: compileSwitch(this, name, at, v, frame) });
       case 'for':
         return node('for', { loop: compileFor(this, v, frame, 'for') });
       case 'parallel':
         return node('parallel', compileParallel(this, v, frame, kindEntry.keyNode));
       case 'try':
-        return node('try', this.tryStep(name, at, kindEntry, field('retry'), field('except'), frame));
+        return node('try', compileTry(this, name, at, kindEntry, field('retry'), field('except'), frame));
       case 'raise':
         return node('raise', { value: compileTemplate(v, this.cx) });
       case 'return':
@@ -355,7 +355,7 @@ class Compiler implements StepCompiler {
   // -------------------------------------------------------------------------------------------------------
   // Jumps
 
-  private jump(node: SNode, frame: Frame): JumpTarget {
+  jump(node: SNode, frame: Frame): JumpTarget {
     if (node.kind !== 'scalar' || typeof node.value !== 'string' || node.value === '') {
       return this.fail(node, "next must be a step name, 'end', 'break' or 'continue'");
     }
@@ -458,88 +458,5 @@ class Compiler implements StepCompiler {
     return node.value;
   }
 
-  // -------------------------------------------------------------------------------------------------------
-  // switch
 
-  private switchCases(name: string, at: SScalar, node: SNode, frame: Frame): SwitchCase[] {
-    if (node.kind !== 'seq') return this.fail(node, "'switch' must be a list of conditions");
-    if (node.items.length === 0) return this.fail(node, "'switch' must have at least one condition");
-    if (node.items.length > MAX_SWITCH_CONDITIONS) {
-      this.fail(node, `too many conditions in one switch: ${node.items.length} (the limit is ${MAX_SWITCH_CONDITIONS})`, 'LIMIT_EXCEEDED');
-    }
-    return node.items.map((item) => this.switchCase(name, at, item, frame));
-  }
-
-  /**
-   * One switch condition: `condition` plus `next`, `steps`, both, or the fields of a step written inline
-   * (Google's schema allows any step content there: assign, call, return, raise, and even for, try, ...).
-   * Inline content becomes `step`; inline content or `steps` with a `next` become `steps`: a list of one step
-   * carrying that `next` (its depth counts that list).
-   */
-  private switchCase(name: string, at: SScalar, item: SNode, frame: Frame): SwitchCase {
-    if (item.kind !== 'map') return this.fail(item, "a switch entry must be a map with 'condition'");
-    const cond = item.entries.find((e) => e.key === 'condition');
-    if (!cond) return this.fail(item, "a switch entry must have a 'condition'");
-    const rest = item.entries.filter((e) => e !== cond);
-    const c: { -readonly [K in keyof SwitchCase]: SwitchCase[K] } = {
-      condition: compileTemplate(cond.value, this.cx),
-      pos: this.pos(item),
-    };
-    if (rest.length === 1 && rest[0]!.key === 'steps') {
-      c.steps = this.stepList(rest[0]!.value, frame, 'plain', `step '${name}'`);
-    } else if (rest.length === 1 && rest[0]!.key === 'next') {
-      c.next = this.jump(rest[0]!.value, frame);
-    } else if (rest.length > 0) {
-      // Inline content (or `steps` followed by `next`) is a step of its own, named for the switch step.
-      const content: SMap = { kind: 'map', entries: rest, offset: item.offset };
-      if (!rest.some((e) => e.key === 'next')) c.step = this.stepBody(name, at, content, frame);
-      else {
-        // With a `next`, it runs as the only step of a list of its own, so that the list runner follows its
-        // `next` like any step's. That list has no names to jump to: `next` resolves from the switch's list.
-        const own: Frame = { names: new Map(), parent: frame, kind: 'plain' };
-        c.steps = { steps: [this.stepBody(name, at, content, own)], index: new Map() };
-      }
-    }
-    return c;
-  }
-
-  // -------------------------------------------------------------------------------------------------------
-  // for and parallel
-
-  // -------------------------------------------------------------------------------------------------------
-  // try / retry / except
-
-  private tryStep(
-    name: string,
-    at: SScalar,
-    tryE: SEntry,
-    retryE: SEntry | undefined,
-    exceptE: SEntry | undefined,
-    frame: Frame,
-  ): { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } {
-    const t = tryE.value;
-    let body: StepList;
-    if (t.kind !== 'map' || t.entries.length === 0) return this.fail(t, "'try' must hold a step's fields or 'steps'");
-    if (t.entries.length === 1 && t.entries[0]!.key === 'steps') {
-      body = this.stepList(t.entries[0]!.value, frame, 'plain', `step '${name}'`);
-    } else {
-      // One step's content: a list of one step, named for the try step. Its own name is not a jump target
-      // inside that list: `next` resolves from the try step's list, as for the try step itself.
-      const inner: Frame = { names: new Map(), parent: frame, kind: 'plain' };
-      body = { steps: [this.stepBody(name, at, t, inner)], index: new Map([[name, 0]]) };
-    }
-    const out: { body: StepList; retry?: RetrySpec; except?: { as?: string; steps: StepList } } = { body };
-    if (retryE) out.retry = compileRetry(retryE.value, this.cx);
-    if (exceptE) {
-      const x = exceptE.value;
-      if (x.kind !== 'map') return this.fail(x, "'except' must be a map with 'as' and 'steps'");
-      for (const f of x.entries) if (f.key !== 'as' && f.key !== 'steps') this.fail(f.keyNode, `unknown field '${f.key}' in 'except'`, 'UNKNOWN_FIELD');
-      const stepsE = x.entries.find((f) => f.key === 'steps');
-      if (!stepsE) return this.fail(exceptE.keyNode, "'except' needs 'steps'");
-      const asE = x.entries.find((f) => f.key === 'as');
-      const steps = this.stepList(stepsE.value, frame, 'plain', `step '${name}'`);
-      out.except = asE ? { as: this.ident(asE.value, "'as'"), steps } : { steps };
-    }
-    return out;
-  }
 }

@@ -1,10 +1,10 @@
 /**
- * What the compilers of single step fields (`for`, `parallel`) need from the definition compiler: step lists
- * with their jump frames, names, positions and errors.
+ * What the compilers of single step fields (`for`, `parallel`, `switch`, `try`) need from the definition
+ * compiler: step lists with their jump frames, step bodies, jumps, names, positions and errors.
  */
-import type { SourcePos, StepList } from './ast.ts';
+import type { JumpTarget, SourcePos, Step, StepList } from './ast.ts';
 import type { DefinitionErrorCode } from './errors.ts';
-import type { SNode, SScalar } from './load.ts';
+import type { SMap, SNode, SScalar } from './load.ts';
 import type { RetryContext } from './retry.ts';
 
 /** A step list being compiled, for jump resolution: its step names and what it is the body of. */
@@ -34,4 +34,11 @@ export interface StepCompiler {
   stepList(node: SNode, parent: Frame | undefined, kind: Frame['kind'], what: string): StepList;
   /** A variable name, or a DefinitionError naming `what`. */
   ident(node: SNode, what: string): string;
+  /**
+   * Compiles the fields of a step named `name` (at `at`) in `frame`: a step's content written inline (in a
+   * switch condition, a one-step `try`).
+   */
+  stepBody(name: string, at: SScalar, body: SMap, frame: Frame): Step;
+  /** The target of a `next` in `frame`, resolved once the workflow's steps are known. */
+  jump(node: SNode, frame: Frame): JumpTarget;
 }
