@@ -31,14 +31,23 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
-import type { Execution, ExecutionState, ServiceCore } from '../service/model.ts';
+import type { Execution, ServiceCore } from '../service/model.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
 import { executionIds, lastSegment } from './format.ts';
 import { uiPath, type SafeHtml } from './html.ts';
-import { type ExecutionData, executionLive, executionPage } from './execution-page.ts';
-import { TIMELINE_PAGE_SIZE } from './step-timeline.ts';
-import { errorPage, layout, notFoundPage, type Page, type Site, STATES, type StateCounts, type WorkflowRow } from './layout.ts';
+import { executionLive, executionPage } from './execution-page.ts';
+import {
+  attempt,
+  countStates,
+  executionData,
+  exists,
+  newestFirst,
+  parseState,
+  workflowData,
+  workflowRows,
+} from './page-data.ts';
+import { errorPage, layout, notFoundPage, type Page, type Site } from './layout.ts';
 import {
   dashboardLive,
   dashboardPage,
@@ -47,7 +56,6 @@ import {
   type ExecutionsData,
   type StartForm,
   startForm,
-  type WorkflowData,
   workflowLive,
   workflowPage,
   workflowsLive,
@@ -62,8 +70,6 @@ export interface UiOptions {
 
 /** Executions shown on the dashboard. */
 export const RECENT_EXECUTIONS = 10;
-/** Executions shown on a workflow page (the full list is one click away). */
-export const WORKFLOW_PAGE_EXECUTIONS = 25;
 /** Executions on one page of an executions list. */
 export const EXECUTIONS_PAGE_SIZE = 100;
 /** Largest form body accepted, in bytes (an argument is at most 32 KB before URL encoding). */
@@ -382,100 +388,6 @@ async function sendCallback(
   const data = executionData(service, now, workflowId, executionId);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return fragment(executionLive({ ...data, notice }));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Data
-
-function workflowRows(service: ServiceCore, all: readonly Execution[]): WorkflowRow[] {
-  const byWorkflow = new Map<string, Execution[]>();
-  for (const e of newestFirst(all)) {
-    const id = executionIds(e).workflowId;
-    const list = byWorkflow.get(id);
-    if (list) list.push(e);
-    else byWorkflow.set(id, [e]);
-  }
-  return service
-    .listWorkflows()
-    .map((workflow) => {
-      const list = byWorkflow.get(lastSegment(workflow.name)) ?? [];
-      return {
-        workflow,
-        total: list.length,
-        active: list.filter((e) => e.state === 'ACTIVE').length,
-        ...(list[0] ? { latest: list[0] } : {}),
-      };
-    })
-    .sort((x, y) => compareText(lastSegment(x.workflow.name), lastSegment(y.workflow.name)));
-}
-
-function workflowData(service: ServiceCore, now: () => number, id: string): WorkflowData | undefined {
-  const workflow = attempt(() => service.getWorkflow(id));
-  if (!workflow) return undefined;
-  const all = newestFirst(service.listExecutions(id));
-  return {
-    workflow,
-    revisions: service.listWorkflowRevisions(id),
-    executions: all.slice(0, WORKFLOW_PAGE_EXECUTIONS),
-    totalExecutions: all.length,
-    activeExecutions: all.filter((e) => e.state === 'ACTIVE').length,
-    nowMs: now(),
-    ...(service.sourceProblems.get(id) ? { problem: service.sourceProblems.get(id)! } : {}),
-  };
-}
-
-function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string, from = 0): ExecutionData | undefined {
-  const execution = attempt(() => service.getExecution(workflowId, executionId));
-  if (!execution) return undefined;
-  const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from }));
-  return {
-    execution,
-    callbacks: attempt(() => service.listCallbacks(workflowId, executionId)) ?? [],
-    logs: attempt(() => service.executionLogs(workflowId, executionId)) ?? [],
-    calls: attempt(() => service.executionCalls(workflowId, executionId)) ?? [],
-    ...withParent(attempt(() => service.executionParent(workflowId, executionId))),
-    nowMs: now(),
-    // An execution without history lists nothing and has no status; one with history has its first step.
-    steps: { page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined, from },
-  };
-}
-
-function withParent(parent: string | undefined): { parent?: string } {
-  return parent === undefined ? {} : { parent };
-}
-
-function countStates(all: readonly Execution[]): StateCounts {
-  const counts: Record<ExecutionState, number> = { ACTIVE: 0, SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
-  for (const e of all) counts[e.state]++;
-  return counts;
-}
-
-/** Sorted by start time, newest first; ties keep the service's order. */
-function newestFirst(list: readonly Execution[]): Execution[] {
-  return [...list].sort((x, y) => Date.parse(y.startTime) - Date.parse(x.startTime) || compareText(y.startTime, x.startTime));
-}
-
-function compareText(x: string, y: string): number {
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function parseState(text: string | null): ExecutionState | undefined {
-  const upper = (text ?? '').toUpperCase();
-  return STATES.find((s) => s === upper);
-}
-
-/** The value `f` returns, or undefined when it throws NOT_FOUND. Other errors propagate. */
-function attempt<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'NOT_FOUND') return undefined;
-    throw err;
-  }
-}
-
-function exists(f: () => unknown): boolean {
-  return attempt(f) !== undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
