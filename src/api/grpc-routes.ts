@@ -80,7 +80,7 @@ export function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
     acceptCompression: [compressionGzip, compressionBrotli],
     readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
   });
-  const implementations = new Map<string, GrpcRoute['unary']>();
+  const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
     router.service(desc, rpcs as never);
     for (const method of desc.methods) {
@@ -88,7 +88,12 @@ export function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
       if (method.methodKind === 'unary' && call) implementations.set(`/${desc.typeName}/${method.name}`, { method: method as DescMethodUnary, call });
     }
   }
-  return new Map(router.handlers.map((handler) => [handler.requestPath, { handler, unary: implementations.get(handler.requestPath) }]));
+  return new Map(
+    router.handlers.map((handler): [string, GrpcRoute] => {
+      const unary = implementations.get(handler.requestPath);
+      return [handler.requestPath, unary ? { handler, unary } : { handler }];
+    }),
+  );
 }
 
 /** How grpc-stream.ts answers: `grpc-message` in the gRPC spec's percent-encoding ({@link minimalGrpcMessage}). */

@@ -135,6 +135,6 @@ export interface CallInterceptor {
 
 /** The optional hooks of one execution (see the module header). */
 export interface ExecutionHooks {
-  readonly observer?: StepObserver;
-  readonly interceptor?: CallInterceptor;
+  readonly observer?: StepObserver | undefined;
+  readonly interceptor?: CallInterceptor | undefined;
 }

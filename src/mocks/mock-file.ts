@@ -53,14 +53,14 @@ export interface HttpMock {
   /** Where the entry is written: `mocks.yaml:3:5`, for messages. */
   readonly where: string;
   /** Upper-case methods any of which matches; undefined: any method. */
-  readonly methods?: readonly string[];
-  readonly url?: UrlPattern;
+  readonly methods?: readonly string[] | undefined;
+  readonly url?: UrlPattern | undefined;
   /** Query parameters that must be present with these values (text compare). */
-  readonly query?: ReadonlyMap<string, readonly string[]>;
+  readonly query?: ReadonlyMap<string, readonly string[]> | undefined;
   /** Headers (lower-case names) that must be present with these values. */
-  readonly headers?: ReadonlyMap<string, string>;
+  readonly headers?: ReadonlyMap<string, string> | undefined;
   /** A subset of the request body (maps: keys present and matching; lists: same length; scalars: equal). */
-  readonly body?: Value;
+  readonly body?: Value | undefined;
   /** One outcome per call; the last repeats. Never empty. */
   readonly outcomes: readonly HttpOutcome[];
   /** Time before the outcome, milliseconds (on the execution's clock, so virtual time skips it). */

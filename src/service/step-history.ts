@@ -73,7 +73,7 @@ export interface HistoryEntry {
 
 /** The rare parts of an entry, kept aside by entryId. */
 interface Extra {
-  event?: StepEvent;
+  event?: StepEvent | undefined;
   error?: unknown;
   variables?: string;
   branch?: string;

@@ -118,7 +118,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
     let res: Response;
     try {
       const f = ctx.fetch;
-      res = await f(url, { method, headers, body: body as BodyInit | undefined, signal: ctrl.signal, redirect: 'follow' });
+      res = await f(url, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}), signal: ctrl.signal, redirect: 'follow' });
     } catch (e) {
       // An injected fetch (http mocks) may fail the call with the error the workflow is to see.
       if (e instanceof WorkflowError && !signal.aborted && !(ctrl.signal.reason instanceof RequestTimeout)) throw e;

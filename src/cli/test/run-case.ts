@@ -125,7 +125,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
 }
 
 /** Collects the names of steps as they start (STEP_* entries of real steps, not iterations or branches). */
-export function stepRecorder(): { readonly observer: StepObserver<number>; readonly steps: string[]; failedPos?: { line: number; col: number } } {
+export function stepRecorder(): { readonly observer: StepObserver<number>; readonly steps: string[]; failedPos: { line: number; col: number } | undefined } {
   const steps: string[] = [];
   const INNER = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
   const pos: { line: number; col: number }[] = [];

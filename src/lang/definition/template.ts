@@ -64,7 +64,7 @@ export function* callNames(cx: TemplateContext): Iterable<string> {
 
 /** Throws a DefinitionError at a source offset, naming the current step. @internal */
 export function failAt(cx: TemplateContext, offset: number, reason: string, code?: DefinitionErrorCode): never {
-  throw new DefinitionError(reason, { pos: cx.load.posAt(offset), step: cx.step, ...(code ? { code } : {}) });
+  throw new DefinitionError(reason, { pos: cx.load.posAt(offset), ...(cx.step !== undefined ? { step: cx.step } : {}), ...(code ? { code } : {}) });
 }
 
 /**
