@@ -9,7 +9,7 @@ import { Code, ConnectError, createConnectRouter, type Interceptor } from '@conn
 import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
 import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
-import { API_CODES, ApiError, type ApiCode } from '../service/errors.ts';
+import { API_CODES, ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
 import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
 
@@ -30,12 +30,6 @@ export function toConnectError(error: unknown): ConnectError {
   if (error instanceof ApiError) return new ConnectError(error.message, API_CODES[error.code].grpc as Code, undefined, undefined, error);
   const message = error instanceof Error ? error.message : String(error);
   return new ConnectError(message, Code.Internal, undefined, undefined, error);
-}
-
-/** The ApiError code for a Connect code (the reverse of {@link toConnectError}); INTERNAL when unmapped. */
-export function apiCodeOf(code: Code): ApiCode {
-  const found = (Object.keys(API_CODES) as ApiCode[]).find((k) => API_CODES[k].grpc === code);
-  return found ?? 'INTERNAL';
 }
 
 const errorMapping: Interceptor = (next) => async (request) => {

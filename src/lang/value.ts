@@ -88,11 +88,6 @@ export function isBytes(v: Value | undefined): v is Uint8Array {
   return v instanceof Uint8Array;
 }
 
-/** True for int or double. */
-export function isNumber(v: Value | undefined): v is bigint | number {
-  return typeof v === 'bigint' || typeof v === 'number';
-}
-
 /** Builds a map from entries or a plain object (own enumerable keys only; `__proto__` stays a key). */
 export function mapOf(entries: Iterable<readonly [string, Value]> | Record<string, Value>): WMap {
   if (Symbol.iterator in entries) return new Map(entries as Iterable<readonly [string, Value]>);

@@ -7,13 +7,6 @@ import { ApiError } from './errors.ts';
 import type { Execution, StackTraceElement } from './model.ts';
 import type { ExecutionHistoryLevel, StepHistory } from './step-history.ts';
 
-/** Google's ExecutionHistoryLevel names accepted on workflows and executions. */
-export const EXECUTION_HISTORY_LEVELS: readonly ExecutionHistoryLevel[] = [
-  'EXECUTION_HISTORY_LEVEL_UNSPECIFIED',
-  'EXECUTION_HISTORY_BASIC',
-  'EXECUTION_HISTORY_DETAILED',
-];
-
 /**
  * Checks an `executionHistoryLevel` field of a request; returns undefined for absent, empty or UNSPECIFIED.
  * @throws ApiError INVALID_ARGUMENT for any other value.

@@ -15,11 +15,6 @@ export const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_-]{0,127}$/;
 /** Maximum length of a workflow ID, in characters (spec "Limits"). */
 export const MAX_WORKFLOW_ID_CHARS = 128;
 
-/** True when `id` is a valid workflow ID (see {@link WORKFLOW_ID_PATTERN}). */
-export function isValidWorkflowId(id: string): boolean {
-  return WORKFLOW_ID_PATTERN.test(id);
-}
-
 /**
  * Why `id` is not a valid workflow ID, as one sentence for an INVALID_ARGUMENT message or a watcher warning;
  * undefined when it is valid.

@@ -81,11 +81,6 @@ function describeEnd(o: CaseOutcome): string {
   return `succeeded with ${show(o.result ?? null)}`;
 }
 
-/** Strict structural equality for tests (ints and doubles distinct); see the module header. */
-export function strictEqual(a: Value, b: Value): boolean {
-  return equalDiff(a, b, '').length === 0;
-}
-
 /** The differences between an expected and an actual value, one line per differing path. */
 export function equalDiff(expected: Value, actual: Value, path: string, max = 20): string[] {
   const out: string[] = [];
