@@ -10,7 +10,7 @@ import { decodeSegment, JSON_TYPE, readBody, sendError, sendJson } from './http-
 import type { RestHandler } from './rest.ts';
 
 /** Largest callback request body accepted, in bytes (the variable memory limit is 512 KB). */
-export const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
+const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 
 /**
  * A handler serving only `/callbacks/{id}` (any method), answering exactly as the REST port does (200 when

@@ -25,7 +25,7 @@ import { VERSION } from '../service/version.ts';
 import { readBody, sendJson } from './http-json.ts';
 
 /** The path prefix of the control API. */
-export const CONTROL_PREFIX = '/emulator/v1/';
+const CONTROL_PREFIX = '/emulator/v1/';
 
 /** Largest mock file accepted over the API, bytes. */
 const MAX_MOCKS_BYTES = 4 * 1024 * 1024;

@@ -16,10 +16,10 @@ import { ApiError } from '../service/errors.ts';
 import { locationName, timestampFromDate } from './convert.ts';
 
 /** How many operations are kept; older ones are forgotten (GetOperation then answers NOT_FOUND). */
-export const MAX_KEPT_OPERATIONS = 10_000;
+const MAX_KEPT_OPERATIONS = 10_000;
 
 /** The done operations one service core has returned, by name. */
-export class OperationStore {
+class OperationStore {
   readonly #byName = new Map<string, Operation>();
 
   constructor(private readonly service: Pick<ServiceCore, 'project' | 'location'>) {}

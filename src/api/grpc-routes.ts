@@ -68,7 +68,7 @@ export function minimalGrpcMessage(value: string): string {
  * unary RPCs the same implementation, for grpc-stream.ts's plain-gRPC fast path (which maps errors with
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
-export function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
+function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
   const router = createConnectRouter({
     interceptors: [errorMapping],
     acceptCompression: [compressionGzip, compressionBrotli],

@@ -53,7 +53,7 @@ export interface ServiceRpcs<S extends DescService = DescService> {
 }
 
 /** google.cloud.workflows.v1.Workflows over `core` (every RPC; ListWorkflowRevisions is UNIMPLEMENTED). */
-export function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
+function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
   const operations = operationStoreFor(core);
   const workflowId = (name: string, field?: string) => parseName(core, name, ['workflows'], field)[0]!;
   const checkParent = (parent: string) => parseName(core, parent, [], 'parent');
@@ -136,7 +136,7 @@ function viewOf(execution: Execution, view: ExecutionView): ExecutionMessage {
 }
 
 /** google.cloud.workflows.executions.v1.Executions over `core` (every RPC). */
-export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
+function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
   const workflowId = (parent: string) => parseName(core, parent, ['workflows'], 'parent')[0]!;
   const executionIds = (name: string) => parseName(core, name, ['workflows', 'executions']) as [string, string];
   return {
@@ -173,7 +173,7 @@ export function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions
  * google.longrunning.Operations over the operations the Workflows RPCs returned: GetOperation (and
  * WaitOperation, which answers at once since every operation is done). The others are UNIMPLEMENTED.
  */
-export function operationsRpcs(core: ServiceCore): ServiceRpcs<typeof Operations> {
+function operationsRpcs(core: ServiceCore): ServiceRpcs<typeof Operations> {
   const operations = operationStoreFor(core);
   return {
     service: Operations,

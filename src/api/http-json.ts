@@ -18,7 +18,7 @@ export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
  * A client closed its connection before its request body was complete (it gave up, or crashed): there is
  * no one to answer, and nothing went wrong here, so it is logged as one line, not as an internal error.
  */
-export class ClientGone extends Error {}
+class ClientGone extends Error {}
 
 /**
  * Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). Rejects with

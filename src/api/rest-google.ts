@@ -125,7 +125,7 @@ function queryValue(schema: DescMessage, path: string, values: string[]): JsonVa
 }
 
 /** Largest request body accepted, in bytes (a 128 KB source, JSON-escaped, fits many times over). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** An answer: HTTP status and JSON body. */
 export interface RestAnswer {

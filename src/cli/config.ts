@@ -249,7 +249,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
  * Reads and checks a mock file (src/mocks/mock-file.ts); returns the problem as one line
  * (`mocks.yaml:4:7: unknown key 'mathc' ...`) when it cannot be read or is invalid.
  */
-export function readMockFile(path: string): MockSet | string {
+function readMockFile(path: string): MockSet | string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

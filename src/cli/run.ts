@@ -43,7 +43,7 @@ import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
 
 /** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
-export const RUN_EXIT = {
+const RUN_EXIT = {
   /** The execution SUCCEEDED; its result's JSON is on stdout. */
   succeeded: 0,
   /** The execution FAILED; its error payload's JSON is the last line of stderr. */
@@ -57,7 +57,7 @@ export const RUN_EXIT = {
 } as const;
 
 /** The usage text of `workflows-emulator run --help`. */
-export const RUN_USAGE = `Usage: workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json] [options]
+const RUN_USAGE = `Usage: workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json] [options]
 
 Runs one execution of the workflow in the file, without the management API, and exits.
   stdout  the result as JSON (nothing else)

@@ -47,7 +47,7 @@ export function execAssign(
  *   string...).
  * @internal
  */
-export function assignTo(scope: Scope, target: AssignTarget, value: Value): void | Promise<void> {
+function assignTo(scope: Scope, target: AssignTarget, value: Value): void | Promise<void> {
   const path = target.path;
   if (path.length === 0) return scope.assign(target.root, value);
   // Index expressions are evaluated first, left to right; only an index that may wait makes this async.

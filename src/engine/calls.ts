@@ -94,7 +94,7 @@ export function unsupportedCallError(name: string): WorkflowError {
  *   required argument.
  * @internal
  */
-export function bindSubworkflowNamed(wf: WorkflowDef, args: WMap | undefined): Value[] {
+function bindSubworkflowNamed(wf: WorkflowDef, args: WMap | undefined): Value[] {
   if (args) {
     for (const k of args.keys()) {
       if (!wf.params.some((p) => p.name === k)) {

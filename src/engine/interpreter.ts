@@ -198,7 +198,7 @@ function execStepHooked(step: Step, scope: Scope): Outcome {
  * Runs one step. `event` is the step's entry when an observer is attached (a loop fills in its expected
  * iterations and brackets each iteration). @internal
  */
-export function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
+function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
   switch (step.kind) {
     case 'assign':
       return execAssign(step.assignments, 0, scope);

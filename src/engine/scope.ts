@@ -104,7 +104,7 @@ export class Execution {
  * execution's timer waits at most about this long per running execution (issue 11: "no execution delays
  * another request by more than ~50 ms").
  */
-export const SLICE_MS = 4;
+const SLICE_MS = 4;
 
 /** Runs `f` after the event loop's I/O phase: setImmediate where the runtime has it (Node, Bun, Deno), else a timer. */
 const nextTurn: (f: () => void) => void =

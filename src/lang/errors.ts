@@ -12,7 +12,7 @@ import { isMap, mapOf, NestingDepthError, type Value, type WMap } from './value.
  * The error tags of the spec's runtime table, with when each is raised. `code` is the typical value of the
  * error map's `code` field (HTTP status for HttpError, else 0).
  */
-export const ERROR_TAGS = {
+const ERROR_TAGS = {
   /** Generating credentials fails. */
   AuthError: 'credential generation failed',
   /** The connection broke mid-transfer. */

@@ -40,7 +40,7 @@ function surelyTooLong(units: number): boolean {
 }
 
 /** The ResourceLimitError for a value over a limit; `what` names who built it (`text.replace_all`, `+`). */
-export function sizeLimitError(what: string, detail: string): WorkflowError {
+function sizeLimitError(what: string, detail: string): WorkflowError {
   return WorkflowError.of('ResourceLimitError', `${what}: ${detail}`);
 }
 

@@ -205,7 +205,7 @@ export function sizeOf(v: Value): number {
 }
 
 /** Nesting depth of a value: 0 for a scalar, 1 + the deepest element for a list or map. Same error as {@link sizeOf}. */
-export function depthOf(v: Value): number {
+function depthOf(v: Value): number {
   return v !== null && typeof v === 'object' && !(v instanceof Uint8Array) ? measure(v) % DEPTH_SLOTS : 0;
 }
 

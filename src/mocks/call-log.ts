@@ -8,7 +8,7 @@ import type { Value, WMap } from '../lang/value.ts';
 import { jsonSafe } from '../lang/json.ts';
 
 /** Records kept per execution; older ones are dropped first (a loop of a million mocked calls stays small). */
-export const MAX_CALL_RECORDS = 10_000;
+const MAX_CALL_RECORDS = 10_000;
 
 /** One outbound call. Filled in as the call goes: the request first, then the outcome. */
 export interface CallRecord {

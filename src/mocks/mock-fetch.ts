@@ -138,7 +138,7 @@ function echoOf(req: MockedRequest): Value {
 }
 
 /** The request as the mocks see it: method, URL, lower-case headers, and the body decoded. */
-export function requestOf(input: RequestInfo | URL, init: RequestInit | undefined): MockedRequest {
+function requestOf(input: RequestInfo | URL, init: RequestInit | undefined): MockedRequest {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
   const method = (init?.method ?? 'GET').toUpperCase();
   const headers = new Map<string, string>();

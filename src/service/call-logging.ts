@@ -21,7 +21,7 @@ import { timestamp } from './names.ts';
 export type CallLogLevel = 'CALL_LOG_LEVEL_UNSPECIFIED' | 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
 
 /** Longest argument, response or exception text in a call log line, in characters (Google truncates too). */
-export const MAX_CALL_LOG_TEXT = 4096;
+const MAX_CALL_LOG_TEXT = 4096;
 
 /**
  * Checks a `callLogLevel` field of a request; undefined for absent, empty or CALL_LOG_LEVEL_UNSPECIFIED.

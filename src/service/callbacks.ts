@@ -23,15 +23,15 @@ import { newCallbackId, timestamp } from './names.ts';
 const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
 
 /** Requests kept per callback while nobody awaits it; more are refused (429) so a client cannot exhaust memory. */
-export const MAX_QUEUED_REQUESTS = 100;
+const MAX_QUEUED_REQUESTS = 100;
 /**
  * Bytes of undelivered requests kept for the callbacks of one execution (body, header and query text, as
  * {@link requestBytes} counts them): 4 MB, eight times the 512 KB a workflow can hold in its variables
  * (spec "Limits"). More is refused with 429.
  */
-export const MAX_QUEUED_BYTES_PER_EXECUTION = 4 * 1024 * 1024;
+const MAX_QUEUED_BYTES_PER_EXECUTION = 4 * 1024 * 1024;
 /** Bytes of undelivered requests kept in the whole service, all executions together: 64 MB. More is refused with 429. */
-export const MAX_QUEUED_BYTES_TOTAL = 64 * 1024 * 1024;
+const MAX_QUEUED_BYTES_TOTAL = 64 * 1024 * 1024;
 
 /** Limits of a {@link CallbackRegistry} (defaults: the constants above); smaller ones are for tests. */
 export interface CallbackLimits {
@@ -300,7 +300,7 @@ export function decodeBody(body: Uint8Array, contentType: string | undefined): V
  * The bytes a queued request is counted for: its body, plus the text of its method, header and query names
  * and values. (The decoded value held in memory is of the same order.)
  */
-export function requestBytes(req: CallbackRequest): number {
+function requestBytes(req: CallbackRequest): number {
   let n = req.body.length + req.method.length;
   for (const k of Object.keys(req.headers)) n += k.length + req.headers[k]!.length;
   for (const k of Object.keys(req.query)) n += k.length + req.query[k]!.length;

@@ -33,7 +33,7 @@ import { ApiError } from './errors.ts';
 import type { Execution } from './model.ts';
 
 /** The connector's module prefix. */
-export const EXECUTIONS_CONNECTOR = 'googleapis.workflowexecutions.v1.projects.locations.workflows.executions';
+const EXECUTIONS_CONNECTOR = 'googleapis.workflowexecutions.v1.projects.locations.workflows.executions';
 
 /** Default wait of a waiting call, seconds (Google's connector default). */
 const DEFAULT_TIMEOUT_SEC = 1800;

@@ -54,13 +54,13 @@ import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
 /** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
-export const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
+const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
  * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
  * history for 90 days; a long load test against the emulator must not exhaust its memory.
  */
-export const MAX_RETAINED_EXECUTIONS = 100_000;
+const MAX_RETAINED_EXECUTIONS = 100_000;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -126,7 +126,7 @@ interface ExecutionRecord {
 }
 
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
-export class ExecutionCancelled extends Error {
+class ExecutionCancelled extends Error {
   constructor() {
     super('the execution was cancelled');
     this.name = 'ExecutionCancelled';

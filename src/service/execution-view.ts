@@ -35,7 +35,7 @@ export function historyLevelOf(
 }
 
 /** A duration in Google's JSON form: seconds with up to 9 fractional digits and an `s` (`"1.250s"`). */
-export function durationText(startTime: string, endTime: string): string {
+function durationText(startTime: string, endTime: string): string {
   const ms = Math.max(0, Date.parse(endTime) - Date.parse(startTime));
   return `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
 }
@@ -45,7 +45,7 @@ export function durationText(startTime: string, endTime: string): string {
  * each subworkflow call it propagated through. `position` is where the step is written: 1-based line and
  * column of its name, and `length` the name's length in bytes. int64 fields are decimal strings.
  */
-export function stackTraceOf(history: StepHistory): StackTraceElement[] {
+function stackTraceOf(history: StepHistory): StackTraceElement[] {
   return history.failurePath().map((e) => ({
     step: e.step,
     routine: e.routine,

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
  * (spec "Directory watching" rule 4; Google's `workflowId` rule is the same, with a letter-or-digit last
  * character which we do not require since the spec does not).
  */
-export const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_-]{0,127}$/;
+const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_-]{0,127}$/;
 
 /** Maximum length of a workflow ID, in characters (spec "Limits"). */
 export const MAX_WORKFLOW_ID_CHARS = 128;

@@ -21,10 +21,10 @@ import type { HistoryEntry, StepHistory } from './step-history.ts';
 import type { StepType } from '../engine/hooks.ts';
 
 /** Largest (and default) page of stepEntries.list (Google: "The default max is 1000"). */
-export const MAX_STEP_ENTRIES_PAGE_SIZE = 1000;
+const MAX_STEP_ENTRIES_PAGE_SIZE = 1000;
 
 /** Google's StepType names, for filters. */
-export const STEP_TYPES: readonly StepType[] = [
+const STEP_TYPES: readonly StepType[] = [
   'STEP_TYPE_UNSPECIFIED', 'STEP_ASSIGN', 'STEP_STD_LIB_CALL', 'STEP_CONNECTOR_CALL', 'STEP_SUBWORKFLOW_CALL',
   'STEP_CALL', 'STEP_SWITCH', 'STEP_CONDITION', 'STEP_FOR', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_FOR',
   'STEP_PARALLEL_BRANCH', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_TRY_RETRY_EXCEPT', 'STEP_TRY', 'STEP_RETRY',
@@ -34,7 +34,7 @@ export const STEP_TYPES: readonly StepType[] = [
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The filterable and orderable fields of stepEntries.list (Google's list reference). */
-export const STEP_ENTRY_FIELDS: ListFields<HistoryEntry> = {
+const STEP_ENTRY_FIELDS: ListFields<HistoryEntry> = {
   entryId: { kind: 'int', get: (e) => e.id },
   createTime: { kind: 'timestamp', get: (e) => iso(e.createMs) },
   updateTime: { kind: 'timestamp', get: (e) => iso(e.updateMs) },
@@ -98,7 +98,7 @@ function metadata(e: HistoryEntry): StepEntry['stepEntryMetadata'] {
  * The StepEntry resource of one recorded entry. `children` are the IDs of the entries whose parent it is
  * (see {@link childrenOf}); `withVariables` false leaves out variableData (the BASIC view).
  */
-export function renderStepEntry(executionName: string, e: HistoryEntry, children: readonly number[] | undefined, withVariables: boolean): StepEntry {
+function renderStepEntry(executionName: string, e: HistoryEntry, children: readonly number[] | undefined, withVariables: boolean): StepEntry {
   const nav: { children?: string[]; parent?: string; next?: string; previous?: string } = {};
   if (children && children.length) nav.children = children.map(String);
   if (e.parentId !== 0) nav.parent = String(e.parentId);
@@ -121,7 +121,7 @@ export function renderStepEntry(executionName: string, e: HistoryEntry, children
 }
 
 /** Child entry IDs by parent entry ID, over `entries` (one pass). */
-export function childrenOf(entries: readonly HistoryEntry[]): Map<number, number[]> {
+function childrenOf(entries: readonly HistoryEntry[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
   for (const e of entries) {
     if (e.parentId === 0) continue;

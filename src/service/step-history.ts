@@ -32,7 +32,7 @@ export type ExecutionHistoryLevel = 'EXECUTION_HISTORY_LEVEL_UNSPECIFIED' | 'EXE
 /** Default cap on entries kept per execution (documented in README "Step history"). */
 export const MAX_STEP_ENTRIES_PER_EXECUTION = 10_000;
 /** Default cap on the variables JSON kept per execution at the detailed level, in bytes (8 MB). */
-export const MAX_VARIABLE_BYTES_PER_EXECUTION = 8 * 1024 * 1024;
+const MAX_VARIABLE_BYTES_PER_EXECUTION = 8 * 1024 * 1024;
 
 /** Google's StepEntry `state` names. */
 export type StepEntryState = 'STATE_IN_PROGRESS' | 'STATE_SUCCEEDED' | 'STATE_FAILED' | 'STATE_CANCELLED';

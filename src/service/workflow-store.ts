@@ -26,7 +26,7 @@ import { checkCallLogLevel } from './call-logging.ts';
 import { checkHistoryLevel } from './execution-view.ts';
 
 /** Largest description, in characters (spec "Workflow": max 1000). */
-export const MAX_DESCRIPTION_CHARS = 1000;
+const MAX_DESCRIPTION_CHARS = 1000;
 
 /**
  * Revisions kept per workflow (issue 15): the newest ones; older ones are forgotten (their executions keep

@@ -13,7 +13,7 @@ const DECODE = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
 /** Base64 text of bytes; without `=` padding when `padding` is false. */
-export function encodeBase64(b: Uint8Array, padding = true): string {
+function encodeBase64(b: Uint8Array, padding = true): string {
   let out = '';
   let i = 0;
   for (; i + 2 < b.length; i += 3) {
@@ -39,7 +39,7 @@ export function encodeBase64(b: Uint8Array, padding = true): string {
  * @throws WorkflowError tagged ValueError for a character outside the alphabet, misplaced `=`, or a length
  *   that cannot be Base64.
  */
-export function decodeBase64(text: string, padding = true): Uint8Array {
+function decodeBase64(text: string, padding = true): Uint8Array {
   const s = text.replace(/[\r\n]/g, '');
   let end = s.length;
   while (end > 0 && s[end - 1] === '=') end--;

@@ -15,7 +15,7 @@ import type { StdlibFunction } from './types.ts';
  * Names `get_type()` returns, by the emulator's type name. Google's expression helper uses its own words for
  * int and bool (`integer`, `boolean`); the other names match `type()`.
  */
-export const GET_TYPE_NAMES: Readonly<Record<string, string>> = {
+const GET_TYPE_NAMES: Readonly<Record<string, string>> = {
   int: 'integer',
   double: 'double',
   string: 'string',
@@ -35,7 +35,7 @@ const TWO_63 = 9223372036854775808;
  *
  * @throws WorkflowError tagged ValueError for NaN, infinities and values outside the 64-bit range.
  */
-export function doubleToInt(fn: string, d: number): bigint {
+function doubleToInt(fn: string, d: number): bigint {
   if (!Number.isFinite(d)) throw valueError(`${fn}: cannot convert ${formatDouble(d)} to int`);
   const t = Math.trunc(d);
   if (t >= TWO_63 || t < -TWO_63) throw valueError(`${fn}: ${formatDouble(d)} is out of the int range`);
@@ -51,7 +51,7 @@ const DOUBLE_TEXT = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
  *
  * @throws WorkflowError tagged ValueError for any other text or a value outside the 64-bit range.
  */
-export function parseIntText(fn: string, s: string): bigint {
+function parseIntText(fn: string, s: string): bigint {
   const t = s.trim();
   if (!INT_TEXT.test(t)) throw valueError(`${fn}: cannot convert '${s}' to int`);
   const n = BigInt(t);
@@ -66,7 +66,7 @@ export function parseIntText(fn: string, s: string): bigint {
  * @throws WorkflowError tagged ValueError for any other text (including `NaN` and `Infinity`) or a value that
  *   overflows a double.
  */
-export function parseDoubleText(fn: string, s: string): number {
+function parseDoubleText(fn: string, s: string): number {
   const t = s.trim();
   if (!DOUBLE_TEXT.test(t)) throw valueError(`${fn}: cannot convert '${s}' to double`);
   const d = Number(t);

@@ -12,7 +12,7 @@ import type { StdlibFunction } from './types.ts';
 export const CALLBACK_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
 
 /** Default wait of events.await_callback: 43200 s, 12 hours (spec "Events"). */
-export const DEFAULT_CALLBACK_TIMEOUT_SEC = 43200;
+const DEFAULT_CALLBACK_TIMEOUT_SEC = 43200;
 
 /** The `events` rows of the standard-library table. */
 export const functions: StdlibFunction[] = [

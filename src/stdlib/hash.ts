@@ -25,7 +25,7 @@ const ALGORITHMS: ReadonlyMap<string, string> = new Map([
  * @throws WorkflowError tagged ValueError for any other algorithm (Google: "If the provided hashing algorithm
  *   is not supported").
  */
-export function hashAlgorithm(fn: string, name: string): string {
+function hashAlgorithm(fn: string, name: string): string {
   const a = ALGORITHMS.get(name.toUpperCase().replace('-', ''));
   if (!a) throw valueError(`${fn}: unsupported algorithm '${name}' (supported: ${[...ALGORITHMS.keys()].join(', ')})`);
   return a;

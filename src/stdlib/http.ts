@@ -26,9 +26,9 @@ import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import { withGetBodies } from './platform-fetch.ts';
 
 /** Default and maximum request timeout, seconds (spec "Limits"). */
-export const MAX_HTTP_TIMEOUT_SEC = 1800;
+const MAX_HTTP_TIMEOUT_SEC = 1800;
 /** Largest response body accepted, bytes (spec "Limits": 2 MB). */
-export const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
+const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

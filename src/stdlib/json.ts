@@ -43,7 +43,7 @@ function indentOf(fn: string, v: Value | undefined): Indent | undefined {
  *   "ValueError If the input contains types that cannot be JSON-encoded"); TypeError for a bad `indent`;
  *   ResourceLimitError past `maxUnits`.
  */
-export function encodeJson(fn: string, v: Value, indent: Value | undefined, maxUnits: number): string {
+function encodeJson(fn: string, v: Value, indent: Value | undefined, maxUnits: number): string {
   const o = indentOf(fn, indent);
   const budget = new SizeBudget(fn, maxUnits);
   const parts: string[] = [];

@@ -16,7 +16,7 @@ import type { StdlibFunction } from './types.ts';
  * merged, otherwise the value of `second` wins. Returns a new map; neither input is changed. Key order: the
  * keys of `first`, then the new keys of `second`.
  */
-export function mergeNested(first: WMap, second: WMap): WMap {
+function mergeNested(first: WMap, second: WMap): WMap {
   const out: WMap = new Map(first);
   for (const [k, v] of second) {
     const old = out.get(k);

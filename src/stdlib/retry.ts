@@ -68,7 +68,7 @@ function tagsOf(e: WMap): string[] {
  * code is checked whatever the tags, so `raise: {code: 503}` is retried like an HttpError 503. A value that
  * is not a map (a raised string becomes a map before it gets here) is never retried.
  */
-export function matchesRetry(e: Value | undefined, codes: ReadonlySet<bigint>, tags: readonly string[]): boolean {
+function matchesRetry(e: Value | undefined, codes: ReadonlySet<bigint>, tags: readonly string[]): boolean {
   if (!(e instanceof Map)) return false;
   const code = codeOf(e);
   if (code !== undefined && codes.has(code)) return true;

@@ -9,7 +9,7 @@ import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
 
 /** The severities sys.log accepts (spec "sys"), in increasing order. */
-export const LOG_SEVERITIES = [
+const LOG_SEVERITIES = [
   'DEFAULT',
   'DEBUG',
   'INFO',
@@ -25,7 +25,7 @@ export const LOG_SEVERITIES = [
  * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
  * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
  */
-export const MAX_SLEEP_SEC = 31_536_000;
+const MAX_SLEEP_SEC = 31_536_000;
 
 /**
  * Seconds (int or double, from 0 to {@link MAX_SLEEP_SEC}) to milliseconds.

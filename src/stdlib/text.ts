@@ -29,7 +29,7 @@ const RE_CACHE_MAX = 256;
  *
  * @throws WorkflowError tagged ValueError naming the function when the pattern is not valid RE2 syntax.
  */
-export function compileRegex(fn: string, pattern: string): RE2JS {
+function compileRegex(fn: string, pattern: string): RE2JS {
   let re = reCache.get(pattern);
   if (re) return re;
   try {
@@ -120,7 +120,7 @@ function splitBounded(fn: string, s: string, sep: string): string[] {
  * the group does not exist or did not take part), `\\` a literal backslash; any other character, including a
  * backslash before a non-digit, is literal.
  */
-export function expandReplacement(repl: string, groups: readonly (string | null)[]): string {
+function expandReplacement(repl: string, groups: readonly (string | null)[]): string {
   if (!repl.includes('\\')) return repl;
   let out = '';
   for (let i = 0; i < repl.length; i++) {

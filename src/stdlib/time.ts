@@ -133,7 +133,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?
  *
  * @throws WorkflowError tagged ValueError for text that is not RFC 3339 or names an impossible date or time.
  */
-export function parseTime(fn: string, text: string): number {
+function parseTime(fn: string, text: string): number {
   const g = RFC3339.exec(text);
   if (!g) throw valueError(`${fn}: '${text}' is not an RFC 3339 timestamp`);
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(g[i]));

@@ -32,7 +32,7 @@ export interface Asset {
 }
 
 /** The asset files and their content types. build.mjs inlines the same names. */
-export const ASSET_TYPES: Readonly<Record<string, string>> = {
+const ASSET_TYPES: Readonly<Record<string, string>> = {
   'htmx.min.js': 'text/javascript; charset=utf-8',
   'styles.css': 'text/css; charset=utf-8',
   'ui.js': 'text/javascript; charset=utf-8',

@@ -66,7 +66,7 @@ export function executionDurationMs(e: Pick<Execution, 'startTime' | 'endTime'>,
  * Decodes a JSON-encoded string (an argument, result or error payload) into a workflow value, keeping ints
  * exact. Returns undefined when the text is not JSON.
  */
-export function decodeJson(text: string): Value | undefined {
+function decodeJson(text: string): Value | undefined {
   try {
     return parseJson(text);
   } catch {
@@ -87,7 +87,7 @@ export function prettyJson(text: string): SafeHtml {
  * A workflow value as highlighted, pretty-printed JSON (see {@link prettyJson}). Bytes, which JSON cannot
  * hold, are shown as `<N bytes>`.
  */
-export function highlightValue(v: Value): SafeHtml {
+function highlightValue(v: Value): SafeHtml {
   let text: string;
   try {
     text = toJson(v, 2);
@@ -102,7 +102,7 @@ export function highlightValue(v: Value): SafeHtml {
 const TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g;
 
 /** @internal Highlights JSON text produced by `toJson`; exported for tests. */
-export function highlightJsonText(text: string): SafeHtml {
+function highlightJsonText(text: string): SafeHtml {
   const parts: SafeHtml[] = [];
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {

@@ -163,7 +163,7 @@ export function liveRegion(
 // Focusable elements inside a live region carry stable IDs: htmx puts the focus back on the element with the
 // same ID after a swap, so polling never throws a keyboard user out of the page.
 
-export function executionLink(e: Execution, id: string): SafeHtml {
+function executionLink(e: Execution, id: string): SafeHtml {
   const { workflowId, executionId } = executionIds(e);
   return html`<a class="mono" id="${id}" href="${uiPath('executions', workflowId, executionId)}">${executionId}</a>`;
 }

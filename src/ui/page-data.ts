@@ -12,7 +12,7 @@ import { STATES, type StateCounts, type WorkflowRow } from './layout.ts';
 import type { WorkflowData } from './views.ts';
 
 /** Executions shown on a workflow page (the full list is one click away). */
-export const WORKFLOW_PAGE_EXECUTIONS = 25;
+const WORKFLOW_PAGE_EXECUTIONS = 25;
 
 
 /** The rows of the workflow list: each deployed workflow (sorted by ID), its execution counts and latest execution. */

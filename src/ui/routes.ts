@@ -69,11 +69,11 @@ export interface UiOptions {
 }
 
 /** Executions shown on the dashboard. */
-export const RECENT_EXECUTIONS = 10;
+const RECENT_EXECUTIONS = 10;
 /** Executions on one page of an executions list. */
-export const EXECUTIONS_PAGE_SIZE = 100;
+const EXECUTIONS_PAGE_SIZE = 100;
 /** Largest form body accepted, in bytes (an argument is at most 32 KB before URL encoding). */
-export const MAX_FORM_BYTES = 1024 * 1024;
+const MAX_FORM_BYTES = 1024 * 1024;
 
 const CSP = [
   "default-src 'none'",

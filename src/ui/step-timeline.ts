@@ -38,7 +38,7 @@ const STATE_LABEL: Readonly<Record<StepEntry['state'], string>> = {
 };
 
 /** `/ui/workflows/{id}#L{line}`: the workflow's source with that line highlighted. */
-export function sourceLink(workflowId: string, line: string | number, label: SafeHtml | string, id?: string): SafeHtml {
+function sourceLink(workflowId: string, line: string | number, label: SafeHtml | string, id?: string): SafeHtml {
   return html`<a class="source-link"${id ? html` id="${id}"` : ''} href="${uiPath('workflows', workflowId)}#L${String(line)}">${label}</a>`;
 }
 

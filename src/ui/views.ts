@@ -43,7 +43,7 @@ export interface DashboardData {
  * A watched file that failed to deploy (issue 16): the file, the error and where it is, and which revision
  * is still running in its place. `link`: name the workflow with a link to its page (on the dashboard).
  */
-export function sourceProblemBlock(p: SourceProblem, link: boolean): SafeHtml {
+function sourceProblemBlock(p: SourceProblem, link: boolean): SafeHtml {
   const where = p.line !== undefined ? html` at line ${p.line}${p.column !== undefined ? html`, column ${p.column}` : ''}` : '';
   const kept = p.keptRevisionId
     ? html`The revision deployed before, <span class="mono">${p.keptRevisionId}</span>, is still the one that runs.`

@@ -14,7 +14,7 @@ import { parseTestFile, TestFileError, type TestFile } from './suite.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
 
 /** The usage text of `workflows-emulator test --help`. */
-export const TEST_USAGE = `Usage: workflows-emulator test [PATH...] [options]
+const TEST_USAGE = `Usage: workflows-emulator test [PATH...] [options]
 
 Runs the workflow tests in every *.test.yaml / *.test.json file under the given files or directories
 (default: the current directory; node_modules and dot-folders are skipped). No server is started.
@@ -31,7 +31,7 @@ Options:
 `;
 
 /** Exit codes of `test`. */
-export const TEST_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
+const TEST_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
 /** Where the command writes; the process's by default, replaceable in tests. */
 export interface TestIO {

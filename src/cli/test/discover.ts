@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /** True for a test file's name. */
-export function isTestFile(name: string): boolean {
+function isTestFile(name: string): boolean {
   return name.endsWith('.test.yaml') || name.endsWith('.test.yml') || name.endsWith('.test.json');
 }
 

@@ -38,7 +38,7 @@ export interface RunWorkflowOutput {
 }
 
 /** An input the run cannot start with: `code` INVALID_ARGUMENT, the message says what and where. */
-export class RunWorkflowError extends Error {
+class RunWorkflowError extends Error {
   readonly code = 'INVALID_ARGUMENT';
   constructor(message: string) {
     super(message);

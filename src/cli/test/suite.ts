@@ -100,7 +100,7 @@ export interface TestFile {
 }
 
 /** Largest test file read, in UTF-8 bytes (workflow sources have their own 128 KB limit). */
-export const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 
 /** Default wall-time limit of a case, seconds. */
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;

@@ -31,7 +31,7 @@ export const MAX_SOURCE_BYTES = 128 * 1024;
  * Most nodes a source may stand for, aliases expanded (issue 11: alias bombs). A 128 KB source written out
  * without aliases holds at most about 65,000 nodes (`[0,0,...]`), so this is three times that.
  */
-export const MAX_SOURCE_NODES = 200_000;
+const MAX_SOURCE_NODES = 200_000;
 
 /** A scalar of the source: its value and where it is written. */
 export interface SScalar {

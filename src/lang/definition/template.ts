@@ -23,13 +23,13 @@ import type { LoadedSource, SNode, SScalar } from './load.ts';
  * Longest expression text between `${` and `}`, in characters (spec "Limits": expression length 400
  * characters; counted as the expression compiler counts it).
  */
-export const MAX_EXPRESSION_CHARS = MAX_EXPRESSION_LENGTH;
+const MAX_EXPRESSION_CHARS = MAX_EXPRESSION_LENGTH;
 
 /**
  * Namespaces of the real service that the emulator does not emulate (spec "Not supported"): calls into
  * them deploy, and running one raises an error saying so.
  */
-export const UNSUPPORTED_PREFIXES: readonly string[] = ['googleapis.', 'experimental.', 'gke.'];
+const UNSUPPORTED_PREFIXES: readonly string[] = ['googleapis.', 'experimental.', 'gke.'];
 
 /** Names an expression may call that are forms of the language itself rather than stdlib rows. */
 const SPECIAL_FORMS: ReadonlySet<string> = new Set(['if', 'not']);
@@ -122,7 +122,7 @@ export function compileTemplate(node: SNode, cx: TemplateContext): Template {
 }
 
 /** True when evaluating the template may wait (it calls a subworkflow or a blocking function). */
-export function isAsyncTemplate(t: Template): boolean {
+function isAsyncTemplate(t: Template): boolean {
   switch (t.kind) {
     case 'const':
       return false;
@@ -138,7 +138,7 @@ export function isAsyncTemplate(t: Template): boolean {
  * Compiles a scalar that holds exactly one `${...}` expression, checking it (see the module header).
  * @throws DefinitionError naming the step and the `line:col` of the problem.
  */
-export function compileScalarExpr(node: SScalar, cx: TemplateContext): CompiledExpression {
+function compileScalarExpr(node: SScalar, cx: TemplateContext): CompiledExpression {
   const s = node.value as string;
   const text = expressionText(s);
   if (text === undefined) return failAt(cx, node.offset, `expected an expression '\${...}', got ${JSON.stringify(s)}`);
@@ -189,7 +189,7 @@ export function isAsyncCall(name: string, cx: TemplateContext): boolean {
 }
 
 /** Calls `visit` for every call node of an expression AST, in source order. */
-export function checkCalls(e: Expr, visit: (callee: string, pos: number) => void): void {
+function checkCalls(e: Expr, visit: (callee: string, pos: number) => void): void {
   switch (e.kind) {
     case 'literal':
     case 'var':
@@ -224,7 +224,7 @@ export function checkCalls(e: Expr, visit: (callee: string, pos: number) => void
  * The source offset of a character of a scalar's value. Exact for plain scalars on one line and for quoted
  * ones whose expression is written without escapes or line breaks; otherwise the scalar's start.
  */
-export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
+function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
   const value = typeof node.value === 'string' ? node.value : '';
   const raw = load.source.slice(node.offset, node.end);
   if (node.style === 'plain' && raw === value) return node.offset + Math.max(0, valueIndex);
