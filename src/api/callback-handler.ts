@@ -42,13 +42,14 @@ export async function deliverCallback(
 ): Promise<void> {
   const id = decodeSegment(rawId);
   const body = await readBody(req, MAX_CALLBACK_BODY_BYTES);
-  const headers: Record<string, string> = {};
+  // Object.create(null): a header or query parameter named __proto__ is an ordinary key (never dropped).
+  const headers = Object.create(null) as Record<string, string>;
   const h = req.headers;
   for (const k of Object.keys(h)) {
     const v = h[k];
     if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
-  const q: Record<string, string> = {};
+  const q = Object.create(null) as Record<string, string>;
   for (const [k, v] of new URLSearchParams(query)) if (!Object.hasOwn(q, k)) q[k] = v;
   const request: CallbackRequest = { method: (req.method ?? 'POST').toUpperCase(), headers, query: q, body };
   const answer = deliver(id, request);

@@ -101,6 +101,18 @@ s('a POST to the callback URL is answered 200 and resumes the workflow with http
   assert.match(v.received_time, /^\d{4}-\d\d-\d\dT/);
 });
 
+s('a query parameter named __proto__ reaches the workflow as an ordinary key (STYLE: __proto__ is a map key)', async () => {
+  await deploy('proto-keys', WAITER());
+  const name = await start('proto-keys');
+  const cb = await callbackOf(name);
+  const r = await fetch(`${cb.url}?__proto__=q&a=1`, { method: 'POST', body: '{}' });
+  assert.is(r.status, 200);
+  const done = await finished(name);
+  const v = JSON.parse(done.result);
+  assert.equal(Object.keys(v.http_request.query), ['__proto__', 'a']);
+  assert.ok(Object.hasOwn(v.http_request.query, '__proto__') && v.http_request.query['__proto__'] === 'q', done.result);
+});
+
 s('a non-JSON body is delivered as text; the callback\'s own method (PUT) is honoured (spec "Events")', async () => {
   await deploy('puts', WAITER({ method: 'PUT' }));
   const name = await start('puts');
