@@ -29,9 +29,6 @@ import { runExecution } from '../../src/engine/run.ts';
 import { deferringHooks, forceAsync } from '../support/force-async.ts';
 import { harness } from './helpers.ts';
 
-/** Cases that cannot pass yet, by path relative to test/spec, each with its reason. Keep it empty. */
-const SKIP: ReadonlyMap<string, string> = new Map([]);
-
 /**
  * Cases whose result depends on how parallel branches interleave between reading and writing a shared
  * variable (`total: ${total + i}`). As compiled, such an assignment never waits, so no other branch runs in
@@ -87,10 +84,6 @@ for (const file of collect(root, [])) {
   const c = parse(readFileSync(file, 'utf8'), { intAsBigInt: true, mapAsMap: true }) as Map<string, unknown>;
   const k: Case = Object.fromEntries(c) as unknown as Case;
   const name = `${rel}: ${k.description ?? '(no description)'}${k.spec ? ` [spec: ${k.spec}]` : ''}`;
-  if (SKIP.has(rel)) {
-    s.skip(`${name} (skipped: ${SKIP.get(rel)})`, () => {});
-    continue;
-  }
   for (const forced of [false, true]) {
     s(forced ? `${name} (forced async)` : name, () => check(c, k, forced, forced && INTERLEAVING_DEPENDENT.has(rel)));
   }

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Definition } from '../../lang/definition/ast.ts';
-import type { StepObserver } from '../../engine/hooks.ts';
 import { checkExpectations, type CaseOutcome } from './expect.ts';
 import type { CaseResult } from './report.ts';
 import { TestFileError, type TestCase, type TestFile } from './suite.ts';
@@ -122,29 +121,4 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       ? { sourceLine: `${p.workflowFile}:${outcome.failedPos.line}:${outcome.failedPos.col}: ${line?.trim() ?? ''}` }
       : {}),
   };
-}
-
-/** Collects the names of steps as they start (STEP_* entries of real steps, not iterations or branches). */
-export function stepRecorder(): { readonly observer: StepObserver<number>; readonly steps: string[]; failedPos: { line: number; col: number } | undefined } {
-  const steps: string[] = [];
-  const INNER = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
-  const pos: { line: number; col: number }[] = [];
-  const rec = {
-    steps,
-    failedPos: undefined as { line: number; col: number } | undefined,
-    observer: {
-      enter(ev: Parameters<StepObserver['enter']>[0]) {
-        if (!INNER.has(ev.stepType)) steps.push(ev.step);
-        pos.push({ line: ev.pos.line, col: ev.pos.col });
-        return pos.length - 1;
-      },
-      leave(h: number, end: Parameters<StepObserver['leave']>[1]) {
-        // The innermost entry of the error that ended the execution: the first one left 'failed' since the
-        // last entry that succeeded (an enclosing step that succeeds has handled the error below it).
-        if (end.state === 'failed') rec.failedPos ??= pos[h];
-        else rec.failedPos = undefined;
-      },
-    },
-  };
-  return rec;
 }
