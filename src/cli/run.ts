@@ -26,7 +26,7 @@ import { createCallbackHandler } from '../api/callback-handler.ts';
 import { argvTokens, parseConfig } from './config.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
 import { systemClock } from '../engine/clock.ts';
-import { createVirtualTime } from '../engine/virtual-time.ts';
+import { createVirtualTime, fetchHoldingTime } from '../engine/virtual-time.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { mockExecution } from '../mocks/mock-interceptor.ts';
 import type { Clock } from '../stdlib/types.ts';
@@ -256,7 +256,7 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
     callbacks = new CallbackRegistry(`http://${displayHost(args.host)}:${listener.port}`, clock);
   }
   const hub = callbacks?.hubFor({ executionName, isActive: () => active });
-  const mocked = mockExecution(args.mocks ?? NO_MOCKS, { realFetch: virtual ? (i, o) => virtual.hold(platformFetch(i, o)) : platformFetch, clock });
+  const mocked = mockExecution(args.mocks ?? NO_MOCKS, { realFetch: fetchHoldingTime(clock, platformFetch), clock });
 
   const env = executionEnv({
     project: args.project,

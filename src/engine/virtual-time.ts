@@ -192,3 +192,14 @@ export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
     pending: () => ({ sleeps, deadlines }),
   };
 }
+
+/**
+ * The fetch an execution uses for real requests under `clock`: on a {@link VirtualTime}, each request holds
+ * time still until it settles (a real request takes real time, see the module header); on any other clock,
+ * `realFetch` itself.
+ */
+export function fetchHoldingTime(clock: Clock, realFetch: typeof fetch): typeof fetch {
+  if (!('hold' in clock)) return realFetch;
+  const virtual = clock as VirtualTime;
+  return ((input: RequestInfo | URL, init?: RequestInit) => virtual.hold(realFetch(input, init))) as typeof fetch;
+}

@@ -32,7 +32,7 @@ import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { mockExecution } from '../mocks/mock-interceptor.ts';
 import type { CallLog } from '../mocks/call-log.ts';
-import type { VirtualTime } from '../engine/virtual-time.ts';
+import { fetchHoldingTime } from '../engine/virtual-time.ts';
 import { childWorkflowConnectors } from './child-workflows.ts';
 import type {
   Callback,
@@ -143,12 +143,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const { project, location } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
-  const outFetch = options.fetch ?? platformFetch;
   // Under the virtual clock, time stands still while a real request is out (src/engine/virtual-time.ts).
-  const virtual = 'hold' in clock ? (clock as VirtualTime) : undefined;
-  const fetchImpl: typeof fetch = virtual
-    ? (((input: RequestInfo | URL, init?: RequestInit) => virtual.hold(outFetch(input, init))) as typeof fetch)
-    : outFetch;
+  const fetchImpl = fetchHoldingTime(clock, options.fetch ?? platformFetch);
   const startMocks = options.mocks ?? NO_MOCKS;
   let mocks = startMocks;
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
