@@ -6,7 +6,8 @@
  * so a case can test the timeout path), and after its real duration under the real clock.
  */
 import { systemClock } from '../../engine/clock.ts';
-import { createVirtualTime } from '../../engine/virtual-time.ts';
+import { createVirtualTime, fetchHoldingTime } from '../../engine/virtual-time.ts';
+import { platformFetch } from '../../stdlib/http.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { WorkflowError } from '../../lang/errors.ts';
@@ -16,11 +17,14 @@ import { CallbackRegistry } from '../../service/callbacks.ts';
 import { runToOutcome } from '../../service/runner.ts';
 import { executionEnv } from '../../stdlib/sys.ts';
 import type { CaseOutcome } from './expect.ts';
-import { stepRecorder } from './run-case.ts';
+import { StepHistory, type HistoryEntry } from '../../service/step-history.ts';
 import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import { mockExecution } from '../../mocks/mock-interceptor.ts';
 import type { CallbackDelivery } from './suite.ts';
+
+/** Entries inside a step (iterations, branches, conditions, retries, except blocks): not steps that ran. */
+const INNER_ENTRIES: ReadonlySet<string> = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
 
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
@@ -54,11 +58,13 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   const pending = [...r.callbacks];
   let created = 0;
   const logs: Value[] = [];
-  const steps = stepRecorder();
+  // The steps that ran and where the failure came from are the step history's (one record for the API's
+  // stepEntries, the stack trace and this): every entry kept, up to far past the 100,000-step limit.
+  const history = new StepHistory({ detailed: false, now: () => clock.now(), maxEntries: 1_000_000 });
+  const stepsRan = (): string[] => history.entries().filter((e) => !INNER_ENTRIES.has(e.stepType)).map((e) => e.step);
   const abort = new AbortController();
-  // Time stands still while a real (passthrough) request is out, as in the service.
-  const realFetch: typeof fetch = virtual ? (input, init) => virtual.hold(globalThis.fetch(input, init)) : (input, init) => globalThis.fetch(input, init);
-  const mocked = mockExecution(r.mocks, { realFetch, clock });
+  // Passthrough requests go out as the service sends them, holding virtual time while they are out.
+  const mocked = mockExecution(r.mocks, { realFetch: fetchHoldingTime(clock, platformFetch), clock });
   const calls = (): WMap[] => mocked.calls.records.map((rec) => {
     const m = callRecordValue(rec);
     // `body` reads as the request body in expectations (`calls: [{method: POST, body: {...}}]`).
@@ -98,14 +104,14 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
         return waiting;
       },
     },
-    hooks: { observer: steps.observer, interceptor: mocked.interceptor },
+    hooks: { observer: history, interceptor: mocked.interceptor },
   };
   const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
   try {
     const outcome = await runToOutcome(r.definition, r.argument, deps, abort.signal);
     if (abort.signal.aborted) throw abort.signal.reason;
     if (outcome.state === 'FAILED') return failed(outcome.raised);
-    return { state: 'SUCCEEDED', result: outcome.value, steps: steps.steps, calls: calls(), logs, callbacksCreated: created };
+    return { state: 'SUCCEEDED', result: outcome.value, steps: stepsRan(), calls: calls(), logs, callbacksCreated: created };
   } finally {
     clearTimeout(timer);
     active = false;
@@ -113,15 +119,16 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   }
 
   function failed(e: WorkflowError): CaseOutcome & { failedPos?: { line: number; col: number } } {
+    const origin: HistoryEntry | undefined = history.failurePath()[0];
     return {
       state: 'FAILED',
       error: e.value,
       ...(e.stepName !== undefined ? { failedStep: e.stepName } : {}),
-      steps: steps.steps,
+      steps: stepsRan(),
       calls: calls(),
       logs,
       callbacksCreated: created,
-      ...(steps.failedPos ? { failedPos: steps.failedPos } : {}),
+      ...(origin ? { failedPos: { line: origin.pos.line, col: origin.pos.col } } : {}),
     };
   }
 }
