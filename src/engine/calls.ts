@@ -12,7 +12,7 @@ import type { Value, WMap } from '../lang/value.ts';
 import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
-import type { OutboundCall } from './hooks.ts';
+import type { CallStepEvent, OutboundCall } from './hooks.ts';
 import { MAX_CALL_DEPTH } from '../lang/limits.ts';
 import { recursionError } from './limits.ts';
 import { Frame, Scope } from './scope.ts';
@@ -162,7 +162,9 @@ export function callSubworkflow(frame: Frame, wf: WorkflowDef, args: readonly Va
  */
 export function execCall(step: Extract<Step, { kind: 'call' }>, scope: Scope): Outcome {
   const args = step.args ? evalArgs(step.args, scope) : undefined;
-  const r = isPromise<WMap>(args) ? args.then((a) => invoke(step, scope, a)) : invoke(step, scope, args);
+  // The one field a call step checks for call logging (hooks.ts CallStepObserver).
+  const call = scope.frame.exec.callSteps === undefined ? invoke : invokeObserved;
+  const r = isPromise<WMap>(args) ? args.then((a) => call(step, scope, a)) : call(step, scope, args);
   if (step.result === undefined) return isPromise(r) ? r.then(() => undefined) : undefined;
   const name = step.result;
   if (isPromise<Value>(r)) {
@@ -226,3 +228,51 @@ function invoke(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap 
   }
 }
 
+
+/**
+ * {@link invoke} bracketed by the execution's call-step observer (hooks.ts {@link CallStepObserver}): `begun`
+ * with the evaluated args, then `succeeded` with the result or `raised` with what the call threw.
+ */
+function invokeObserved(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap | undefined): Value | Promise<Value> {
+  const frame = scope.frame;
+  const observer = frame.exec.callSteps!;
+  const target = step.target;
+  const event: CallStepEvent = {
+    kind:
+      target.kind === 'subworkflow'
+        ? 'subworkflow'
+        : target.kind === 'unsupported'
+          ? 'connector'
+          : target.name.startsWith('http.')
+            ? 'http'
+            : 'stdlib',
+    name: target.name,
+    args: args ?? new Map(),
+    routine: frame.routine,
+    step: step.name,
+    threadId: frame.threadId,
+    signal: frame.signal,
+  };
+  const handle = observer.begun(event);
+  let r: Value | Promise<Value>;
+  try {
+    r = invoke(step, scope, args);
+  } catch (e) {
+    observer.raised(handle, e);
+    throw e;
+  }
+  if (isPromise<Value>(r)) {
+    return r.then(
+      (v) => {
+        observer.succeeded(handle, v);
+        return v;
+      },
+      (e: unknown) => {
+        observer.raised(handle, e);
+        throw e;
+      },
+    );
+  }
+  observer.succeeded(handle, r);
+  return r;
+}

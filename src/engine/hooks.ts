@@ -1,7 +1,8 @@
 /**
  * The engine's seams for what watches and steers an execution (issue 10 "Seams for what comes next"): an
  * observer of step events (step history, current steps and stack traces build on it, issue 12), an
- * interceptor around every outbound call (mocks and recorded calls build on it, issue 13), and the clock
+ * interceptor around every outbound call (mocks and recorded calls build on it, issue 13), an observer of
+ * `call` steps' calls with their arguments and results (call logging builds on it, issue 12), and the clock
  * (already injected through {@link ExecutionDeps.clock}; the virtual clock of issue 13 is one).
  *
  * Hooks are optional. With none attached the engine does no extra work per step (no event objects, no
@@ -133,8 +134,42 @@ export interface CallInterceptor {
   intercept(call: OutboundCall, proceed: () => Value | Promise<Value>): Value | Promise<Value>;
 }
 
+/**
+ * A `call` step's call as it begins: what {@link CallStepObserver.begun} receives. `routine`, `step` (the
+ * `call` step), `threadId` and `signal` as in {@link OutboundCall}.
+ */
+export interface CallStepEvent extends Pick<OutboundCall, 'routine' | 'step' | 'threadId' | 'signal'> {
+  /**
+   * `subworkflow`: a subworkflow of the definition; `http`: an http.* function; `stdlib`: any other
+   * standard-library function (pure or blocking); `connector`: a `googleapis.*` name (or another namespace
+   * the emulator does not implement itself).
+   */
+  readonly kind: 'subworkflow' | 'http' | 'stdlib' | 'connector';
+  /** The callee as written in `call:`: `sub_total`, `text.split`, `http.get`, `googleapis.bigquery.v2.jobs.query`. */
+  readonly name: string;
+  /** The step's `args` as evaluated, by name (empty when the step has none); defaults are not filled in. */
+  readonly args: WMap;
+}
+
+/**
+ * Watches the calls of `call` steps, of every target: subworkflows, standard-library functions, http.* and
+ * connectors (Google's call logging, "Send logs to Cloud Logging": only explicit call steps are logged; calls
+ * made inside expressions, inside standard-library functions and inside connectors are not, and do not reach
+ * this hook). `begun` runs after the step's `args` are evaluated and before the callee is bound and run; its
+ * handle comes back to exactly one of `succeeded` (with the call's result, before `result` is assigned) or
+ * `raised` (with what the call threw: a WorkflowError, or the cancellation reason). Calls nest: a
+ * subworkflow's own call steps begin and end between its `begun` and its end. All three are called
+ * synchronously on the engine's path and must not throw. With none attached a call step costs one field check.
+ */
+export interface CallStepObserver<H = unknown> {
+  begun(call: CallStepEvent): H;
+  succeeded(handle: H, result: Value): void;
+  raised(handle: H, error: unknown): void;
+}
+
 /** The optional hooks of one execution (see the module header). */
 export interface ExecutionHooks {
   readonly observer?: StepObserver | undefined;
   readonly interceptor?: CallInterceptor | undefined;
+  readonly callSteps?: CallStepObserver | undefined;
 }

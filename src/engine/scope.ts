@@ -19,7 +19,7 @@ import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.t
 import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
 import type { CallContext } from '../stdlib/types.ts';
 import { isPromise, type Outcome } from './completion.ts';
-import type { CallInterceptor, StepObserver } from './hooks.ts';
+import type { CallInterceptor, CallStepObserver, StepObserver } from './hooks.ts';
 import { memoryLimitError, stepLimitError } from './limits.ts';
 import type { ExecutionDeps } from './types.ts';
 
@@ -48,7 +48,12 @@ export class Execution {
   readonly observer: StepObserver | undefined;
   /** The call interceptor of `deps.hooks`, if any. */
   readonly interceptor: CallInterceptor | undefined;
-  /** True when any hook is attached: the one field the hot path checks per step. */
+  /**
+   * The call-step observer of `deps.hooks`, if any: checked by `call` steps only (calls.ts), so it does not
+   * make {@link hooked} true.
+   */
+  readonly callSteps: CallStepObserver | undefined;
+  /** True when a step observer or an interceptor is attached: the one field the hot path checks per step. */
   readonly hooked: boolean;
 
   constructor(
@@ -58,6 +63,7 @@ export class Execution {
   ) {
     this.observer = deps.hooks?.observer;
     this.interceptor = deps.hooks?.interceptor;
+    this.callSteps = deps.hooks?.callSteps;
     this.hooked = this.observer !== undefined || this.interceptor !== undefined;
   }
 

@@ -1,16 +1,16 @@
 /**
  * Call logging (issue 12; Google's `callLogLevel` on workflows and executions, and the guide "Send logs to
  * Cloud Logging": call logs are EngineCallLog entries, https://github.com/googleapis/googleapis/blob/master/google/cloud/workflows/type/engine_call.proto).
- * With `LOG_ALL_CALLS` every call the engine makes through its interceptor seam (http.*, connectors and the
- * blocking built-ins such as sys.sleep and events.await_callback) writes a BEGUN line with its named
- * arguments, then a SUCCEEDED line with the response or an EXCEPTION_RAISED line with the exception; with
- * `LOG_ERRORS_ONLY` only the EXCEPTION_RAISED lines. Each line is one JSON object beside the sys.log lines:
+ * Google logs "only explicit call steps ... for example, calls to subworkflows or library functions"; calls
+ * from within expressions, within standard-library functions and inside connectors are not logged. So here
+ * every `call` step (a subworkflow, any standard-library function, http.*, a connector; the engine's
+ * CallStepObserver seam) writes, with `LOG_ALL_CALLS`, a BEGUN line with its named arguments, then a SUCCEEDED
+ * line with the response or an EXCEPTION_RAISED line with the exception; with `LOG_ERRORS_ONLY` only the
+ * EXCEPTION_RAISED lines. Each line is one JSON object beside the sys.log lines:
  * `{"time", "severity", "workflowId", "executionId", "jsonPayload": {"@type": ".../EngineCallLog",
  * "executionId", "activityTime", "state", "step", "callee", "begun" | "succeeded" | "exceptionRaised"}}`.
- * Calls of subworkflows and of the non-blocking standard library are not call-logged (they never leave the
- * engine; the step history records them).
  */
-import type { CallInterceptor, OutboundCall } from '../engine/hooks.ts';
+import type { CallStepEvent, CallStepObserver } from '../engine/hooks.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { toJson } from '../lang/json.ts';
 import type { Value } from '../lang/value.ts';
@@ -53,55 +53,57 @@ function text(v: Value): string {
   return s.length > MAX_CALL_LOG_TEXT ? s.slice(0, MAX_CALL_LOG_TEXT) : s;
 }
 
+interface Begun {
+  readonly call: CallStepEvent;
+  /** The call's start, as Google's `callStartTime` (RFC 3339). */
+  readonly startTime: string;
+}
+
 /**
- * Wraps `inner` (or the real call when there is none) so each call writes its call log lines at `level`.
- * Returns `inner` itself for LOG_NONE and unspecified levels.
+ * The call-step observer that writes the call log lines of one execution at `level` (hooks.ts
+ * {@link CallStepObserver}): undefined for LOG_NONE and unspecified levels, so the engine does no work.
+ * LOG_ALL_CALLS writes BEGUN (with `begun.namedArgs`), then SUCCEEDED (`succeeded.callStartTime`,
+ * `succeeded.response`) or EXCEPTION_RAISED; LOG_ERRORS_ONLY only EXCEPTION_RAISED (`exceptionRaised.callStartTime`,
+ * `exception`, `origin`: the step where the error was first raised, inside the subworkflow for a subworkflow
+ * call). A call ended by the execution's cancellation writes no line.
  */
-export function callLogInterceptor(inner: CallInterceptor | undefined, level: CallLogLevel | undefined, target: CallLogTarget): CallInterceptor | undefined {
-  if (level !== 'LOG_ALL_CALLS' && level !== 'LOG_ERRORS_ONLY') return inner;
+export function callLogObserver(level: CallLogLevel | undefined, target: CallLogTarget): CallStepObserver<Begun> | undefined {
+  if (level !== 'LOG_ALL_CALLS' && level !== 'LOG_ERRORS_ONLY') return undefined;
   const all = level === 'LOG_ALL_CALLS';
-  const line = (call: OutboundCall, state: string, severity: string, details: Record<string, unknown>): void => {
-    const now = timestamp(target.now());
+  const line = (call: CallStepEvent, state: string, severity: string, time: string, details: Record<string, unknown>): void => {
     const payload = {
       '@type': 'type.googleapis.com/google.cloud.workflows.type.EngineCallLog',
       executionId: target.executionId,
-      activityTime: now,
+      activityTime: time,
       state,
       step: call.step,
       callee: call.name,
       ...details,
     };
     target.write(
-      JSON.stringify({ time: now, severity, workflowId: target.workflowId, executionId: target.executionId, jsonPayload: payload }),
+      JSON.stringify({ time, severity, workflowId: target.workflowId, executionId: target.executionId, jsonPayload: payload }),
     );
   };
   return {
-    intercept(call, proceed) {
+    begun(call) {
       const startTime = timestamp(target.now());
       if (all) {
-        // A connector's args may name any key, `__proto__` included: an ordinary key here too.
+        // Arguments may have any name, `__proto__` included: an ordinary key here too.
         const namedArgs = Object.create(null) as Record<string, unknown>;
         for (const [k, v] of call.args) namedArgs[k] = text(v);
-        line(call, 'BEGUN', 'INFO', { begun: { namedArgs } });
+        line(call, 'BEGUN', 'INFO', startTime, { begun: { namedArgs } });
       }
-      const ok = (v: Value): Value => {
-        if (all) line(call, 'SUCCEEDED', 'INFO', { succeeded: { callStartTime: startTime, response: text(v) } });
-        return v;
-      };
-      const raised = (e: unknown): never => {
-        if (!call.signal.aborted) {
-          const exception = text(WorkflowError.from(e).value);
-          line(call, 'EXCEPTION_RAISED', 'ERROR', { exceptionRaised: { callStartTime: startTime, exception, origin: call.step } });
-        }
-        throw e;
-      };
-      let r: Value | Promise<Value>;
-      try {
-        r = inner ? inner.intercept(call, proceed) : proceed();
-      } catch (e) {
-        return raised(e);
-      }
-      return r instanceof Promise ? r.then(ok, raised) : ok(r);
+      return { call, startTime };
+    },
+    succeeded({ call, startTime }, result) {
+      if (all) line(call, 'SUCCEEDED', 'INFO', timestamp(target.now()), { succeeded: { callStartTime: startTime, response: text(result) } });
+    },
+    raised({ call, startTime }, error) {
+      if (call.signal.aborted) return;
+      const we = WorkflowError.from(error);
+      line(call, 'EXCEPTION_RAISED', 'ERROR', timestamp(target.now()), {
+        exceptionRaised: { callStartTime: startTime, exception: text(we.value), origin: we.stepName ?? call.step },
+      });
     },
   };
 }

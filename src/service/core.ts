@@ -47,7 +47,7 @@ import { parentName, timestamp } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory } from './step-history.ts';
-import { callLogInterceptor, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
+import { callLogObserver, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
@@ -227,7 +227,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
       hooks: {
-        interceptor: callLogInterceptor(mocked.interceptor, ex.callLogLevel, {
+        interceptor: mocked.interceptor,
+        callSteps: callLogObserver(ex.callLogLevel, {
           workflowId: ex.workflowId,
           executionId: ex.executionId,
           now: () => clock.now(),

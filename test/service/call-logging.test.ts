@@ -1,31 +1,46 @@
-// Call logs (Google's callLogLevel; EngineCallLog entries): the interceptor in-process, pinning what the
-// black-box test in test/api/rest-step-entries.test.ts cannot reach cheaply (a connector's argument names).
+// Call logs (Google's callLogLevel; EngineCallLog entries): the call-step observer in-process, pinning what the
+// black-box tests in test/api/rest-call-logs.test.ts cannot reach cheaply (a connector's argument names, a
+// call ended by cancellation).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callLogInterceptor } from '../../src/service/call-logging.ts';
-import type { OutboundCall } from '../../src/engine/hooks.ts';
+import { callLogObserver } from '../../src/service/call-logging.ts';
+import type { CallStepEvent } from '../../src/engine/hooks.ts';
+import { WorkflowError } from '../../src/lang/errors.ts';
 
-const s = suite('service/call-logging (callLogLevel LOG_ALL_CALLS)');
+const s = suite('service/call-logging (callLogLevel)');
 
-s('a connector argument named __proto__ is logged under begun.namedArgs like any other name', async () => {
+function event(signal: AbortSignal, args: CallStepEvent['args'] = new Map()): CallStepEvent {
+  return { kind: 'connector', name: 'googleapis.storage.v1.objects.get', args, routine: 'main', step: 'get', threadId: '', signal };
+}
+
+s('a connector argument named __proto__ is logged under begun.namedArgs like any other name', () => {
   const lines: string[] = [];
-  const interceptor = callLogInterceptor(undefined, 'LOG_ALL_CALLS', { workflowId: 'w', executionId: 'e', now: () => 0, write: (l) => lines.push(l) })!;
-  const call: OutboundCall = {
-    kind: 'connector',
-    name: 'googleapis.storage.v1.objects.get',
-    args: new Map([['__proto__', 'polluted'], ['bucket', 'b']]),
-    routine: 'main',
-    step: 'get',
-    threadId: '',
-    signal: new AbortController().signal,
-  };
-  await interceptor.intercept(call, () => 'ok');
+  const observer = callLogObserver('LOG_ALL_CALLS', { workflowId: 'w', executionId: 'e', now: () => 0, write: (l) => lines.push(l) })!;
+  const h = observer.begun(event(new AbortController().signal, new Map([['__proto__', 'polluted'], ['bucket', 'b']])));
+  observer.succeeded(h, 'ok');
   const begun = JSON.parse(lines[0]!).jsonPayload;
   assert.is(begun.state, 'BEGUN');
   assert.equal(Object.keys(begun.begun.namedArgs), ['__proto__', 'bucket']);
   assert.is(begun.begun.namedArgs['__proto__'], '"polluted"');
   assert.is(JSON.parse(lines[1]!).jsonPayload.state, 'SUCCEEDED');
   assert.is(JSON.parse(lines[1]!).time, '1970-01-01T00:00:00.000Z');
+});
+
+s('a call ended by the execution\'s cancellation writes no EXCEPTION_RAISED; LOG_NONE and no level attach no observer', () => {
+  const lines: string[] = [];
+  const target = { workflowId: 'w', executionId: 'e', now: () => 0, write: (l: string) => lines.push(l) };
+  const observer = callLogObserver('LOG_ERRORS_ONLY', target)!;
+  const abort = new AbortController();
+  const h = observer.begun(event(abort.signal));
+  abort.abort(new Error('cancelled'));
+  observer.raised(h, abort.signal.reason);
+  assert.equal(lines, []);
+  const h2 = observer.begun(event(new AbortController().signal));
+  observer.raised(h2, WorkflowError.of('ConnectionError', 'down'));
+  assert.is(lines.length, 1);
+  assert.is(JSON.parse(lines[0]!).jsonPayload.exceptionRaised.origin, 'get');
+  assert.is(callLogObserver('LOG_NONE', target), undefined);
+  assert.is(callLogObserver(undefined, target), undefined);
 });
 
 s.run();
