@@ -3,8 +3,8 @@
  * and a small script of our own. Nothing comes from a CDN.
  *
  * How they are embedded, so that both the one-file bundle and the sources under tsx work:
- * - In the bundle, build.mjs reads the files at build time and inlines them, gzipped and base64-encoded (a
- *   third of the bytes), as the `__UI_ASSETS__` constant (esbuild `define`, the same mechanism as
+ * - In the bundle, build.mjs reads the files at build time and inlines them, brotli-compressed and
+ *   base64-encoded (under a third of the bytes), as the `__UI_ASSETS__` constant (esbuild `define`, the same mechanism as
  *   `__EMULATOR_VERSION__` in src/service/version.ts); they are inflated on first use. dist/emulator.js then needs no
  *   file beside it.
  * - From source (tests, `node --import tsx`), `__UI_ASSETS__` is undefined and the files are read from disk
@@ -16,9 +16,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 
-/** Inlined by build.mjs: asset file name → its content gzipped, in base64. Undefined when running from source. */
+/** Inlined by build.mjs: asset file name → its content brotli-compressed, in base64. Undefined when running from source. */
 declare const __UI_ASSETS__: Record<string, string> | undefined;
 
 /** One static asset. */
@@ -54,7 +54,7 @@ function load(): Map<string, Asset> {
   const out = new Map<string, Asset>();
   for (const [name, contentType] of Object.entries(ASSET_TYPES)) {
     const packed = inlined?.[name];
-    const body = packed !== undefined ? gunzipSync(Buffer.from(packed, 'base64')).toString('utf8') : readFromSource(name);
+    const body = packed !== undefined ? brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8') : readFromSource(name);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
     out.set(name, { name, contentType, body, hash });
   }
