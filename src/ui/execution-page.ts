@@ -15,7 +15,7 @@ import {
   summarizeError,
 } from './format.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
-import { stackTraceBlock, stepTimeline, type TimelineData } from './step-timeline.ts';
+import { type ExecutionSource, revisionLink, stackTraceBlock, stepTimeline, type TimelineData } from './step-timeline.ts';
 import { callsBlock } from './calls-block.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import {
@@ -46,6 +46,8 @@ export interface ExecutionData {
   readonly calls?: readonly CallRecord[];
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent?: string;
+  /** Whether the service still holds the revision the execution ran (its source links need it). */
+  readonly revisionKept: boolean;
 }
 
 function cancelForm(workflowId: string, executionId: string): SafeHtml {
@@ -72,7 +74,7 @@ function callbackForm(workflowId: string, executionId: string, c: Callback): Saf
 </form>`;
 }
 
-function outcome(e: Execution): SafeHtml {
+function outcome(e: Execution, src: ExecutionSource): SafeHtml {
   switch (e.state) {
     case 'SUCCEEDED':
       return section(
@@ -85,7 +87,7 @@ function outcome(e: Execution): SafeHtml {
       const s = summarizeError(e.error.payload);
       const head = html`<div class="error-head">${s.tags.map((t) => html`<span class="tag">${t}</span>`)}${s.code !== undefined && s.code !== '0' ? html`<span class="tag">code ${s.code}</span>` : ''}</div>
 ${s.message !== undefined ? html`<p class="error-message">${s.message}</p>` : ''}
-${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}${stackTraceBlock(e)}`;
+${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}${stackTraceBlock(e, src)}`;
       return section(
         'ex-error',
         'Error',
@@ -126,10 +128,11 @@ function logsBlock(logs: readonly LogEntry[]): SafeHtml {
 export function executionLive(d: ExecutionData): SafeHtml {
   const e = d.execution;
   const { workflowId, executionId } = executionIds(e);
+  const src: ExecutionSource = { workflowId, revisionId: e.workflowRevisionId, kept: d.revisionKept };
   const facts = html`<dl class="facts">
 <div><dt>State</dt><dd role="status">${stateBadge(e.state)}</dd></div>
 <div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
-<div><dt>Revision</dt><dd class="mono">${e.workflowRevisionId}</dd></div>
+<div><dt>Revision</dt><dd>${revisionLink(src)}</dd></div>
 ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-link" href="${uiPath('executions', executionIds({ name: d.parent }).workflowId, executionIds({ name: d.parent }).executionId)}">${d.parent}</a></dd></div>` : ''}
 <div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
 <div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
@@ -143,9 +146,9 @@ ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-l
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
 <div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
 ${facts}
-${outcome(e)}
+${outcome(e, src)}
 ${argument}
-${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs) : ''}
+${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs, src) : ''}
 ${d.calls ? callsBlock(d.calls) : ''}
 ${callbacksBlock(e, d.callbacks)}
 ${logsBlock(d.logs)}

@@ -69,6 +69,7 @@ export function executionData(service: ServiceCore, now: () => number, workflowI
     calls: attempt(() => service.executionCalls(workflowId, executionId)) ?? [],
     ...withParent(attempt(() => service.executionParent(workflowId, executionId))),
     nowMs: now(),
+    revisionKept: exists(() => service.getWorkflow(workflowId, execution.workflowRevisionId)),
     // An execution without history lists nothing and has no status; one with history has its first step.
     steps: { page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined, from },
   };

@@ -31,6 +31,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
+import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
@@ -217,7 +218,9 @@ function workflow(service: ServiceCore, site: Site, now: () => number, req: Inco
   // ?revision=R shows that kept revision's source (issue 15).
   const revision = new URL(req.url ?? '/', 'http://ui').searchParams.get('revision');
   const shown = revision ? attempt(() => service.getWorkflow(id, revision)) : undefined;
-  if (revision && !shown) return notFound(site, req, `Workflow “${id}” has no revision “${revision}”.`);
+  if (revision && !shown) {
+    return notFound(site, req, `Workflow “${id}” holds no revision “${revision}”: it was never deployed, or it is no longer kept (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are), so its source cannot be shown.`);
+  }
   const data = shown ? { ...found, shown } : found;
   return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
 }

@@ -3,8 +3,9 @@
  * each with its type, state, start (from the execution's start) and duration, loop iteration or retry attempt,
  * its parallel thread, nested under its parent by routine and branch; the exception on failed entries; the
  * variables at the detailed history level; the steps running now while the execution is ACTIVE (the page's
- * live region polls, so they update); and the failing step's stack trace, each element linking to the
- * workflow's source at that line (the workflow page numbers its lines and highlights the one targeted).
+ * live region polls, so they update); and the failing step's stack trace, each element linking to the source
+ * of the revision the execution ran at that line (the workflow page numbers its lines and highlights the one
+ * targeted).
  * A long history is shown a page of {@link TIMELINE_PAGE_SIZE} entries at a time.
  */
 import type { Execution, StepEntry, StepEntryList } from '../service/model.ts';
@@ -37,20 +38,48 @@ const STATE_LABEL: Readonly<Record<StepEntry['state'], string>> = {
   STATE_CANCELLED: 'Cancelled',
 };
 
-/** `/ui/workflows/{id}#L{line}`: the workflow's source with that line highlighted. */
-function sourceLink(workflowId: string, line: string | number, label: SafeHtml | string, id?: string): SafeHtml {
-  return html`<a class="source-link"${id ? html` id="${id}"` : ''} href="${uiPath('workflows', workflowId)}#L${String(line)}">${label}</a>`;
+/**
+ * Where an execution's source links go: its workflow, the revision it ran (`workflowRevisionId`) and whether
+ * the service still holds that revision (it keeps the last 100 of a workflow, and none once the workflow is
+ * deleted).
+ */
+export interface ExecutionSource {
+  readonly workflowId: string;
+  readonly revisionId: string;
+  readonly kept: boolean;
 }
 
-/** The stack trace of a FAILED execution, innermost first, each element linking to its line of the source. */
-export function stackTraceBlock(e: Execution): SafeHtml {
+/**
+ * `/ui/workflows/{id}?revision={revisionId}#L{line}`: the source of the revision the execution ran, with that
+ * line highlighted, so a later deploy does not shift the lines. When the service no longer holds the revision,
+ * the label is shown unlinked with a note saying so (another revision's lines would point at the wrong step).
+ */
+function sourceLink(src: ExecutionSource, line: string | number, label: SafeHtml | string, id?: string): SafeHtml {
+  const idAttr = id ? html` id="${id}"` : '';
+  if (!src.kept) {
+    return html`<span class="source-gone"${idAttr}>${label} <span class="muted">(revision <span class="mono">${src.revisionId}</span> is no longer kept, so its source cannot be shown)</span></span>`;
+  }
+  const href = `${uiPath('workflows', src.workflowId)}?revision=${encodeURIComponent(src.revisionId)}#L${String(line)}`;
+  return html`<a class="source-link"${idAttr} href="${href}">${label}</a>`;
+}
+
+/** The link to the source of the revision `src` names (the execution page's Revision fact), or its ID and a note. */
+export function revisionLink(src: ExecutionSource): SafeHtml {
+  if (!src.kept) return html`<span class="mono">${src.revisionId}</span> <span class="muted">(no longer kept)</span>`;
+  return html`<a class="mono" id="revision-link" href="${uiPath('workflows', src.workflowId)}?revision=${encodeURIComponent(src.revisionId)}">${src.revisionId}</a>`;
+}
+
+/**
+ * The stack trace of a FAILED execution, innermost first, each element linking to its line of the source of
+ * the revision the execution ran.
+ */
+export function stackTraceBlock(e: Execution, src: ExecutionSource): SafeHtml {
   const elements = e.error?.stackTrace?.elements;
   if (!elements?.length) return html``;
-  const { workflowId } = executionIds(e);
   return html`<ol class="stack-trace" id="stack-trace">${elements.map(
     (el, i) =>
       html`<li><code>${el.step}</code> <span class="muted">in</span> <code>${el.routine}</code> — ${sourceLink(
-        workflowId,
+        src,
         el.position.line,
         `line ${el.position.line}, column ${el.position.column}`,
         i === 0 ? 'failing-step-link' : undefined,
@@ -71,7 +100,7 @@ function progressLabel(e: StepEntry): string {
 }
 
 /** One row; `line` is the failing entry's source line (from the stack trace) when known. */
-function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, workflowId: string, line: string | undefined): SafeHtml {
+function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, src: ExecutionSource, line: string | undefined): SafeHtml {
   const created = Date.parse(e.createTime);
   const end = e.state === 'STATE_IN_PROGRESS' ? nowMs : Date.parse(e.updateTime);
   const failed = e.state === 'STATE_FAILED' && e.exception;
@@ -82,7 +111,7 @@ function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, w
 <td class="num">${e.entryId}</td>
 <td class="step-cell ${depthClass}"><span class="step-name mono">${e.step}</span>${e.routine !== 'main' ? html` <span class="muted routine">in ${e.routine}</span>` : ''}${
     failed
-      ? html`<div class="entry-error">${err?.tags.length ? html`<span class="tag">${err.tags[0]!}</span> ` : ''}${err?.message ?? ''}${line !== undefined ? html` ${sourceLink(workflowId, line, `line ${line}`)}` : ''}<details><summary>Exception</summary><pre class="json">${prettyJson(e.exception!.payload)}</pre></details></div>`
+      ? html`<div class="entry-error">${err?.tags.length ? html`<span class="tag">${err.tags[0]!}</span> ` : ''}${err?.message ?? ''}${line !== undefined ? html` ${sourceLink(src, line, `line ${line}`)}` : ''}<details><summary>Exception</summary><pre class="json">${prettyJson(e.exception!.payload)}</pre></details></div>`
       : ''
   }${
     e.variableData
@@ -99,7 +128,7 @@ function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, w
 }
 
 /** The timeline section: current steps, stack trace, and a page of entries with links to the other pages. */
-export function stepTimeline(d: TimelineData, nowMs: number): SafeHtml {
+export function stepTimeline(d: TimelineData, nowMs: number, src: ExecutionSource): SafeHtml {
   const e = d.execution;
   const { workflowId, executionId } = executionIds(e);
   if (!d.page) {
@@ -114,7 +143,7 @@ export function stepTimeline(d: TimelineData, nowMs: number): SafeHtml {
     const level = p !== undefined ? (depth.get(p) ?? 0) + 1 : 0;
     depth.set(entry.entryId, level);
     const line = entry.state === 'STATE_FAILED' ? trace.find((t) => t.step === entry.step && t.routine === entry.routine)?.position.line : undefined;
-    return entryRow(entry, level, startMs, nowMs, workflowId, line);
+    return entryRow(entry, level, startMs, nowMs, src, line);
   });
   const current =
     e.state === 'ACTIVE' && e.status?.currentSteps.length

@@ -368,7 +368,7 @@ s('the failing step links to the workflow source with line numbers, that line hi
   const id = (await emu.request('GET', '/workflows/nested/executions')).body.executions[0].name.split('/').pop();
   await page.goto(`${emu.url}/ui/executions/nested/${id}`);
   await page.locator('#failing-step-link').click();
-  await page.waitForURL(/\/ui\/workflows\/nested#L22$/);
+  await page.waitForURL(/\/ui\/workflows\/nested\?revision=000001-[0-9a-f]{3}#L22$/);
   const line = page.locator('#L22');
   assert.match(await line.innerText(), /- reject:/);
   const targeted = await line.evaluate((el) => el.matches(':target'));
@@ -379,6 +379,41 @@ s('the failing step links to the workflow source with line numbers, that line hi
   ]);
   assert.is.not(lit, plain, 'the targeted line is highlighted');
   await shoot(page, '17-source-line');
+});
+
+s('the failing step of an execution of revision 1 links to revision 1\'s source at its line after revision 2 shifted the lines (issue 12)', async ({ emu, page }) => {
+  const shifted = (pad: number): string => `${'# a line added above\n'.repeat(pad)}main:
+  steps:
+    - delegate:
+        call: check
+check:
+  steps:
+    - fail_here:
+        raise: "out of stock"
+`;
+  await deploy(emu, 'shifting', shifted(0));
+  const rev1 = (await emu.request('GET', '/workflows/shifting')).body.revisionId;
+  const id = await startViaApi(emu, 'shifting');
+  await until(async () => (await stateViaApi(emu, 'shifting', id)) === 'FAILED');
+  const r = await emu.request('PATCH', '/workflows/shifting', { sourceContents: shifted(4) });
+  assert.is(r.status, 200, r.text);
+  const rev2 = (await emu.request('GET', '/workflows/shifting')).body.revisionId;
+  assert.is.not(rev2, rev1);
+
+  await page.goto(`${emu.url}/ui/executions/shifting/${id}`);
+  await page.locator('#failing-step-link').click();
+  await page.waitForURL(new RegExp(`/ui/workflows/shifting\\?revision=${rev1}#L7$`));
+  const line = page.locator('#L7');
+  assert.match(await line.innerText(), /- fail_here:/, 'line 7 of revision 1 is the failing step');
+  assert.ok(await line.evaluate((el) => el.matches(':target')), 'line 7 is the :target');
+  const [lit, plain] = await Promise.all([
+    line.evaluate((el) => getComputedStyle(el).backgroundColor),
+    page.locator('#L6').evaluate((el) => getComputedStyle(el).backgroundColor),
+  ]);
+  assert.is.not(lit, plain, 'the targeted line is highlighted');
+  assert.match(await page.locator('#wf-source').innerText(), new RegExp(`Source of revision ${rev1}`));
+  assert.match(await page.locator('#L1').innerText(), /^main:/, 'revision 1\'s source, not the current one');
+  await shoot(page, '17b-source-line-of-revision');
 });
 
 s('an ACTIVE execution shows the step running now, updating live as it moves on (issue 12)', async ({ emu, page }) => {
