@@ -5,8 +5,8 @@ import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { compileExpression } from '../expr/compile.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
 import type { AssignTarget, Template } from './ast.ts';
-import type { SEntry, SScalar } from './load.ts';
-import { compileExpressionAt, expressionText, failAt, isAsyncCall, type TemplateContext } from './template.ts';
+import { isJsSpace, type SEntry, type SScalar } from './load.ts';
+import { compileExpressionAt, expressionText, failAt, type TemplateContext } from './template.ts';
 
 /**
  * Parses an assignment target (`a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`): the whole target must parse as an
@@ -15,47 +15,74 @@ import { compileExpressionAt, expressionText, failAt, isAsyncCall, type Template
  */
 export function compileAssignTarget(e: SEntry, cx: TemplateContext): AssignTarget {
   const text = e.key;
-  const keyNode: SScalar = { ...e.keyNode, value: text };
-  const bad = (why: string): never => failAt(cx, keyNode.offset, `invalid assignment target '${text}': ${why}`, 'BAD_EXPRESSION');
-  if (expressionText(text.trim()) !== undefined) bad("a target is a variable name or path, not an expression '${...}'");
+  // The common case, a plain variable name, needs no parsing (the word operators do not parse: see below).
+  if (isPlainName(text) && !OPERATOR_WORDS.has(text)) return { root: text, path: [], text };
+  const keyNode: SScalar = e.keyNode.value === text ? e.keyNode : { ...e.keyNode, value: text };
+  if (expressionText(text.trim()) !== undefined) bad(cx, keyNode, "a target is a variable name or path, not an expression '${...}'");
   try {
     parseExpression(text);
   } catch (err) {
-    if (err instanceof ExpressionSyntaxError) return bad(err.message);
+    if (err instanceof ExpressionSyntaxError) return bad(cx, keyNode, err.message);
     throw err;
   }
   const shape = 'expected a variable name, optionally followed by .key, [index] or ["key"]';
-  const ident = /[A-Za-z_][A-Za-z0-9_]*/y;
-  const ws = (i: number) => {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
-    return i;
-  };
-  let i = ws(0);
-  ident.lastIndex = i;
-  const m = ident.exec(text);
-  if (!m) return bad(shape);
-  const root = m[0];
-  i = ws(i + root.length);
+  let i = skipSpace(text, 0);
+  let end = nameEnd(text, i);
+  if (end === i) return bad(cx, keyNode, shape);
+  const root = text.slice(i, end);
+  i = skipSpace(text, end);
   const path: AssignTarget['path'][number][] = [];
   while (i < text.length) {
     if (text[i] === '.') {
-      i = ws(i + 1);
-      ident.lastIndex = i;
-      const k = ident.exec(text);
-      if (!k) return bad(shape);
-      path.push({ kind: 'key', name: k[0] });
-      i = ws(i + k[0].length);
+      i = skipSpace(text, i + 1);
+      end = nameEnd(text, i);
+      if (end === i) return bad(cx, keyNode, shape);
+      path.push({ kind: 'key', name: text.slice(i, end) });
+      i = skipSpace(text, end);
     } else if (text[i] === '[') {
       const close = matchingBracket(text, i);
-      if (close === undefined) return bad('unbalanced brackets');
+      if (close === undefined) return bad(cx, keyNode, 'unbalanced brackets');
       const inner = text.slice(i + 1, close);
       const ast = parseExpression(inner);
       if (ast.kind === 'literal' && typeof ast.value === 'string') path.push({ kind: 'key', name: ast.value });
       else path.push({ kind: 'index', expr: compileExpressionAt(inner, keyNode, i + 1, cx) });
-      i = ws(close + 1);
-    } else return bad(shape);
+      i = skipSpace(text, close + 1);
+    } else return bad(cx, keyNode, shape);
   }
   return { root, path, text: text.trim() };
+}
+
+/** Names that do not parse as a variable: the word operators (spec "Expressions"; lexer.ts). */
+const OPERATOR_WORDS: ReadonlySet<string> = new Set(['in', 'and', 'AND', 'or', 'OR', 'not', 'NOT']);
+
+/** @throws DefinitionError (BAD_EXPRESSION) for an invalid assignment target, saying `why`. */
+function bad(cx: TemplateContext, keyNode: SScalar, why: string): never {
+  return failAt(cx, keyNode.offset, `invalid assignment target '${keyNode.value as string}': ${why}`, 'BAD_EXPRESSION');
+}
+
+/** Whether `text` is one name: `[A-Za-z_][A-Za-z0-9_]*`. */
+function isPlainName(text: string): boolean {
+  return text.length > 0 && nameEnd(text, 0) === text.length;
+}
+
+/** The end of the name (`[A-Za-z_][A-Za-z0-9_]*`) starting at `i`; `i` when none starts there. */
+function nameEnd(text: string, i: number): number {
+  if (i >= text.length) return i;
+  const c = text.charCodeAt(i);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return i;
+  let j = i + 1;
+  while (j < text.length) {
+    const d = text.charCodeAt(j);
+    if ((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || (d >= 48 && d <= 57)) j++;
+    else break;
+  }
+  return j;
+}
+
+/** The first index from `i` on that is not white space. */
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** The offset of the `]` matching the `[` at `open`, skipping brackets inside string literals. */
@@ -94,7 +121,7 @@ export function appendElement(target: AssignTarget, value: Template, cx: Templat
   if (end <= item.pos) return undefined;
   let element: CompiledExpression;
   try {
-    element = compileExpression(source.slice(item.pos, end), { isAsyncCall: (name: string) => isAsyncCall(name, cx) });
+    element = compileExpression(source.slice(item.pos, end), cx.expressionOptions);
   } catch {
     return undefined;
   }

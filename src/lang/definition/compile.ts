@@ -36,13 +36,13 @@ import { MAX_ASSIGNMENTS } from '../limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
-import { loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
+import { entryOf, loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
 import { compileSwitch } from './switch.ts';
 import { compileTry } from './try.ts';
 import type { RetryContext } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
-import { callNames, compileTemplate, expressionText, failAt, resolveCall } from './template.ts';
+import { callNames, compileTemplate, expressionState, expressionText, failAt, resolveCall } from './template.ts';
 import { didYouMean } from './suggest.ts';
 
 /** Options of {@link compileDefinition}. */
@@ -78,6 +78,8 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KIND_FIELDS = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'] as const;
 type KindField = (typeof KIND_FIELDS)[number];
 
+const KIND_FIELD_SET: ReadonlySet<string> = new Set(KIND_FIELDS);
+
 /** Fields allowed besides the kind field, per kind (`next` is allowed on every step). */
 const EXTRA_FIELDS: Readonly<Record<KindField, readonly string[]>> = {
   assign: [],
@@ -109,14 +111,20 @@ class Compiler implements StepCompiler {
   private unresolved: PendingJump[] = [];
   /** Step names of the workflow being compiled (unique per workflow). */
   private stepNames = new Set<string>();
-  /** Where each step of the workflow being compiled is: its list's frame and its index there. */
-  private stepAt = new Map<string, { frame: Frame; index: number }>();
+  /** The step lists of the workflow being compiled, in source order (for jumps into nested blocks). */
+  private frames: Frame[] = [];
+  /**
+   * Where each step of the workflow being compiled is: its list's frame and its index there. Made from
+   * `frames` when a jump needs it (most resolve as they are read).
+   */
+  private stepAt: Map<string, { frame: Frame; index: number }> | undefined;
 
   constructor(
     private readonly load: LoadedSource,
     library: DefinitionLibrary,
   ) {
-    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined };
+    const { compiled, expressionOptions } = expressionState({ workflows: this.workflowNames, library });
+    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined, compiled, expressionOptions };
   }
 
   pos(node: SNode | SScalar): SourcePos {
@@ -224,7 +232,8 @@ class Compiler implements StepCompiler {
     this.parallelDepth = 0;
     this.unresolved = [];
     this.stepNames = new Set();
-    this.stepAt = new Map();
+    this.frames = [];
+    this.stepAt = undefined;
     this.cx.step = undefined;
     const list = this.stepList(steps, undefined, 'workflow', `workflow '${name}'`);
     for (const j of this.unresolved) {
@@ -262,7 +271,7 @@ class Compiler implements StepCompiler {
       entries.push(e);
     }
     const frame: Frame = holder === undefined ? { names, parent, kind } : { names, parent, kind, holder };
-    for (const [n, index] of names) this.stepAt.set(n, { frame, index });
+    this.frames.push(frame);
     const steps = entries.map((e) => this.step(e.key, e.keyNode, e.value, frame));
     return { steps, index: names };
   }
@@ -302,7 +311,7 @@ class Compiler implements StepCompiler {
     let kindEntry: SEntry | undefined;
     let nextEntry: SEntry | undefined;
     for (const e of body.entries) {
-      if ((KIND_FIELDS as readonly string[]).includes(e.key)) {
+      if (KIND_FIELD_SET.has(e.key)) {
         if (kindEntry) this.fail(e.keyNode, `conflicting fields '${kindEntry.key}' and '${e.key}' in one step`, 'CONFLICTING_FIELDS');
         kindEntry = e;
       } else if (e.key === 'next') nextEntry = e;
@@ -319,36 +328,30 @@ class Compiler implements StepCompiler {
     }
     const pos = this.pos(at);
     const next = nextEntry ? this.jump(nextEntry.value, frame) : undefined;
-    // Built without object spread: spreading these varied shapes made a quarter of the compile stage (issue 17).
-    const node = (kind: Step['kind'], fields?: object): Step => {
-      const out: Record<string, unknown> = next ? { name, pos, next, kind } : { name, pos, kind };
-      return (fields ? Object.assign(out, fields) : out) as unknown as Step;
-    };
     if (!kindEntry) {
       if (!nextEntry) return this.fail(at, 'empty step');
-      return node('jump');
+      return makeStep(name, pos, next, 'jump', undefined);
     }
-    const field = (k: string) => body.entries.find((e) => e.key === k);
     const v = kindEntry.value;
     switch (kindEntry.key as KindField) {
       case 'assign':
-        return node('assign', { assignments: this.assignments(v, kindEntry) });
+        return makeStep(name, pos, next, 'assign', { assignments: this.assignments(v, kindEntry) });
       case 'call':
-        return node('call', this.call(kindEntry, field('args'), field('result')));
+        return makeStep(name, pos, next, 'call', this.call(kindEntry, entryOf(body, 'args'), entryOf(body, 'result')));
       case 'switch':
-        return node('switch', { cases: compileSwitch(this, name, at, v, frame) });
+        return makeStep(name, pos, next, 'switch', { cases: compileSwitch(this, name, at, v, frame) });
       case 'for':
-        return node('for', { loop: compileFor(this, v, frame, 'for') });
+        return makeStep(name, pos, next, 'for', { loop: compileFor(this, v, frame, 'for') });
       case 'parallel':
-        return node('parallel', compileParallel(this, v, frame, kindEntry.keyNode));
+        return makeStep(name, pos, next, 'parallel', compileParallel(this, v, frame, kindEntry.keyNode));
       case 'try':
-        return node('try', compileTry(this, name, at, kindEntry, field('retry'), field('except'), frame));
+        return makeStep(name, pos, next, 'try', compileTry(this, name, at, kindEntry, entryOf(body, 'retry'), entryOf(body, 'except'), frame));
       case 'raise':
-        return node('raise', { value: compileTemplate(v, this.cx) });
+        return makeStep(name, pos, next, 'raise', { value: compileTemplate(v, this.cx) });
       case 'return':
-        return node('return', { value: compileTemplate(v, this.cx) });
+        return makeStep(name, pos, next, 'return', { value: compileTemplate(v, this.cx) });
       case 'steps':
-        return node('steps', { steps: this.stepList(v, frame, 'block', `step '${name}'`, frame.names.get(name)) });
+        return makeStep(name, pos, next, 'steps', { steps: this.stepList(v, frame, 'block', `step '${name}'`, frame.names.get(name)) });
     }
   }
 
@@ -386,6 +389,10 @@ class Compiler implements StepCompiler {
    * a list the jump could go to directly (the jumping list or an enclosing one, not past a loop or branch).
    */
   private jumpInto(name: string, from: Frame): JumpTarget | undefined {
+    if (this.stepAt === undefined) {
+      this.stepAt = new Map();
+      for (const frame of this.frames) for (const [n, index] of frame.names) this.stepAt.set(n, { frame, index });
+    }
     const at = this.stepAt.get(name);
     if (at === undefined) return undefined;
     const into: number[] = [at.index];
@@ -459,4 +466,13 @@ class Compiler implements StepCompiler {
   }
 
 
+}
+
+/**
+ * A step node: the fields every step has, then the kind's own. Built without object spread: spreading these
+ * varied shapes made a quarter of the compile stage (issue 17).
+ */
+function makeStep(name: string, pos: SourcePos, next: JumpTarget | undefined, kind: Step['kind'], fields: object | undefined): Step {
+  const out: Record<string, unknown> = next ? { name, pos, next, kind } : { name, pos, kind };
+  return (fields ? Object.assign(out, fields) : out) as unknown as Step;
 }

@@ -3,9 +3,12 @@
  * map) or `range` (`[start, end]`), and the body `steps`.
  */
 import type { ForSpec, StepList, Template } from './ast.ts';
-import type { SNode } from './load.ts';
+import { entryOf, type SNode } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate, expressionText } from './template.ts';
+
+/** The fields of a `for` map. */
+const FOR_FIELDS: ReadonlySet<string> = new Set(['value', 'index', 'in', 'range', 'steps']);
 
 /**
  * Compiles the map of a `for` field (`what` names it in messages: `for`).
@@ -13,21 +16,21 @@ import { compileTemplate, expressionText } from './template.ts';
  */
 export function compileFor(c: StepCompiler, node: SNode, frame: Frame, what: string): ForSpec {
   if (node.kind !== 'map') return c.fail(node, `'${what}' must be a map with 'value', 'in' or 'range', and 'steps'`);
-  const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
-    if (!['value', 'index', 'in', 'range', 'steps'].includes(e.key)) c.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`, 'UNKNOWN_FIELD');
+    if (!FOR_FIELDS.has(e.key)) c.fail(e.keyNode, `unknown field '${e.key}' in '${what}'`, 'UNKNOWN_FIELD');
   }
-  const valueE = get('value');
-  const inE = get('in');
-  const rangeE = get('range');
-  const stepsE = get('steps');
+  const valueE = entryOf(node, 'value');
+  const inE = entryOf(node, 'in');
+  const rangeE = entryOf(node, 'range');
+  const stepsE = entryOf(node, 'steps');
+  const indexE = entryOf(node, 'index');
   if (!valueE) return c.fail(node, `'${what}' needs 'value' (the loop variable)`);
   if (!stepsE) return c.fail(node, `'${what}' needs 'steps'`);
   if (inE && rangeE) c.fail(rangeE.keyNode, `conflicting fields 'in' and 'range' in '${what}'`, 'CONFLICTING_FIELDS');
   if (!inE && !rangeE) c.fail(node, `'${what}' needs 'in' (a list) or 'range' ([start, end])`);
   const value = c.ident(valueE.value, "'value'");
-  const index = get('index') ? c.ident(get('index')!.value, "'index'") : undefined;
-  if (index !== undefined && index === value) c.fail(get('index')!.value, "'index' and 'value' must be different variables");
+  const index = indexE ? c.ident(indexE.value, "'index'") : undefined;
+  if (index !== undefined && index === value) c.fail(indexE!.value, "'index' and 'value' must be different variables");
   const spec: { -readonly [K in keyof ForSpec]: ForSpec[K] } = { value, steps: undefined as unknown as StepList };
   if (index !== undefined) spec.index = index;
   if (inE) spec.in = compileTemplate(inE.value, c.cx);

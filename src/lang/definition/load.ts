@@ -60,6 +60,12 @@ export interface SEntry {
   readonly value: SNode;
 }
 
+/** The entry of a map with key `key`, if any. */
+export function entryOf(map: SMap, key: string): SEntry | undefined {
+  for (const e of map.entries) if (e.key === key) return e;
+  return undefined;
+}
+
 /** A sequence (list) of the source. */
 export interface SSeq {
   readonly kind: 'seq';
@@ -234,23 +240,27 @@ const boolType = new Type('tag:yaml.org,2002:bool', {
 /** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
 const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
 
-/** A node being read: where its `open` event was, and the nodes read inside it. */
-interface Frame {
-  readonly start: number;
-  readonly children: SNode[];
-}
-
-/** The node an alias stands for is the anchored node itself: the tree shares it. */
+/**
+ * Builds the tree from js-yaml's events on flat stacks (issue 17: no object per event): `open` pushes where a
+ * node starts and how many nodes were read before it; `close` builds the node from the nodes read since and
+ * puts it in their place. Beside each node read, `results` keeps js-yaml's value for it, so that a map or list
+ * js-yaml read twice (see `node`) and the pairs of a flow list (see `seq`) are told apart by identity.
+ * The node an alias stands for is the anchored node itself: the tree shares it.
+ */
 class TreeBuilder {
-  private readonly stack: Frame[] = [{ start: 0, children: [] }];
+  /** Where each open node starts (its `open` event's position). */
+  private readonly starts: number[] = [];
+  /** For each open node, how many nodes `nodes` held when it opened: its children are the ones after. */
+  private readonly marks: number[] = [];
+  /** The nodes read and not yet placed in their parent: the first `count` of this array. */
+  private readonly nodes: SNode[] = [];
+  /** js-yaml's value for each node of `nodes`. */
+  private readonly results: unknown[] = [];
+  /** How many entries of `nodes` and `results` are in use (the rest are stale: setting `length` costs more). */
+  private count = 0;
   private readonly anchors = new Map<string, SNode>();
   /** Whether an alias was read: only then can the tree stand for more nodes than the source holds. */
   aliased = false;
-  /**
-   * The node built for each map or list js-yaml constructed (a Map, not a WeakMap: the builder lives for one
-   * load, and weak keys cost the garbage collector more).
-   */
-  private readonly built = new Map<object, SNode>();
 
   constructor(
     private readonly source: string,
@@ -259,40 +269,41 @@ class TreeBuilder {
   ) {}
 
   root(): SNode | undefined {
-    return this.stack[0]!.children[0];
+    return this.count > 0 ? this.nodes[0] : undefined;
   }
 
   open(state: YamlState): void {
-    this.stack.push({ start: state.position, children: [] });
+    this.starts.push(state.position);
+    this.marks.push(this.count);
   }
 
   close(state: YamlState): void {
-    const frame = this.stack.pop()!;
-    const parent = this.stack[this.stack.length - 1]!;
-    const node = this.node(frame, state);
+    const start = this.starts.pop()!;
+    const mark = this.marks.pop()!;
+    const node = this.node(start, mark, state);
     // js-yaml tries a block mapping after a node's anchor or tag and rolls back when there is none; the node
     // read in that attempt closes inside the real one, so it only ever lands among a scalar's children.
-    parent.children.push(node);
+    this.nodes[mark] = node;
+    this.results[mark] = state.result;
+    this.count = mark + 1;
     const anchor = (state as unknown as { anchor: string | null }).anchor;
     if (anchor !== null && anchor !== undefined) this.anchors.set(anchor, node);
   }
 
-  private node(frame: Frame, state: YamlState): SNode {
+  /** The node that closes, from its start, its children (`nodes` from `mark` on) and js-yaml's state. */
+  private node(start: number, mark: number, state: YamlState): SNode {
     const src = this.source;
-    const at = contentStart(src, frame.start, state.position);
+    const at = contentStart(src, start, state.position);
     const kind = state.kind as string | null;
     if (kind === 'mapping' || kind === 'sequence') {
       // js-yaml reads a node that might be a block mapping's first key inside the node; when it was not, the
       // node is the one just read (the same object).
-      const only = frame.children.length === 1 ? frame.children[0] : undefined;
-      if (only !== undefined && this.built.get(state.result as object) === only) return only;
-      const node = kind === 'mapping' ? this.map(frame, at) : this.seq(frame, state, at);
-      this.built.set(state.result as object, node);
-      return node;
+      if (this.count === mark + 1 && this.results[mark] === state.result) return this.nodes[mark]!;
+      return kind === 'mapping' ? this.map(mark, this.count, at) : this.seq(mark, state, at);
     }
     if (src.charCodeAt(at) === 0x2a /* * */ && kind === null) {
       let end = at + 1;
-      while (end < src.length && !/[\s,[\]{}]/.test(src[end]!)) end++;
+      while (end < src.length && !endsAlias(src.charCodeAt(end))) end++;
       const name = src.slice(at + 1, end);
       const target = this.anchors.get(name);
       if (target === undefined) throw new DefinitionError(`unresolved alias *${name}`, { pos: this.posAt(at) });
@@ -301,29 +312,33 @@ class TreeBuilder {
     }
     if (kind === null) {
       // An empty node (`key:` and nothing after it): null, where the node would have started.
-      return { kind: 'scalar', value: null, offset: frame.start, end: frame.start, style: 'plain' };
+      return { kind: 'scalar', value: null, offset: start, end: start, style: 'plain' };
     }
     return this.scalar(state.result, at, state.position);
   }
 
-  private seq(frame: Frame, state: YamlState, at: number): SSeq {
-    const children = frame.children;
+  private seq(mark: number, state: YamlState, at: number): SSeq {
+    const nodes = this.nodes;
+    const results = this.results;
+    const count = this.count;
     const result = state.result as unknown[];
-    // `[a, b: 1]`: a pair inside a flow list is a map of one entry, read as a key and a value.
+    // `[a, b: 1]`: a pair inside a flow list is a map of one entry, read as a key and a value; js-yaml's value
+    // for it is an object of its own, not the value of the key read.
     const items: SNode[] = [];
-    let c = 0;
-    for (const item of result) {
-      const child = children[c];
-      if (child === undefined) break;
-      if (typeof item === 'object' && item !== null && this.built.get(item) === undefined && c + 1 < children.length) {
-        items.push(this.map({ start: child.offset, children: [child, children[c + 1]!] }, child.offset));
+    let c = mark;
+    for (let r = 0; r < result.length; r++) {
+      const item = result[r];
+      if (c >= count) break;
+      const child = nodes[c]!;
+      if (typeof item === 'object' && item !== null && results[c] !== item && c + 1 < count) {
+        items.push(this.map(c, c + 2, child.offset));
         c += 2;
       } else {
         items.push(child);
         c += 1;
       }
     }
-    if (items.length !== result.length || c !== children.length) {
+    if (items.length !== result.length || c !== count) {
       throw new DefinitionError('a list entry that cannot be read (a complex key?)', { pos: this.posAt(at) });
     }
     return { kind: 'seq', items, offset: at };
@@ -331,12 +346,12 @@ class TreeBuilder {
 
   private scalar(value: unknown, at: number, position: number): SScalar {
     const src = this.source;
-    const c = src[at];
+    const c = src.charCodeAt(at);
     const style: SScalar['style'] =
-      c === '"' ? 'double' : c === "'" ? 'single' : c === '|' || c === '>' ? 'block' : 'plain';
+      c === 0x22 /* " */ ? 'double' : c === 0x27 /* ' */ ? 'single' : c === 0x7c /* | */ || c === 0x3e /* > */ ? 'block' : 'plain';
     let end = position;
-    if (style === 'plain') while (end > at && /\s/.test(src[end - 1]!)) end--;
-    else if (style !== 'block') end = src.lastIndexOf(c!, position - 1) + 1;
+    if (style === 'plain') while (end > at && isJsSpace(src.charCodeAt(end - 1))) end--;
+    else if (style !== 'block') end = src.lastIndexOf(src[at]!, position - 1) + 1;
     let v: SScalar['value'];
     switch (typeof value) {
       case 'bigint':
@@ -352,23 +367,34 @@ class TreeBuilder {
     return { kind: 'scalar', value: v, offset: at, end, style };
   }
 
-  private map(frame: Frame, at: number): SMap {
-    const children = frame.children;
-    if (children.length % 2 !== 0) {
+  /** The map of the key and value nodes `nodes[from]` to `nodes[to - 1]`. */
+  private map(from: number, to: number, at: number): SMap {
+    const nodes = this.nodes;
+    if ((to - from) % 2 !== 0) {
       throw new DefinitionError('a map key without a value (`? key`) is not supported', { pos: this.posAt(at) });
     }
     const entries: SEntry[] = [];
-    const index = new Map<string, number>();
-    for (let i = 0; i < children.length; i += 2) {
-      const k = children[i]!;
+    // Repeated keys: a linear search in small maps (most are), a Map of indexes in large ones.
+    const index = to - from > 2 * SMALL_MAP ? new Map<string, number>() : undefined;
+    for (let i = from; i < to; i += 2) {
+      const k = nodes[i]!;
       if (k.kind !== 'scalar') throw new DefinitionError('map keys must be strings', { pos: this.posAt(k.offset) });
       const key = this.keyText(k);
-      const entry: SEntry = { key, keyNode: k, value: children[i + 1]! };
-      const seen = index.get(key);
-      if (seen === undefined) {
-        index.set(key, entries.length);
-        entries.push(entry);
-      } else if (this.format === 'json') entries[seen] = entry; // JSON semantics: the last one wins
+      const entry: SEntry = { key, keyNode: k, value: nodes[i + 1]! };
+      let seen: number | undefined;
+      if (index !== undefined) {
+        seen = index.get(key);
+        if (seen === undefined) index.set(key, entries.length);
+      } else {
+        for (let j = 0; j < entries.length; j++) {
+          if (entries[j]!.key === key) {
+            seen = j;
+            break;
+          }
+        }
+      }
+      if (seen === undefined) entries.push(entry);
+      else if (this.format === 'json') entries[seen] = entry; // JSON semantics: the last one wins
       else {
         throw new DefinitionError(`YAML syntax error: Map keys must be unique; '${key}' is repeated`, {
           pos: this.posAt(k.offset),
@@ -387,6 +413,33 @@ class TreeBuilder {
   }
 }
 
+/** Maps with at most this many entries look for repeated keys by a linear search. */
+const SMALL_MAP = 16;
+
+/**
+ * Whether a UTF-16 code unit is white space as JavaScript's `\s` and `String.prototype.trim` have it (ECMA-262
+ * WhiteSpace and LineTerminator). @internal
+ */
+export function isJsSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Whether a character ends an alias name (`*name`): white space or a flow indicator. */
+function endsAlias(c: number): boolean {
+  return isJsSpace(c) || c === 0x2c /* , */ || c === 0x5b /* [ */ || c === 0x5d /* ] */ || c === 0x7b /* { */ || c === 0x7d /* } */;
+}
+
 /**
  * Where a node's content starts: past the blanks, comments and properties (`&anchor`, `!tag`) that follow its
  * `open` event, but not past `limit` (the position at its `close`).
@@ -399,7 +452,7 @@ function contentStart(src: string, from: number, limit: number): number {
     else if (c === 0x23 /* # */) {
       while (i < limit && src.charCodeAt(i) !== 0x0a) i++;
     } else if (c === 0x26 /* & */ || c === 0x21 /* ! */) {
-      while (i < limit && !/\s/.test(src[i]!)) i++;
+      while (i < limit && !isJsSpace(src.charCodeAt(i))) i++;
     } else break;
   }
   return i;

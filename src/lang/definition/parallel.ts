@@ -5,12 +5,15 @@
 import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../limits.ts';
 import type { Step } from './ast.ts';
 import { compileFor } from './for.ts';
-import type { SNode, SScalar } from './load.ts';
+import { entryOf, type SNode, type SScalar } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate, expressionText } from './template.ts';
 
 /** The fields of a parallel step besides those every step has. */
 export type ParallelFields = Omit<Step & { kind: 'parallel' }, 'kind' | 'name' | 'pos' | 'next'>;
+
+/** The fields of a `parallel` map. */
+const PARALLEL_FIELDS: ReadonlySet<string> = new Set(['shared', 'concurrency_limit', 'exception_policy', 'branches', 'for']);
 
 /**
  * Compiles the map of a `parallel` field; `at` is the field's key, for the nesting error.
@@ -22,26 +25,25 @@ export function compileParallel(c: StepCompiler, node: SNode, frame: Frame, at: 
   if (c.parallelDepth >= MAX_PARALLEL_DEPTH) {
     c.fail(at, `parallel steps nested more than ${MAX_PARALLEL_DEPTH} deep (ParallelNestingError)`, 'LIMIT_EXCEEDED');
   }
-  const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
-    if (!['shared', 'concurrency_limit', 'exception_policy', 'branches', 'for'].includes(e.key)) {
+    if (!PARALLEL_FIELDS.has(e.key)) {
       c.fail(e.keyNode, `unknown field '${e.key}' in 'parallel'`, 'UNKNOWN_FIELD');
     }
   }
-  const branchesE = get('branches');
-  const forE = get('for');
+  const branchesE = entryOf(node, 'branches');
+  const forE = entryOf(node, 'for');
   if (branchesE && forE) c.fail(forE.keyNode, "conflicting fields 'branches' and 'for' in 'parallel'", 'CONFLICTING_FIELDS');
   if (!branchesE && !forE) c.fail(node, "'parallel' needs 'branches' or 'for'");
 
   const shared: string[] = [];
-  const sharedE = get('shared');
+  const sharedE = entryOf(node, 'shared');
   if (sharedE) {
     const s = sharedE.value;
     if (s.kind !== 'seq') return c.fail(s, "'shared' must be a list of variable names");
     for (const i of s.items) shared.push(c.ident(i, 'each shared variable'));
   }
   let exceptionPolicy: 'unhandled' | 'continueAll' = 'unhandled';
-  const policyE = get('exception_policy');
+  const policyE = entryOf(node, 'exception_policy');
   if (policyE) {
     const p = policyE.value;
     if (p.kind !== 'scalar' || (p.value !== 'unhandled' && p.value !== 'continueAll')) {
@@ -53,7 +55,7 @@ export function compileParallel(c: StepCompiler, node: SNode, frame: Frame, at: 
     shared,
     exceptionPolicy,
   };
-  const limitE = get('concurrency_limit');
+  const limitE = entryOf(node, 'concurrency_limit');
   if (limitE) {
     const l = limitE.value;
     if (l.kind === 'scalar' && typeof l.value === 'bigint') {

@@ -7,7 +7,7 @@ import type { Expr } from '../expr/ast.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
 import type { PredicateRef, RetrySpec, Template } from './ast.ts';
 import type { BackoffSpec } from './library.ts';
-import type { SNode } from './load.ts';
+import { entryOf, type SNode } from './load.ts';
 import { compileTemplate, expressionText, failAt, type TemplateContext } from './template.ts';
 
 /** What compiling a retry needs: the template context and each workflow's parameter counts. @internal */
@@ -15,6 +15,9 @@ export interface RetryContext extends TemplateContext {
   /** Required (`min`) and total (`max`) parameters of each workflow, to check retry predicates. */
   readonly paramCounts: ReadonlyMap<string, { readonly min: number; readonly max: number }>;
 }
+
+/** The fields of a `retry` map. */
+const RETRY_FIELDS: ReadonlySet<string> = new Set(['predicate', 'max_retries', 'backoff']);
 
 /**
  * Compiles a `retry` field.
@@ -34,16 +37,15 @@ export function compileRetry(node: SNode, cx: RetryContext): RetrySpec {
   if (node.kind !== 'map') {
     return failAt(cx, node.offset, "'retry' must be a policy '${http.default_retry}' or a map with 'predicate', 'max_retries' and 'backoff'");
   }
-  const get = (k: string) => node.entries.find((e) => e.key === k);
   for (const e of node.entries) {
-    if (!['predicate', 'max_retries', 'backoff'].includes(e.key)) failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'retry'`, 'UNKNOWN_FIELD');
+    if (!RETRY_FIELDS.has(e.key)) failAt(cx, e.keyNode.offset, `unknown field '${e.key}' in 'retry'`, 'UNKNOWN_FIELD');
   }
-  const predE = get('predicate');
+  const predE = entryOf(node, 'predicate');
   if (!predE) return failAt(cx, node.offset, "'retry' needs a 'predicate'");
-  const maxE = get('max_retries');
+  const maxE = entryOf(node, 'max_retries');
   if (!maxE) return failAt(cx, node.offset, "'retry' needs 'max_retries'");
   const predicate = retryPredicate(predE.value, cx);
-  const backoffE = get('backoff');
+  const backoffE = entryOf(node, 'backoff');
   // Without `backoff`, the default backoff applies (retry.default_backoff); `backoff: ${retry.default_backoff}`
   // names it, or any other backoff of the stdlib, explicitly.
   const isName = backoffE?.value.kind === 'scalar' && typeof backoffE.value.value === 'string';

@@ -10,14 +10,14 @@
  * `line:col` of the offending character as closely as the scalar allows.
  */
 import type { CompiledExpression, Expr } from '../expr/ast.ts';
-import { compileExpression, MAX_EXPRESSION_LENGTH } from '../expr/compile.ts';
+import { compileExpression, MAX_EXPRESSION_LENGTH, type CompileOptions } from '../expr/compile.ts';
 import { ExpressionSyntaxError } from '../expr/parser.ts';
 import type { Value, WMap } from '../value.ts';
 import type { CallTarget, Template } from './ast.ts';
 import { DefinitionError, type DefinitionErrorCode } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 import type { DefinitionLibrary } from './library.ts';
-import type { LoadedSource, SNode, SScalar } from './load.ts';
+import { isJsSpace, type LoadedSource, type SNode, type SScalar } from './load.ts';
 
 /**
  * Longest expression text between `${` and `}`, in characters (spec "Limits": expression length 400
@@ -43,6 +43,27 @@ export interface TemplateContext {
   readonly library: DefinitionLibrary;
   /** The step being compiled, for messages. */
   step: string | undefined;
+  /**
+   * The expressions of this definition compiled so far, by text (an expression written twice is parsed and
+   * checked once: what compiling it yields depends only on its text and this context).
+   */
+  readonly compiled: Map<string, CompiledExpression>;
+  /** What the expression compiler asks about called names, answered for this context ({@link isAsyncCall}). */
+  readonly expressionOptions: CompileOptions;
+}
+
+/**
+ * The per-definition parts of a {@link TemplateContext}: the cache of compiled expressions and the options
+ * of the expression compiler, bound to `cx`.
+ */
+export function expressionState(cx: { readonly workflows: ReadonlySet<string>; readonly library: DefinitionLibrary }): {
+  compiled: Map<string, CompiledExpression>;
+  expressionOptions: CompileOptions;
+} {
+  return {
+    compiled: new Map(),
+    expressionOptions: { isAsyncCall: (name: string) => isAsyncCall(name, cx) },
+  };
 }
 
 /**
@@ -52,8 +73,14 @@ export interface TemplateContext {
 export function resolveCall(name: string, cx: TemplateContext): CallTarget | undefined {
   if (cx.workflows.has(name)) return { kind: 'subworkflow', name };
   if (cx.library.hasFunction(name)) return { kind: 'stdlib', name };
-  if (UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p))) return { kind: 'unsupported', name };
+  if (isUnsupported(name)) return { kind: 'unsupported', name };
   return undefined;
+}
+
+/** Whether a name is in a namespace of the real service that the emulator does not emulate. */
+function isUnsupported(name: string): boolean {
+  for (const p of UNSUPPORTED_PREFIXES) if (name.startsWith(p)) return true;
+  return false;
 }
 
 /** Every name a call may use: the definition's workflows and the standard library's functions. @internal */
@@ -158,63 +185,80 @@ export function compileExpressionAt(
   valueIndex: number,
   cx: TemplateContext,
 ): CompiledExpression {
-  const at = (i: number) => sourceOffset(cx.load, node, valueIndex + i);
-  const trimmed = text.trim();
-  if (trimmed === '') return failAt(cx, at(-2), "empty expression '${}'", 'BAD_EXPRESSION');
-  if (trimmed.startsWith('${')) return failAt(cx, at(text.indexOf('${')), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
+  // Compiled before in this definition: the same text passed the same checks (see TemplateContext.compiled).
+  const known = cx.compiled.get(text);
+  if (known !== undefined) return known;
+  const first = firstNonSpace(text);
+  if (first === text.length) return failAt(cx, sourceOffset(cx.load, node, valueIndex - 2), "empty expression '${}'", 'BAD_EXPRESSION');
+  if (text.startsWith('${', first)) {
+    return failAt(cx, sourceOffset(cx.load, node, valueIndex + text.indexOf('${')), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
+  }
   if (text.length > MAX_EXPRESSION_CHARS) {
-    return failAt(cx, at(0), `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`, 'LIMIT_EXCEEDED');
+    return failAt(cx, sourceOffset(cx.load, node, valueIndex), `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}`, 'LIMIT_EXCEEDED');
   }
   let expr: CompiledExpression;
   try {
-    expr = compileExpression(text, { isAsyncCall: (name: string) => isAsyncCall(name, cx) });
+    expr = compileExpression(text, cx.expressionOptions);
   } catch (e) {
     if (e instanceof ExpressionSyntaxError) {
       const nested = text.indexOf('${');
-      if (nested >= 0) return failAt(cx, at(nested), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
-      return failAt(cx, at(e.offset), `invalid expression '\${${text}}': ${e.message}`, 'BAD_EXPRESSION');
+      if (nested >= 0) return failAt(cx, sourceOffset(cx.load, node, valueIndex + nested), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
+      return failAt(cx, sourceOffset(cx.load, node, valueIndex + e.offset), `invalid expression '\${${text}}': ${e.message}`, 'BAD_EXPRESSION');
     }
     throw e;
   }
-  checkCalls(expr.ast, (callee, pos) => {
-    if (SPECIAL_FORMS.has(callee) || resolveCall(callee, cx)) return;
-    failAt(cx, at(pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx))}`, 'UNKNOWN_FUNCTION');
-  });
+  checkCalls(expr.ast, node, valueIndex, cx);
+  cx.compiled.set(text, expr);
   return expr;
 }
 
-/** True when a call of `name` may wait: a subworkflow, a blocking stdlib function, or a connector. @internal */
-export function isAsyncCall(name: string, cx: TemplateContext): boolean {
-  return cx.workflows.has(name) || cx.library.isBlocking(name) || UNSUPPORTED_PREFIXES.some((p) => name.startsWith(p));
+/** The index of the first character of `text` that is not white space (as `String.prototype.trim` has it). */
+function firstNonSpace(text: string): number {
+  let i = 0;
+  while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
-/** Calls `visit` for every call node of an expression AST, in source order. */
-function checkCalls(e: Expr, visit: (callee: string, pos: number) => void): void {
+/** True when a call of `name` may wait: a subworkflow, a blocking stdlib function, or a connector. @internal */
+export function isAsyncCall(name: string, cx: Pick<TemplateContext, 'workflows' | 'library'>): boolean {
+  return cx.workflows.has(name) || cx.library.isBlocking(name) || isUnsupported(name);
+}
+
+/**
+ * Checks every call of an expression AST, in source order: each must name a special form, a function, a
+ * subworkflow or a non-emulated namespace.
+ * @throws DefinitionError (UNKNOWN_FUNCTION) at the first unknown callee.
+ */
+function checkCalls(e: Expr, node: SScalar, valueIndex: number, cx: TemplateContext): void {
   switch (e.kind) {
     case 'literal':
     case 'var':
       return;
     case 'member':
-      return checkCalls(e.object, visit);
+      return checkCalls(e.object, node, valueIndex, cx);
     case 'index':
-      checkCalls(e.object, visit);
-      return checkCalls(e.index, visit);
-    case 'call':
-      visit(e.callee, e.pos);
-      for (const a of e.args) checkCalls(a, visit);
+      checkCalls(e.object, node, valueIndex, cx);
+      return checkCalls(e.index, node, valueIndex, cx);
+    case 'call': {
+      const callee = e.callee;
+      if (!SPECIAL_FORMS.has(callee) && !cx.workflows.has(callee) && !cx.library.hasFunction(callee) && !isUnsupported(callee)) {
+        failAt(cx, sourceOffset(cx.load, node, valueIndex + e.pos), `unknown function or subworkflow '${callee}' in expression${didYouMean(callee, callNames(cx))}`, 'UNKNOWN_FUNCTION');
+      }
+      for (const a of e.args) checkCalls(a, node, valueIndex, cx);
       return;
+    }
     case 'unary':
-      return checkCalls(e.operand, visit);
+      return checkCalls(e.operand, node, valueIndex, cx);
     case 'binary':
-      checkCalls(e.left, visit);
-      return checkCalls(e.right, visit);
+      checkCalls(e.left, node, valueIndex, cx);
+      return checkCalls(e.right, node, valueIndex, cx);
     case 'list':
-      for (const i of e.items) checkCalls(i, visit);
+      for (const i of e.items) checkCalls(i, node, valueIndex, cx);
       return;
     case 'map':
       for (const [k, v] of e.entries) {
-        checkCalls(k, visit);
-        checkCalls(v, visit);
+        checkCalls(k, node, valueIndex, cx);
+        checkCalls(v, node, valueIndex, cx);
       }
       return;
   }

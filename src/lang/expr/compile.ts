@@ -74,28 +74,67 @@ export function compileExpression(text: string, options: CompileOptions): Compil
     );
   }
   const ast = parseExpression(text);
+  if (!hasCall(ast)) return syncExpression(text, ast, compileSync(ast));
   const asyncNodes = new Set<Expr>();
   markAsync(ast, options, asyncNodes);
   const sync = compileSync(ast);
-  if (asyncNodes.size === 0) {
-    return {
-      source: text,
-      ast,
-      isAsync: false,
-      evaluate: sync,
-      evaluateAsync: async (env: Env) => sync(env),
-    };
-  }
+  if (asyncNodes.size === 0) return syncExpression(text, ast, sync);
+  // (The synchronous closures are made for an expression that waits too: compiling them is what reports
+  // a bad `if()` or `not()` first, in their order.)
   const run = compileAsync(ast, asyncNodes);
   return {
     source: text,
     ast,
     isAsync: true,
-    evaluate: () => {
-      throw new Error(`expression calls a function that waits; use evaluateAsync: ${text}`);
-    },
-    evaluateAsync: async (env: Env) => run(env),
+    evaluate: waitingEvaluate(text),
+    evaluateAsync: asyncEvaluate(run),
   };
+}
+
+// The evaluators are made by these functions rather than written inline in the object literals above: a
+// function written there would be named at run time for every expression compiled (keepNames), which cost
+// more than the rest of a small expression's compile (issue 17).
+
+/** The compiled expression of `text` when no call in it waits. */
+function syncExpression(text: string, ast: Expr, sync: Fn): CompiledExpression {
+  return { source: text, ast, isAsync: false, evaluate: sync, evaluateAsync: asyncEvaluate(sync) };
+}
+
+/** `evaluateAsync` of an expression: `run`'s value (or its error) as a promise. */
+function asyncEvaluate(run: AsyncFn): (env: Env) => Promise<Value> {
+  return async (env: Env) => run(env);
+}
+
+/** `evaluate` of an expression whose calls wait: a wiring bug when called. */
+function waitingEvaluate(text: string): (env: Env) => Value {
+  return () => {
+    throw new Error(`expression calls a function that waits; use evaluateAsync: ${text}`);
+  };
+}
+
+/** Whether the expression holds a call (only calls can wait). */
+function hasCall(e: Expr): boolean {
+  switch (e.kind) {
+    case 'literal':
+    case 'var':
+      return false;
+    case 'call':
+      return true;
+    case 'member':
+      return hasCall(e.object);
+    case 'index':
+      return hasCall(e.object) || hasCall(e.index);
+    case 'unary':
+      return hasCall(e.operand);
+    case 'binary':
+      return hasCall(e.left) || hasCall(e.right);
+    case 'list':
+      for (const x of e.items) if (hasCall(x)) return true;
+      return false;
+    case 'map':
+      for (const [k, v] of e.entries) if (hasCall(k) || hasCall(v)) return true;
+      return false;
+  }
 }
 
 // Records every node that has a waiting call below it (itself included); returns whether `e` is one.

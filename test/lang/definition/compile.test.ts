@@ -178,6 +178,17 @@ s('an expression keeps the position of its scalar (spec "Expressions")', () => {
   assert.equal((r.value as Extract<Template, { kind: 'expr' }>).pos, { line: 2, col: 13 });
 });
 
+s('an expression written several times is compiled once per definition, and each use keeps its own position (spec "Expressions")', () => {
+  const d = compileDefinition('main:\n  steps:\n    - a:\n        assign:\n          - x: ${len("ab") + 1}\n          - y: ${len("ab") + 1}\n    - b:\n        return: ${len("ab") + 1}\nsub:\n  steps:\n    - c:\n        return: ${len("ab") + 1}\n', DEFINITION_LIBRARY);
+  const [x, y] = as(d.main.steps.steps[0], 'assign').assignments;
+  const r = as(d.main.steps.steps[1], 'return').value as Extract<Template, { kind: 'expr' }>;
+  const sub = as(d.workflows.get('sub')!.steps.steps[0], 'return').value as Extract<Template, { kind: 'expr' }>;
+  const uses = [x!.value, y!.value, r, sub] as Extract<Template, { kind: 'expr' }>[];
+  assert.equal(uses.map((t) => t.pos), [{ line: 5, col: 16 }, { line: 6, col: 16 }, { line: 8, col: 17 }, { line: 12, col: 17 }]);
+  for (const t of uses) assert.is(t.expr, uses[0]!.expr);
+  assert.is(uses[0]!.expr.evaluate({ lookup: () => undefined, call: (_name, args) => BigInt((args[0] as string).length) }), 3n);
+});
+
 s('a map key written ${...} is a computed key (Google "Maps": dynamic keys)', () => {
   const a = as(mainSteps('- a:\n    assign:\n      - k: K\n      - m:\n          ${k}: 1\n          fixed: 2\n')[0], 'assign');
   const m = a.assignments[1]!.value as Extract<Template, { kind: 'map' }>;

@@ -101,4 +101,44 @@ s('flow collections and quoted scalars continued at a lower indentation are read
   assert.ok(c?.kind === 'scalar' && c.style === 'double' && src.slice(c.offset, c.end) === '"x\ny"');
 });
 
+s('a pair in a flow list is a map of one entry; lists, maps and aliases beside it are read as themselves (YAML 1.2 "Flow Sequences")', () => {
+  const src = 'x: &m {k: 1}\ny: [a, b: 2, {c: 3}, [4], *m, "d": e]\n';
+  const root = loadSource(src).root;
+  assert.is(
+    show(mine(root)),
+    show({
+      m: [
+        ['x', 0, { m: [['k', 7, { v: 1n, o: 10 }]], o: 6 }],
+        ['y', 13, { s: [
+          { v: 'a', o: 17 },
+          { m: [['b', 20, { v: 2n, o: 23 }]], o: 20 },
+          { m: [['c', 27, { v: 3n, o: 30 }]], o: 26 },
+          { s: [{ v: 4n, o: 35 }], o: 34 },
+          { m: [['k', 7, { v: 1n, o: 10 }]], o: 6 },
+          { m: [['d', 43, { v: 'e', o: 48 }]], o: 43 },
+        ], o: 16 }],
+      ],
+      o: 0,
+    }),
+  );
+  // The alias is the anchored node itself, not a copy.
+  assert.ok(root.kind === 'map' && root.entries[1]!.value.kind === 'seq' && root.entries[1]!.value.items[4] === root.entries[0]!.value);
+});
+
+s('a repeated key is refused at the repeat in small and large maps; in JSON the last one wins (YAML 1.2 "Node Comparison")', () => {
+  for (const n of [3, 40]) {
+    const keys = Array.from({ length: n }, (_, i) => `k${i}: ${i}`);
+    keys.splice(n - 1, 0, 'k1: again');
+    const src = `m:\n${keys.map((k) => `  ${k}\n`).join('')}`;
+    assert.throws(() => loadSource(src), new RegExp(`line ${n + 1}, column 3: .*Map keys must be unique; 'k1' is repeated`));
+    const json = `{${keys.map((k) => k.replace(/^(\w+): (.*)$/, '"$1": "$2"')).join(', ')}}`;
+    const root = loadSource(json, 'json').root;
+    assert.ok(root.kind === 'map');
+    assert.is(root.entries.length, n);
+    const k1 = root.entries[1]!;
+    assert.is(k1.key, 'k1');
+    assert.ok(k1.value.kind === 'scalar' && k1.value.value === 'again');
+  }
+});
+
 s.run();
