@@ -67,17 +67,17 @@ export interface StepEvent {
   /** Subworkflow call depth: 0 in `main`. */
   readonly callDepth: number;
   /** STEP_FOR_ITERATION and STEP_PARALLEL_BRANCH_ENTRY of a parallel for: the 1-based iteration number. */
-  readonly iteration?: number;
+  readonly iteration?: number | undefined;
   /**
    * STEP_FOR / STEP_PARALLEL_FOR and their iterations' entries: how many iterations the loop will run
    * (Google's "expected iteration"). On the loop's own event it is set once its list or range has been
    * evaluated, before the first iteration is entered: read it then or at leave time, not at enter.
    */
-  readonly expectedIterations?: number;
+  readonly expectedIterations?: number | undefined;
   /** STEP_RETRY: the 1-based retry attempt (1 = the first retry, the second try overall). */
-  readonly retryAttempt?: number;
+  readonly retryAttempt?: number | undefined;
   /** STEP_PARALLEL_BRANCH_ENTRY of `branches`: the branch's name. */
-  readonly branch?: string;
+  readonly branch?: string | undefined;
   /**
    * The variables visible where the entry runs, read when called (so at leave time they show the values the
    * step left). Costly: call it only for detailed history.

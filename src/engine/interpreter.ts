@@ -191,7 +191,7 @@ function execStepHooked(step: Step, scope: Scope): Outcome {
   frame.step = step.name;
   if (frame.exec.observer === undefined) return execStep(step, scope);
   const event = new EntryEvent(step.name, stepTypeOf(step), step.pos, scope);
-  return observe(frame, event, () => execStep(step, scope, event));
+  return observe(frame, event, execStep, step, scope, event);
 }
 
 /**
@@ -276,7 +276,7 @@ function checkCondition(v: Value, i: number): boolean {
 function runCase(step: Extract<Step, { kind: 'switch' }>, i: number, scope: Scope): Outcome {
   if (scope.frame.exec.observer !== undefined) {
     const event = new EntryEvent(step.name, 'STEP_CONDITION', step.cases[i]!.pos, scope);
-    return observe(scope.frame, event, () => runCaseBody(step, i, scope));
+    return observe(scope.frame, event, runCaseBody, step, i, scope);
   }
   return runCaseBody(step, i, scope);
 }

@@ -111,10 +111,8 @@ function startIteration(loop: ForSpec, items: LoopItems, i: number, body: Scope,
 
 /** Runs iteration `i` (0-based) of a loop in its STEP_FOR_ITERATION entry. */
 function runIteration(loop: ForSpec, i: number, count: number, body: Scope, loopEvent: EntryEvent): Outcome {
-  const event = new EntryEvent(loopEvent.step, 'STEP_FOR_ITERATION', loopEvent.pos, body);
-  event.iteration = i + 1;
-  event.expectedIterations = count;
-  return observe(body.frame, event, () => body.frame.exec.engine.runList(loop.steps, 0, body));
+  const event = new EntryEvent(loopEvent.step, 'STEP_FOR_ITERATION', loopEvent.pos, body, i + 1, count);
+  return observe(body.frame, event, body.frame.exec.engine.runList, loop.steps, 0, body);
 }
 
 const NEXT = Symbol('next iteration');

@@ -7,32 +7,39 @@ import { WorkflowError } from '../lang/errors.ts';
 import type { SourcePos, Step } from '../lang/definition/ast.ts';
 import type { Value } from '../lang/value.ts';
 import type { StepEnd, StepEvent, StepType } from './hooks.ts';
+import { isPromise } from './completion.ts';
 import type { Frame, Scope } from './scope.ts';
 
 /**
- * A {@link StepEvent} as the engine builds it. `expectedIterations` of a STEP_FOR or STEP_PARALLEL_FOR entry
- * is filled in once the loop's list or range is evaluated, before its first iteration is entered.
+ * A {@link StepEvent} as the engine builds it, one per entry: small and of one shape (every field set by the
+ * constructor, in one order), so building it costs little and reading it is monomorphic. `routine`,
+ * `threadId` and `callDepth` are read from the scope's frame. `expectedIterations` of a STEP_FOR or
+ * STEP_PARALLEL_FOR entry is filled in once the loop's list or range is evaluated, before its first iteration
+ * is entered.
  * @internal
  */
 export class EntryEvent implements StepEvent {
-  readonly routine: string;
-  readonly threadId: string;
-  readonly callDepth: number;
-  iteration?: number;
-  expectedIterations?: number;
-  retryAttempt?: number;
-  branch?: string;
-
   constructor(
     readonly step: string,
     readonly stepType: StepType,
     readonly pos: SourcePos,
     private readonly scope: Scope,
-  ) {
-    const frame = scope.frame;
-    this.routine = frame.routine;
-    this.threadId = frame.threadId;
-    this.callDepth = frame.callDepth;
+    public iteration: number | undefined = undefined,
+    public expectedIterations: number | undefined = undefined,
+    public retryAttempt: number | undefined = undefined,
+    public branch: string | undefined = undefined,
+  ) {}
+
+  get routine(): string {
+    return this.scope.frame.routine;
+  }
+
+  get threadId(): string {
+    return this.scope.frame.threadId;
+  }
+
+  get callDepth(): number {
+    return this.scope.frame.callDepth;
   }
 
   /** Every variable visible in the entry's scope, inner ones shadowing outer ones, read now. */
@@ -92,40 +99,52 @@ function endOf(e: unknown, frame: Frame): StepEnd {
 }
 
 /**
- * Enters the entry `event` on `frame` (its parent: the frame's innermost open entry), runs `run` with the
- * entry as the frame's innermost one, and leaves it when `run`'s outcome settles: succeeded with a value or
- * completion, failed with its error, or cancelled. Returns `run`'s outcome unchanged (a promise only when
- * `run` returned one). Requires an observer on the frame's execution.
+ * Enters the entry `event` on `frame` (its parent: the frame's innermost open entry), runs `run(a, b, c)`
+ * with the entry as the frame's innermost one, and leaves it when its outcome settles: succeeded with a value
+ * or completion, failed with its error, or cancelled. Returns the outcome unchanged (a promise only when
+ * `run` returned one). `run` takes its arguments rather than closing over them, so a step that does not wait
+ * allocates no closure. Requires an observer on the frame's execution.
  * @internal
  */
-export function observe<T>(frame: Frame, event: StepEvent, run: () => T | Promise<T>): T | Promise<T> {
+export function observe<T, A, B, C>(
+  frame: Frame,
+  event: StepEvent,
+  run: (a: A, b: B, c: C) => T | Promise<T>,
+  a: A,
+  b: B,
+  c: C,
+): T | Promise<T> {
   const observer = frame.exec.observer!;
   const parent = frame.entry;
   const handle = observer.enter(event, parent);
   frame.entry = handle;
   let r: T | Promise<T>;
   try {
-    r = run();
+    r = run(a, b, c);
   } catch (e) {
     frame.entry = parent;
     observer.leave(handle, endOf(e, frame));
     throw e;
   }
-  if (r instanceof Promise) {
-    return r.then(
-      (v: T) => {
-        frame.entry = parent;
-        observer.leave(handle, SUCCEEDED);
-        return v;
-      },
-      (e: unknown) => {
-        frame.entry = parent;
-        observer.leave(handle, endOf(e, frame));
-        throw e;
-      },
-    );
-  }
+  if (isPromise<T>(r)) return leaveWhenSettled(frame, parent, handle, r);
   frame.entry = parent;
   observer.leave(handle, SUCCEEDED);
   return r;
+}
+
+/** The rest of {@link observe} when the entry waits: leaves it when `r` settles. */
+function leaveWhenSettled<T>(frame: Frame, parent: unknown, handle: unknown, r: Promise<T>): Promise<T> {
+  const observer = frame.exec.observer!;
+  return r.then(
+    (v: T) => {
+      frame.entry = parent;
+      observer.leave(handle, SUCCEEDED);
+      return v;
+    },
+    (e: unknown) => {
+      frame.entry = parent;
+      observer.leave(handle, endOf(e, frame));
+      throw e;
+    },
+  );
 }

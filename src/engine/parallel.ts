@@ -39,6 +39,11 @@ interface Work {
   label(i: number, event: EntryEvent): void;
 }
 
+/** Starts branch or iteration `i` of `work` in `scope` (for {@link observe}, which takes no closure). */
+function startBranch(work: Work, i: number, scope: Scope): Outcome {
+  return work.start(i, scope);
+}
+
 /**
  * Runs a parallel step. Always asynchronous (branches interleave at their waits).
  *
@@ -189,7 +194,7 @@ function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, l
           if (observed) {
             const ev = new EntryEvent(step.name, 'STEP_PARALLEL_BRANCH_ENTRY', step.pos, branchScope);
             work.label(i, ev);
-            r = observe(frame, ev, () => work.start(i, branchScope));
+            r = observe(frame, ev, startBranch, work, i, branchScope);
           } else {
             r = work.start(i, branchScope);
           }

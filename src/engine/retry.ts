@@ -41,9 +41,8 @@ function attempt(step: TryStep, scope: Scope, n: number, retry: Retry | undefine
   try {
     if (n > 0 && scope.frame.exec.observer !== undefined) {
       // Each attempt after the first is a STEP_RETRY entry holding that run of the body.
-      const event = new EntryEvent(step.name, 'STEP_RETRY', step.pos, scope);
-      event.retryAttempt = n;
-      r = observe(scope.frame, event, () => scope.frame.exec.engine.runList(step.body, 0, scope));
+      const event = new EntryEvent(step.name, 'STEP_RETRY', step.pos, scope, undefined, undefined, n);
+      r = observe(scope.frame, event, scope.frame.exec.engine.runList, step.body, 0, scope);
     } else {
       r = scope.frame.exec.engine.runList(step.body, 0, scope);
     }
@@ -92,7 +91,7 @@ function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
     if (ex.as !== undefined) inner.declare(ex.as, e.value);
     if (scope.frame.exec.observer === undefined) return scope.frame.exec.engine.runList(ex.steps, 0, inner);
     const event = new EntryEvent(step.name, 'STEP_EXCEPT', step.pos, inner);
-    return observe(scope.frame, event, () => scope.frame.exec.engine.runList(ex.steps, 0, inner));
+    return observe(scope.frame, event, scope.frame.exec.engine.runList, ex.steps, 0, inner);
   });
 }
 

@@ -10,10 +10,11 @@
  * parent on the same thread), stepEntryMetadata's progress (iteration, retry attempt, expected iterations,
  * thread), the source position, and at the detailed level the variables the step left, as JSON.
  *
- * Layout: entries live in a ring of parallel arrays (typed arrays for numbers, plain arrays of shared strings),
- * indexed by `entryId & (capacity - 1)`; the handle the engine passes back is the entryId itself. Recording an
- * entry allocates nothing per entry on the basic level (so a long run does not fill the heap with small
- * objects for the collector to move), and reading builds {@link HistoryEntry} objects.
+ * Layout: entries live in a ring of records (a typed array for the numbers, one for the times, a plain array
+ * of shared strings and positions), indexed by `entryId & (capacity - 1)`; the handle the engine passes back
+ * is the entryId itself. Recording an entry allocates nothing per entry on the basic level (so a long run
+ * does not fill the heap with small objects for the collector to move), and reading builds
+ * {@link HistoryEntry} objects.
  *
  * Memory stays bounded: at most `maxEntries` entries (the ring grows by doubling up to that; beyond it each
  * new entry drops the oldest, and {@link StepHistory.droppedEntries} counts those dropped; an entry still
@@ -39,6 +40,34 @@ export type StepEntryState = 'STATE_IN_PROGRESS' | 'STATE_SUCCEEDED' | 'STATE_FA
 
 const STATES: readonly StepEntryState[] = ['STATE_IN_PROGRESS', 'STATE_SUCCEEDED', 'STATE_FAILED', 'STATE_CANCELLED'];
 const IN_PROGRESS = 0;
+const SUCCEEDED = 1;
+
+// The ring's record of one entry: INTS numbers at `slot << 3` of `ints`, its create and update time at
+// `slot << 1` of `times`, and REFS shared values at `slot * REFS` of `refs` (so recording an entry touches a
+// few cache lines, not one per field).
+const INTS = 8;
+const ID = 0; // the entryId the slot holds (0: none)
+const PARENT = 1;
+/** The state (bits 0-2), HAS_EXTRA (bit 3) and the call depth (bits 4 up). */
+const STATE = 2;
+// 3: unused (the record is 8 numbers, so a slot's offset is a shift)
+const PREVIOUS = 4;
+const NEXT = 5;
+const LAST_CHILD = 6;
+/** The iteration or retry attempt; 0 for none. */
+const PROGRESS = 7;
+const STATE_BITS = 7;
+/** A bit of STATE: the entry has rare parts in `extras` (so entries without any cost no map lookup). */
+const HAS_EXTRA = 8;
+const DEPTH_SHIFT = 4;
+const CREATED = 0;
+const UPDATED = 1;
+const REFS = 5;
+const ROUTINE = 0;
+const STEP = 1;
+const TYPE = 2;
+const THREAD = 3;
+const POS = 4;
 const END_STATE: Readonly<Record<StepEnd['state'], number>> = { succeeded: 1, failed: 2, cancelled: 3 };
 
 /** One recorded entry as read (a snapshot built by {@link StepHistory.entries} and {@link StepHistory.find}). */
@@ -58,8 +87,6 @@ export interface HistoryEntry {
   /** Entry ID of the previous and next sibling; 0 when none. */
   readonly previous: number;
   readonly next: number;
-  /** Entries entered inside this one and not yet left. */
-  readonly open: number;
   /** 1-based iteration (STEP_FOR_ITERATION, a parallel for's STEP_PARALLEL_BRANCH_ENTRY) or retry attempt (STEP_RETRY). */
   readonly progress: number | undefined;
   readonly expectedIterations: number | undefined;
@@ -117,23 +144,11 @@ export class StepHistory implements StepObserver<number> {
   private counter = 0;
   private capacity = INITIAL_CAPACITY;
   private mask = INITIAL_CAPACITY - 1;
-  // The ring: slot = entryId & mask. `ids[slot]` says which entry a slot holds (0: none).
-  private ids = new Int32Array(INITIAL_CAPACITY);
-  private parents = new Int32Array(INITIAL_CAPACITY);
-  private states = new Uint8Array(INITIAL_CAPACITY);
-  private opens = new Int32Array(INITIAL_CAPACITY);
-  private previous = new Int32Array(INITIAL_CAPACITY);
-  private nexts = new Int32Array(INITIAL_CAPACITY);
-  private lastChildren = new Int32Array(INITIAL_CAPACITY);
-  private depths = new Int32Array(INITIAL_CAPACITY);
-  private progress = new Int32Array(INITIAL_CAPACITY);
-  private created = new Float64Array(INITIAL_CAPACITY);
-  private updated = new Float64Array(INITIAL_CAPACITY);
-  private routines: string[] = new Array<string>(INITIAL_CAPACITY);
-  private steps: string[] = new Array<string>(INITIAL_CAPACITY);
-  private types: StepType[] = new Array<StepType>(INITIAL_CAPACITY);
-  private threads: string[] = new Array<string>(INITIAL_CAPACITY);
-  private positions: SourcePos[] = new Array<SourcePos>(INITIAL_CAPACITY);
+  // The ring: slot = entryId & mask; a slot's ID field says which entry it holds (0: none).
+  private ints = new Int32Array(INITIAL_CAPACITY * INTS);
+  private times = new Float64Array(INITIAL_CAPACITY * 2);
+  /** Per slot: routine, step, stepType, threadId (strings) and the source position. */
+  private refs: unknown[] = new Array<unknown>(INITIAL_CAPACITY * REFS);
   /**
    * Rare parts by entryId (events kept until leave, errors, variables, branch names, loop sizes). Shared
    * empty maps until first written, so a short history costs no map.
@@ -141,6 +156,8 @@ export class StepHistory implements StepObserver<number> {
   private extras: Map<number, Extra> = NO_EXTRAS;
   /** Entries pushed out of the ring while still in progress, by entryId. */
   private pinned: Map<number, MutableEntry> = NO_PINNED;
+  private lastPinnedId = 0;
+  private lastPinned: MutableEntry | undefined = undefined;
   private lastRoot = 0;
   private lastEntered = 0;
   /** The innermost entry that failed with the error now propagating (the first to be left with it). */
@@ -186,6 +203,7 @@ export class StepHistory implements StepObserver<number> {
   enter(event: StepEvent, parent: number | undefined): number {
     const id = ++this.counter;
     if (id > this.capacity && this.capacity < this.maxEntries) this.grow();
+    const ints = this.ints;
     if (id > this.maxEntries) {
       const old = this.slotOf(id - this.maxEntries);
       if (old >= 0) this.evict(old);
@@ -196,73 +214,76 @@ export class StepHistory implements StepObserver<number> {
     if (parentId !== 0) {
       const ps = this.slotOf(parentId);
       if (ps >= 0) {
-        previous = this.lastChildren[ps]!;
-        this.lastChildren[ps] = id;
-        this.opens[ps]!++;
+        const at = ps << 3;
+        previous = ints[at + LAST_CHILD]!;
+        ints[at + LAST_CHILD] = id;
       } else {
-        const p = this.pinned.get(parentId);
+        const p = this.pinnedEntry(parentId);
         previous = p ? p.lastChild : 0;
-        if (p) {
-          p.lastChild = id;
-          p.open++;
-        }
+        if (p) p.lastChild = id;
       }
     } else {
       previous = this.lastRoot;
       this.lastRoot = id;
     }
     if (previous !== 0) this.setNext(previous, id);
-    this.ids[slot] = id;
-    this.parents[slot] = parentId;
-    this.states[slot] = IN_PROGRESS;
-    this.opens[slot] = 0;
-    this.previous[slot] = previous;
-    this.nexts[slot] = 0;
-    this.lastChildren[slot] = 0;
-    this.depths[slot] = event.callDepth;
-    this.progress[slot] = event.iteration ?? event.retryAttempt ?? 0;
-    this.created[slot] = this.updated[slot] = this.time();
-    this.routines[slot] = event.routine;
-    this.steps[slot] = event.step;
     const type = event.stepType;
-    this.types[slot] = type;
-    this.threads[slot] = event.threadId;
-    this.positions[slot] = event.pos;
+    let state = IN_PROGRESS | (event.callDepth << DEPTH_SHIFT);
     // Loops learn their size after they are entered; detailed history reads variables when the step is left.
     if (this.detailed || type === 'STEP_FOR' || type === 'STEP_PARALLEL_FOR' || event.branch !== undefined) {
       this.ownExtras().set(id, { event });
+      state |= HAS_EXTRA;
     }
+    const at = slot << 3;
+    ints[at + ID] = id;
+    ints[at + PARENT] = parentId;
+    ints[at + STATE] = state;
+    ints[at + PREVIOUS] = previous;
+    ints[at + NEXT] = 0;
+    ints[at + LAST_CHILD] = 0;
+    ints[at + PROGRESS] = event.iteration ?? event.retryAttempt ?? 0;
+    const now = this.time();
+    const times = this.times;
+    times[(slot << 1) + CREATED] = now;
+    times[(slot << 1) + UPDATED] = now;
+    const refs = this.refs;
+    const r = slot * REFS;
+    refs[r + ROUTINE] = event.routine;
+    refs[r + STEP] = event.step;
+    refs[r + TYPE] = type;
+    refs[r + THREAD] = event.threadId;
+    refs[r + POS] = event.pos;
     this.lastEntered = id;
     return id;
   }
 
   leave(id: number, end: StepEnd): void {
-    const state = END_STATE[end.state];
+    const succeeded = end.state === 'succeeded';
+    const state = succeeded ? SUCCEEDED : END_STATE[end.state];
     const now = this.time();
-    let parentId: number;
+    let hasExtra: number;
     const slot = this.slotOf(id);
+    const ints = this.ints;
     if (slot >= 0) {
-      this.states[slot] = state;
-      this.updated[slot] = now;
-      parentId = this.parents[slot]!;
+      const at = slot << 3;
+      const old = ints[at + STATE]!;
+      hasExtra = old & HAS_EXTRA;
+      ints[at + STATE] = (old & ~STATE_BITS) | state;
+      this.times[(slot << 1) + UPDATED] = now;
     } else {
-      const p = this.pinned.get(id);
+      const p = this.pinnedEntry(id);
       if (!p) return;
       p.state = STATES[state]!;
       p.updateMs = now;
-      parentId = p.parentId;
+      hasExtra = HAS_EXTRA;
     }
-    if (parentId !== 0) {
-      const ps = this.slotOf(parentId);
-      if (ps >= 0) this.opens[ps]!--;
-      else {
-        const p = this.pinned.get(parentId);
-        if (p) p.open--;
-      }
-    }
+    if (succeeded && hasExtra === 0) return;
     let extra = this.extras.get(id);
-    if (end.state !== 'succeeded') {
-      if (!extra) this.ownExtras().set(id, (extra = {}));
+    if (!succeeded) {
+      if (!extra) {
+        this.ownExtras().set(id, (extra = {}));
+        if (slot >= 0) ints[(slot << 3) + STATE]! |= HAS_EXTRA;
+      }
       extra.error = end.error;
       if (end.state === 'failed' && (this.failureId === 0 || this.failureError !== end.error)) {
         this.failureId = id;
@@ -279,6 +300,17 @@ export class StepHistory implements StepObserver<number> {
     }
     // The path of a failure is taken while its entries are certainly kept.
     if (this.failureId !== 0 && this.failure.length === 0 && id === this.failureId) this.failure = this.pathOf(id);
+  }
+
+  /** The pinned entry `id`, or undefined; the last one found is cached (a long loop's iterations all ask for it). */
+  private pinnedEntry(id: number): MutableEntry | undefined {
+    if (id === this.lastPinnedId) return this.lastPinned;
+    const p = this.pinned.get(id);
+    if (p !== undefined) {
+      this.lastPinnedId = id;
+      this.lastPinned = p;
+    }
+    return p;
   }
 
   private ownExtras(): Map<number, Extra> {
@@ -307,12 +339,12 @@ export class StepHistory implements StepObserver<number> {
   /** The ring slot holding entry `id`, or -1 when it is not in the ring (pinned, dropped or never recorded). */
   private slotOf(id: number): number {
     const slot = id & this.mask;
-    return this.ids[slot] === id ? slot : -1;
+    return this.ints[slot << 3] === id ? slot : -1;
   }
 
   private setNext(id: number, next: number): void {
     const slot = this.slotOf(id);
-    if (slot >= 0) this.nexts[slot] = next;
+    if (slot >= 0) this.ints[(slot << 3) + NEXT] = next;
     else {
       const p = this.pinned.get(id);
       if (p) p.next = next;
@@ -320,65 +352,63 @@ export class StepHistory implements StepObserver<number> {
   }
 
   /**
-   * Doubles the ring (up to the cap, rounded up to a power of two). Each array is copied twice over (a
-   * memcpy for typed arrays), so an entry's data sits at both of the two slots its ID may map to; `ids` then
-   * keeps it only at the right one.
+   * Doubles the ring (up to the cap, rounded up to a power of two). The typed arrays are copied twice over (a
+   * memcpy), so an entry's numbers sit at both of the two slots its ID may map to, and the ID field then keeps
+   * it only at the right one; the shared values are moved entry by entry to their slot.
    */
   private grow(): void {
     const old = this.capacity;
     const capacity = old * 2;
-    const twice = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
-      const out = make(capacity);
-      out.set(a, 0);
-      out.set(a, old);
-      return out;
-    };
-    const i32 = (n: number) => new Int32Array(n);
-    const ids = twice(this.ids, i32);
+    const ints = new Int32Array(capacity * INTS);
+    ints.set(this.ints, 0);
+    ints.set(this.ints, old * INTS);
     for (let s = 0; s < old; s++) {
-      const id = ids[s]!;
-      if (id !== 0) ids[(id & old) === 0 ? s + old : s] = 0;
+      const id = ints[s << 3]!;
+      if (id !== 0) ints[((id & old) === 0 ? s + old : s) << 3] = 0;
     }
-    this.ids = ids;
-    this.parents = twice(this.parents, i32);
-    this.states = twice(this.states, (n) => new Uint8Array(n));
-    this.opens = twice(this.opens, i32);
-    this.previous = twice(this.previous, i32);
-    this.nexts = twice(this.nexts, i32);
-    this.lastChildren = twice(this.lastChildren, i32);
-    this.depths = twice(this.depths, i32);
-    this.progress = twice(this.progress, i32);
-    this.created = twice(this.created, (n) => new Float64Array(n));
-    this.updated = twice(this.updated, (n) => new Float64Array(n));
-    this.routines = this.routines.concat(this.routines);
-    this.steps = this.steps.concat(this.steps);
-    this.types = this.types.concat(this.types);
-    this.threads = this.threads.concat(this.threads);
-    this.positions = this.positions.concat(this.positions);
+    this.ints = ints;
+    const times = new Float64Array(capacity * 2);
+    times.set(this.times, 0);
+    times.set(this.times, old * 2);
+    this.times = times;
+    const refs = new Array<unknown>(capacity * REFS);
+    const from = this.refs;
+    for (let s = 0; s < old; s++) {
+      const id = ints[s << 3]! | ints[(s + old) << 3]!;
+      if (id === 0) continue;
+      const to = (id & (capacity - 1)) * REFS;
+      for (let k = 0; k < REFS; k++) refs[to + k] = from[s * REFS + k];
+    }
+    this.refs = refs;
     this.capacity = capacity;
     this.mask = capacity - 1;
   }
 
   /** Frees `slot` for a new entry: its entry is dropped, or pinned when still in progress. */
   private evict(slot: number): void {
-    const id = this.ids[slot]!;
+    const at = slot << 3;
+    const id = this.ints[at + ID]!;
     if (id === 0) return;
-    if (this.states[slot] === IN_PROGRESS) {
+    const state = this.ints[at + STATE]!;
+    if ((state & STATE_BITS) === IN_PROGRESS) {
       // Pinned entries that have ended since go first, so the pinned set stays as small as the nesting.
       for (const [pid, p] of this.pinned) {
         if (p.state !== 'STATE_IN_PROGRESS') {
           this.pinned.delete(pid);
-          this.dropExtra(pid);
+          if (pid === this.lastPinnedId) this.lastPinnedId = 0;
+          this.drop(pid, HAS_EXTRA);
         }
       }
       if (this.pinned === NO_PINNED) this.pinned = new Map();
       this.pinned.set(id, this.snapshot(slot));
-    } else this.dropExtra(id);
-    this.ids[slot] = 0;
+    } else this.drop(id, state & HAS_EXTRA);
+    this.ints[at + ID] = 0;
   }
 
-  private dropExtra(id: number): void {
+  /** Counts entry `id` dropped and frees its rare parts (looked up only when `hasExtra`). */
+  private drop(id: number, hasExtra: number): void {
     this.droppedEntries++;
+    if (hasExtra === 0) return;
     const extra = this.extras.get(id);
     if (extra) {
       if (extra.variables !== undefined) this.variableBytes -= extra.variables.length;
@@ -387,26 +417,29 @@ export class StepHistory implements StepObserver<number> {
   }
 
   private snapshot(slot: number): MutableEntry {
-    const id = this.ids[slot]!;
+    const ints = this.ints;
+    const at = slot << 3;
+    const id = ints[at + ID]!;
     const extra = this.extras.get(id);
     const event = extra?.event;
-    const p = this.progress[slot]!;
+    const p = ints[at + PROGRESS]!;
+    const state = ints[at + STATE]!;
+    const r = slot * REFS;
     return {
       id,
-      parentId: this.parents[slot]!,
-      routine: this.routines[slot]!,
-      step: this.steps[slot]!,
-      stepType: this.types[slot]!,
-      pos: this.positions[slot]!,
-      threadId: this.threads[slot]!,
-      callDepth: this.depths[slot]!,
-      state: STATES[this.states[slot]!]!,
-      createMs: this.created[slot]!,
-      updateMs: this.updated[slot]!,
-      previous: this.previous[slot]!,
-      next: this.nexts[slot]!,
-      open: this.opens[slot]!,
-      lastChild: this.lastChildren[slot]!,
+      parentId: ints[at + PARENT]!,
+      routine: this.refs[r + ROUTINE] as string,
+      step: this.refs[r + STEP] as string,
+      stepType: this.refs[r + TYPE] as StepType,
+      pos: this.refs[r + POS] as SourcePos,
+      threadId: this.refs[r + THREAD] as string,
+      callDepth: state >> DEPTH_SHIFT,
+      state: STATES[state & STATE_BITS]!,
+      createMs: this.times[(slot << 1) + CREATED]!,
+      updateMs: this.times[(slot << 1) + UPDATED]!,
+      previous: ints[at + PREVIOUS]!,
+      next: ints[at + NEXT]!,
+      lastChild: ints[at + LAST_CHILD]!,
       progress: p === 0 ? undefined : p,
       expectedIterations: extra?.expectedIterations ?? event?.expectedIterations,
       branch: extra?.branch ?? event?.branch,
@@ -455,8 +488,12 @@ export class StepHistory implements StepObserver<number> {
    */
   currentSteps(): CurrentStep[] {
     const out: CurrentStep[] = [];
-    for (const e of this.entries()) {
-      if (e.state === 'STATE_IN_PROGRESS' && e.open === 0) out.push({ routine: e.routine, step: e.step });
+    const entries = this.entries();
+    // An entry in progress is innermost when no entry in progress has it as parent.
+    const enclosing = new Set<number>();
+    for (const e of entries) if (e.state === 'STATE_IN_PROGRESS') enclosing.add(e.parentId);
+    for (const e of entries) {
+      if (e.state === 'STATE_IN_PROGRESS' && !enclosing.has(e.id)) out.push({ routine: e.routine, step: e.step });
     }
     if (out.length === 0 && this.lastEntered !== 0) {
       const e = this.find(this.lastEntered);
