@@ -6,7 +6,8 @@
  * every `call` step (a subworkflow, any standard-library function, http.*, a connector; the engine's
  * CallStepObserver seam) writes, with `LOG_ALL_CALLS`, a BEGUN line with its named arguments, then a SUCCEEDED
  * line with the response or an EXCEPTION_RAISED line with the exception; with `LOG_ERRORS_ONLY` only the
- * EXCEPTION_RAISED lines. Each line is one JSON object beside the sys.log lines:
+ * EXCEPTION_RAISED lines. The value of an http.* call's Authorization header is redacted, as Google's is. Each
+ * line is one JSON object beside the sys.log lines:
  * `{"time", "severity", "workflowId", "executionId", "jsonPayload": {"@type": ".../EngineCallLog",
  * "executionId", "activityTime", "state", "step", "callee", "begun" | "succeeded" | "exceptionRaised"}}`.
  */
@@ -53,6 +54,25 @@ function text(v: Value): string {
   return s.length > MAX_CALL_LOG_TEXT ? s.slice(0, MAX_CALL_LOG_TEXT) : s;
 }
 
+/** What stands in the call log for the value of an http.* call's Authorization header. */
+export const REDACTED = 'REDACTED';
+
+/**
+ * An http.* call's `headers` argument as logged: an `Authorization` header (any case) has its value replaced by
+ * {@link REDACTED} (Google's call logging guide: "HTTP Authorization request headers are redacted from the
+ * logs for HTTP calls"). Anything else is returned as is.
+ */
+function redactHeaders(headers: Value): Value {
+  if (!(headers instanceof Map)) return headers;
+  let out: Map<string, Value> | undefined;
+  for (const k of headers.keys()) {
+    if (k.toLowerCase() !== 'authorization') continue;
+    out ??= new Map(headers);
+    out.set(k, REDACTED);
+  }
+  return out ?? headers;
+}
+
 interface Begun {
   readonly call: CallStepEvent;
   /** The call's start, as Google's `callStartTime` (RFC 3339). */
@@ -90,7 +110,7 @@ export function callLogObserver(level: CallLogLevel | undefined, target: CallLog
       if (all) {
         // Arguments may have any name, `__proto__` included: an ordinary key here too.
         const namedArgs = Object.create(null) as Record<string, unknown>;
-        for (const [k, v] of call.args) namedArgs[k] = text(v);
+        for (const [k, v] of call.args) namedArgs[k] = text(call.kind === 'http' && k === 'headers' ? redactHeaders(v) : v);
         line(call, 'BEGUN', 'INFO', startTime, { begun: { namedArgs } });
       }
       return { call, startTime };

@@ -3,9 +3,10 @@
 // call ended by cancellation).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callLogObserver } from '../../src/service/call-logging.ts';
+import { callLogObserver, REDACTED } from '../../src/service/call-logging.ts';
 import type { CallStepEvent } from '../../src/engine/hooks.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
+import type { Value } from '../../src/lang/value.ts';
 
 const s = suite('service/call-logging (callLogLevel)');
 
@@ -41,6 +42,26 @@ s('a call ended by the execution\'s cancellation writes no EXCEPTION_RAISED; LOG
   assert.is(JSON.parse(lines[0]!).jsonPayload.exceptionRaised.origin, 'get');
   assert.is(callLogObserver('LOG_NONE', target), undefined);
   assert.is(callLogObserver(undefined, target), undefined);
+});
+
+s('an http.* call\'s Authorization header is redacted in begun.namedArgs, in any case, the other headers kept (Google: "HTTP Authorization request headers are redacted")', () => {
+  const lines: string[] = [];
+  const observer = callLogObserver('LOG_ALL_CALLS', { workflowId: 'w', executionId: 'e', now: () => 0, write: (l) => lines.push(l) })!;
+  const headers = new Map([['AUTHORIZATION', 'Bearer s3cret'], ['X-Trace', 'abc']]);
+  const call: CallStepEvent = {
+    ...event(new AbortController().signal, new Map<string, Value>([['url', 'http://localhost/x'], ['headers', headers]])),
+    kind: 'http',
+    name: 'http.get',
+  };
+  observer.succeeded(observer.begun(call), null);
+  const args = JSON.parse(lines[0]!).jsonPayload.begun.namedArgs;
+  assert.equal(JSON.parse(args.headers), { AUTHORIZATION: REDACTED, 'X-Trace': 'abc' });
+  assert.not.ok(lines[0]!.includes('s3cret'));
+  assert.is(headers.get('AUTHORIZATION'), 'Bearer s3cret', 'the call itself still sends it');
+  // A connector's argument that happens to be called headers is not an HTTP header map: logged as is.
+  lines.length = 0;
+  observer.succeeded(observer.begun({ ...call, kind: 'connector', name: 'googleapis.x.v1.y' }), null);
+  assert.match(lines[0]!, /Bearer s3cret/);
 });
 
 s.run();
