@@ -47,6 +47,7 @@ import { parentName, timestamp } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory } from './step-history.ts';
+import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
 import { callLogObserver, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
@@ -111,18 +112,24 @@ interface ExecutionRecord {
   readonly executionId: string;
   readonly name: string;
   resource: Execution;
-  readonly abort: AbortController;
-  readonly logs: LogEntry[];
-  /** The step history, unless history is off for this execution. */
-  readonly history: StepHistory | undefined;
+  /** `startTime` in milliseconds (the clock's reading, whole milliseconds as the timestamp shows). */
+  readonly startMs: number;
+  /** Stops the engine's run: set when it starts, dropped once the run has ended. */
+  abort: AbortController | undefined;
+  /** Its sys.log entries, oldest first (created by the first one). */
+  logs: LogEntry[] | undefined;
+  /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
+  recording: StepHistory | undefined;
+  /** The step history to read, unless history is off for this execution (settled-history.ts once it ended). */
+  history: StepHistoryReader | undefined;
   /** Its call logging: its own level, else its workflow's when it was created. */
   readonly callLogLevel: CallLogLevel | undefined;
-  /** Its outbound calls (set when it starts). */
-  calls?: CallLog;
+  /** Its outbound calls (set when it starts; dropped at the end when it made none). */
+  calls?: CallLog | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent?: string;
-  /** Called once when it ends. */
-  readonly onEnd: (() => void)[];
+  /** Called once when it ends (created by the first waiter). */
+  onEnd: (() => void)[] | undefined;
 }
 
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
@@ -181,25 +188,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
   function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
-    const r = ex.resource;
-    const endTime = timestamp(clock.now());
-    ex.resource = executionView(
-      {
-        name: r.name,
-        state,
-        ...(r.argument !== undefined ? { argument: r.argument } : {}),
-        ...(fields.result !== undefined ? { result: fields.result } : {}),
-        ...(fields.error !== undefined ? { error: fields.error } : {}),
-        startTime: r.startTime,
-        endTime,
-        workflowRevisionId: r.workflowRevisionId,
-        ...(r.executionHistoryLevel !== undefined ? { executionHistoryLevel: r.executionHistoryLevel } : {}),
-        ...(r.labels !== undefined ? { labels: r.labels } : {}),
-        ...(r.callLogLevel !== undefined ? { callLogLevel: r.callLogLevel } : {}),
-      },
-      ex.history,
-    );
-    for (const f of ex.onEnd.splice(0)) f();
+    ex.resource = executionView(ex.resource, state, fields, ex.startMs, clock.now(), ex.recording);
+    const waiting = ex.onEnd;
+    ex.onEnd = undefined;
+    if (waiting) for (const f of waiting) f();
     // Nobody can await the callbacks of an ended execution: free the requests they still hold.
     callbacks.release(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
@@ -220,6 +212,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     );
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
+    const abort = (ex.abort = new AbortController());
     const deps: ExecutionDeps = {
       clock,
       fetch: mocked.fetch,
@@ -234,14 +227,29 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
           now: () => clock.now(),
           write: printLog,
         }),
-        ...(ex.history ? { observer: ex.history } : {}),
+        ...(ex.recording ? { observer: ex.recording } : {}),
       },
     };
-    void runToOutcome(definition, argument, deps, ex.abort.signal).then((outcome) => {
-      if (ex.resource.state !== 'ACTIVE') return;
-      if (outcome.state === 'SUCCEEDED') finish(ex, 'SUCCEEDED', { result: outcome.result });
-      else finish(ex, 'FAILED', { error: outcome.error });
+    void runToOutcome(definition, argument, deps, abort.signal).then((outcome) => {
+      if (ex.resource.state === 'ACTIVE') {
+        if (outcome.state === 'SUCCEEDED') finish(ex, 'SUCCEEDED', { result: outcome.result });
+        else finish(ex, 'FAILED', { error: outcome.error });
+      }
+      runEnded(ex);
     });
+  }
+
+  /**
+   * The engine's run of `ex` is over (or will never start): what only a run needs is let go, and its step
+   * history is kept in its settled form (settled-history.ts), so a finished execution holds little memory.
+   */
+  function runEnded(ex: ExecutionRecord): void {
+    ex.abort = undefined;
+    if (ex.calls?.records.length === 0) ex.calls = undefined;
+    if (ex.recording) {
+      ex.history = settleHistory(ex.recording);
+      ex.recording = undefined;
+    }
   }
 
   /**
@@ -281,11 +289,12 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     if (wf.definition.main.params.length === 0) argument = null;
     const executionId = crypto.randomUUID();
     const name = `${wf.resource.name}/executions/${executionId}`;
+    const startMs = Math.trunc(clock.now());
     const resource: Execution = Object.freeze({
       name,
       state: 'ACTIVE',
       ...(recorded !== undefined ? { argument: recorded } : {}),
-      startTime: timestamp(clock.now()),
+      startTime: timestamp(startMs),
       workflowRevisionId: wf.resource.revisionId,
       ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
       ...(labels ? { labels } : {}),
@@ -305,11 +314,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       executionId,
       name,
       resource,
-      abort: new AbortController(),
-      logs: [],
+      startMs,
+      abort: undefined,
+      logs: undefined,
+      recording: history,
       history,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
-      onEnd: [],
+      onEnd: undefined,
       ...(parentExecution !== undefined ? { parent: parentExecution } : {}),
     };
     executions.set(executionId, ex);
@@ -323,6 +334,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
       if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
     return resource;
@@ -330,10 +342,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
   function cancelAll(): void {
     for (const ex of executions.values()) {
-      if (ex.resource.state === 'ACTIVE') {
-        finish(ex, 'CANCELLED', {});
-        ex.abort.abort(new ExecutionCancelled());
-      }
+      if (ex.resource.state === 'ACTIVE') cancel(ex);
     }
   }
 
@@ -352,7 +361,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     whenEnded: (name) => {
       const ex = byName(name);
       if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
-      return new Promise((resolve) => ex.onEnd.push(() => resolve(ex.resource)));
+      return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
     },
   });
 
@@ -384,9 +393,17 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     }
   }
 
+  /** Cancels an ACTIVE execution: its resource ends CANCELLED first, then its run is stopped. */
+  function cancel(ex: ExecutionRecord): void {
+    const abort = ex.abort;
+    finish(ex, 'CANCELLED', {});
+    abort?.abort(new ExecutionCancelled());
+  }
+
   function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
-    if (ex.logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) ex.logs.shift();
-    ex.logs.push(entry);
+    const logs = (ex.logs ??= []);
+    if (logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) logs.shift();
+    logs.push(entry);
     printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
@@ -427,13 +444,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
     getExecution(workflowId, executionId) {
       const ex = findExecution(workflowId, executionId);
-      return activeView(ex.resource, ex.history);
+      return activeView(ex.resource, ex.recording);
     },
 
     listExecutions(workflowId) {
       const source = workflowId === undefined ? executions.values() : (executionsByWorkflow.get(workflowId) ?? []);
       const out: Execution[] = [];
-      for (const ex of source) out.push(activeView(ex.resource, ex.history));
+      for (const ex of source) out.push(activeView(ex.resource, ex.recording));
       return out.reverse();
     },
 
@@ -442,8 +459,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       if (ex.resource.state !== 'ACTIVE') {
         throw new ApiError('FAILED_PRECONDITION', `execution "${ex.name}" is ${ex.resource.state}; only an ACTIVE execution can be cancelled`);
       }
-      finish(ex, 'CANCELLED', {});
-      ex.abort.abort(new ExecutionCancelled());
+      cancel(ex);
       return ex.resource;
     },
 
@@ -453,13 +469,12 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     },
 
     executionLogs(workflowId, executionId) {
-      return findExecution(workflowId, executionId).logs.slice();
+      return findExecution(workflowId, executionId).logs?.slice() ?? [];
     },
 
     listStepEntries(workflowId, executionId, request) {
       const ex = findExecution(workflowId, executionId);
-      if (!ex.history) return listStepEntries(EMPTY_HISTORY, ex.name, request);
-      return listStepEntries(ex.history, ex.name, request);
+      return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
     },
 
     getStepEntry(workflowId, executionId, entryId, view) {
@@ -483,6 +498,3 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   };
   return core;
 }
-
-/** What an execution without history lists: nothing (its parameters are still checked). */
-const EMPTY_HISTORY = new StepHistory({ detailed: false, now: Date.now });

@@ -34,10 +34,20 @@ export function historyLevelOf(
   return defaultLevel;
 }
 
-/** A duration in Google's JSON form: seconds with up to 9 fractional digits and an `s` (`"1.250s"`). */
-function durationText(startTime: string, endTime: string): string {
-  const ms = Math.max(0, Date.parse(endTime) - Date.parse(startTime));
-  return `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+/**
+ * A duration of `ms` whole milliseconds in Google's JSON form: seconds with up to 9 fractional digits and an
+ * `s` (`"1.25s"`, `"0.004s"`, `"2s"`).
+ */
+function durationText(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  let frac = ms - seconds * 1000;
+  if (frac === 0) return `${seconds}s`;
+  let digits = 3;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  return `${seconds}.${String(frac).padStart(digits, '0')}s`;
 }
 
 /**
@@ -54,21 +64,41 @@ function stackTraceOf(history: StepHistory): StackTraceElement[] {
 }
 
 /**
- * The terminal resource, frozen: `duration`, `status.currentSteps` (the last step entered) and, on FAILED,
- * `error.stackTrace` added to `base` from the history (when one was recorded).
+ * The terminal resource of the ACTIVE `active`, frozen: its fields with `state` and `fields` (result or error),
+ * `endTime` and `duration` from the clock readings `startMs` and `endMs` (milliseconds), and from the history
+ * (when one was recorded) `status.currentSteps` (the last step entered) and, on FAILED, `error.stackTrace`.
  */
-export function executionView(base: Execution, history: StepHistory | undefined): Execution {
-  const out: { -readonly [K in keyof Execution]: Execution[K] } = { ...base };
-  if (base.endTime !== undefined) out.duration = durationText(base.startTime, base.endTime);
+export function executionView(
+  active: Execution,
+  state: Exclude<Execution['state'], 'ACTIVE'>,
+  fields: { readonly result?: string; readonly error?: Execution['error'] },
+  startMs: number,
+  endMs: number,
+  history: StepHistory | undefined,
+): Execution {
+  const end = Math.trunc(endMs);
+  let error = fields.error;
+  if (error && history) {
+    const elements = stackTraceOf(history);
+    if (elements.length) error = { ...error, stackTrace: { elements } };
+  }
+  // Fields in the order the resource has always been written in.
+  const out: { -readonly [K in keyof Execution]?: Execution[K] } = { name: active.name, state };
+  if (active.argument !== undefined) out.argument = active.argument;
+  if (fields.result !== undefined) out.result = fields.result;
+  if (error !== undefined) out.error = error;
+  out.startTime = active.startTime;
+  out.endTime = new Date(end).toISOString();
+  out.workflowRevisionId = active.workflowRevisionId;
+  if (active.executionHistoryLevel !== undefined) out.executionHistoryLevel = active.executionHistoryLevel;
+  if (active.labels !== undefined) out.labels = active.labels;
+  if (active.callLogLevel !== undefined) out.callLogLevel = active.callLogLevel;
+  out.duration = durationText(Math.max(0, end - startMs));
   if (history) {
     const currentSteps = history.currentSteps();
     if (currentSteps.length) out.status = { currentSteps };
-    if (base.error) {
-      const elements = stackTraceOf(history);
-      if (elements.length) out.error = { ...base.error, stackTrace: { elements } };
-    }
   }
-  return Object.freeze(out);
+  return Object.freeze(out as Execution);
 }
 
 /** An ACTIVE execution as read now: `status.currentSteps` from the history (one per running parallel branch). */

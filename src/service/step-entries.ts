@@ -1,6 +1,6 @@
 /**
  * Step entries as Google's API shows them (REST reference `projects.locations.workflows.executions.stepEntries`
- * list and get): the StepEntry resource built from a {@link StepHistory}'s records, and the list method's
+ * list and get): the StepEntry resource built from a step history's records (src/service/step-history.ts while recording, settled-history.ts once ended), and the list method's
  * `pageSize`, `pageToken`, `skip`, `filter`, `orderBy` and `view`.
  *
  * - Default order is ascending entryId (Google's default). `pageSize` 1 to 1000 (Google's "default max"); 0 or
@@ -17,7 +17,8 @@ import { ApiError } from './errors.ts';
 import { errorPayload } from './error-payload.ts';
 import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './filter.ts';
 import type { StepEntry, StepEntryList, StepEntryListRequest } from './model.ts';
-import type { HistoryEntry, StepHistory } from './step-history.ts';
+import type { HistoryEntry } from './step-history.ts';
+import type { StepHistoryReader } from './settled-history.ts';
 import type { StepType } from '../engine/hooks.ts';
 
 /** Largest (and default) page of stepEntries.list (Google: "The default max is 1000"). */
@@ -137,7 +138,7 @@ function childrenOf(entries: readonly HistoryEntry[]): Map<number, number[]> {
  * @throws ApiError NOT_FOUND for an entry never recorded or dropped by the cap; INVALID_ARGUMENT for an ID
  * that is not a number or a bad view.
  */
-export function getStepEntry(history: StepHistory, executionName: string, entryId: string, view?: string): StepEntry {
+export function getStepEntry(history: StepHistoryReader, executionName: string, entryId: string, view?: string): StepEntry {
   const withVariables = checkView(view);
   if (!/^\d{1,15}$/.test(entryId)) throw ApiError.invalidArgument(`step entry ID "${entryId}" is not a positive integer`);
   const e = history.find(Number(entryId));
@@ -153,7 +154,7 @@ export function getStepEntry(history: StepHistory, executionName: string, entryI
  * entryId).
  * @throws ApiError INVALID_ARGUMENT for a bad filter, orderBy, view, page size, skip or page token.
  */
-export function listStepEntries(history: StepHistory, executionName: string, request: StepEntryListRequest): StepEntryList {
+export function listStepEntries(history: StepHistoryReader, executionName: string, request: StepEntryListRequest): StepEntryList {
   const withVariables = checkView(request.view);
   const filter = request.filter ?? '';
   const orderBy = request.orderBy ?? '';

@@ -60,17 +60,11 @@ export interface ExecutionIds {
 export function executionEnv(ids: ExecutionIds, extra?: Readonly<Record<string, string>>): Map<string, string> {
   const env = new Map<string, string>();
   if (extra) for (const k of Object.keys(extra)) env.set(k, extra[k]!);
-  const builtIn: readonly (readonly [string, string])[] = [
-    ['PROJECT_ID', ids.project],
-    ['LOCATION', ids.location],
-    ['WORKFLOW_ID', ids.workflowId],
-    ['WORKFLOW_REVISION_ID', ids.revisionId],
-    ['WORKFLOW_EXECUTION_ID', ids.executionId],
-  ];
-  for (const [k, v] of builtIn) {
-    env.set('CLOUD_' + k, v);
-    env.set('GOOGLE_CLOUD_' + k, v);
-  }
+  env.set('CLOUD_PROJECT_ID', ids.project).set('GOOGLE_CLOUD_PROJECT_ID', ids.project);
+  env.set('CLOUD_LOCATION', ids.location).set('GOOGLE_CLOUD_LOCATION', ids.location);
+  env.set('CLOUD_WORKFLOW_ID', ids.workflowId).set('GOOGLE_CLOUD_WORKFLOW_ID', ids.workflowId);
+  env.set('CLOUD_WORKFLOW_REVISION_ID', ids.revisionId).set('GOOGLE_CLOUD_WORKFLOW_REVISION_ID', ids.revisionId);
+  env.set('CLOUD_WORKFLOW_EXECUTION_ID', ids.executionId).set('GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', ids.executionId);
   return env;
 }
 

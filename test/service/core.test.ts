@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../../src/service/core.ts';
 import { ApiError } from '../../src/service/errors.ts';
 import type { Execution, ServiceCore, ServiceEvent } from '../../src/service/model.ts';
+import { createVirtualClock } from '../../src/engine/clock.ts';
 
 const s = suite('service core');
 
@@ -504,6 +505,47 @@ s('beyond the retention limit the oldest terminal executions are forgotten, neve
   assert.not.ok(all.includes(names[0]!), 'the oldest terminal one went');
   apiError(() => c.getExecution('fast', idOf({ name: names[0]! } as Execution)), 'NOT_FOUND');
   assert.equal(c.listExecutions('fast').map((e) => e.name), all.filter((n) => n.includes('/fast/')));
+  c.close();
+});
+
+s('duration is endTime - startTime in Google\'s seconds form ("1.25s", "0.004s", "2s") (Google: Execution.duration)', async () => {
+  for (const [seconds, duration] of [[1.25, '1.25s'], [0.004, '0.004s'], [2, '2s'], [61.5, '61.5s'], [0, '0s']] as const) {
+    const clock = createVirtualClock({ startMs: Date.UTC(2026, 0, 1, 0, 0, 0, 7) });
+    const c = createServiceCore({ project: 'p1', location: 'l1', callbackBaseUrl: 'http://localhost:9999', log: () => {}, clock });
+    c.createWorkflow('w', { sourceContents: SLEEPY(seconds, 'ok') });
+    const done = await settled(c, 'w', idOf(c.createExecution('w', {})));
+    assert.is(done.state, 'SUCCEEDED');
+    assert.is(done.duration, duration);
+    assert.is(Date.parse(done.endTime!) - Date.parse(done.startTime), Math.round(seconds * 1000));
+    c.close();
+  }
+});
+
+s('step entries read the same once the run has ended, for short and long histories, and a cancelled one ends CANCELLED (issue 12)', async () => {
+  const c = core();
+  const loop = (n: number) => `main:\n  steps:\n    - each:\n        for:\n          value: i\n          range: [1, ${n}]\n          steps:\n            - one:\n                assign:\n                  - x: \${i}\n    - done:\n        return: 1\n`;
+  for (const n of [1, 3, 40]) {
+    c.createWorkflow(`loop${n}`, { sourceContents: loop(n) });
+    const ex = c.createExecution(`loop${n}`, {});
+    await settled(c, `loop${n}`, idOf(ex));
+    await new Promise((r) => setImmediate(r));
+    const page = c.listStepEntries(`loop${n}`, idOf(ex), {});
+    // each, n iterations with one step each, done.
+    assert.is(page.totalSize, 2 + 2 * n);
+    assert.equal(page.stepEntries.map((e) => e.entryId), page.stepEntries.map((_, i) => String(i + 1)));
+    assert.ok(page.stepEntries.every((e) => e.state === 'STATE_SUCCEEDED'));
+    const last = c.getStepEntry(`loop${n}`, idOf(ex), String(2 + 2 * n));
+    assert.is(last.step, 'done');
+    assert.equal(last.navigationInfo?.previous, '1');
+    apiError(() => c.getStepEntry(`loop${n}`, idOf(ex), String(3 + 2 * n)), 'NOT_FOUND');
+  }
+  c.createWorkflow('w', { sourceContents: SLEEPY(30, 'never') });
+  const ex = c.createExecution('w', {});
+  await new Promise((r) => setTimeout(r, 20));
+  c.cancelExecution('w', idOf(ex));
+  await new Promise((r) => setTimeout(r, 20));
+  const entries = c.listStepEntries('w', idOf(ex), {}).stepEntries;
+  assert.equal(entries.map((e) => [e.step, e.state]), [['wait', 'STATE_CANCELLED']]);
   c.close();
 });
 
