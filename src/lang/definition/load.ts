@@ -18,11 +18,11 @@
  * value for (complex keys, custom tags) is an error.
  */
 import { utf8Length } from '../size-limits.ts';
-import { load as loadYaml, Type, FAILSAFE_SCHEMA, type State as YamlState } from 'js-yaml';
-import { INT_MAX, INT_MIN } from '../value.ts';
+import { load as loadYaml, type State as YamlState } from 'js-yaml';
 import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
 import { DefinitionError } from './errors.ts';
+import { CORE_SCHEMA } from './yaml-schema.ts';
 
 /** Largest accepted source, in UTF-8 bytes (spec "Limits": workflow source 128 KB). */
 export const MAX_SOURCE_BYTES = 128 * 1024;
@@ -136,7 +136,7 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
   const builder = new TreeBuilder(source, fmt, posAt);
   try {
     loadYaml(source, {
-      schema: SCHEMA,
+      schema: CORE_SCHEMA,
       json: true, // duplicate keys are reported by the builder, with the key's position (YAML) or overridden (JSON)
       maxDepth: MAX_DEPTH,
       listener: (event, state) => (event === 'open' ? builder.open(state) : builder.close(state)),
@@ -186,60 +186,6 @@ function lineStartsOf(source: string): number[] {
 
 const MAX_DEPTH = 500;
 
-// YAML 1.2 core schema ints and floats (https://yaml.org/spec/1.2.2/#1032-tag-resolution), as the `yaml`
-// package read them before: ints as bigint, so they stay exact.
-const INT_CORE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
-const FLOAT_CORE = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
-const intType = new Type('tag:yaml.org,2002:int', {
-  kind: 'scalar',
-  resolve: (data: unknown) => typeof data === 'string' && INT_CORE.test(data),
-  construct: (data: string): bigint | number => {
-    const negative = data.startsWith('-');
-    const digits = data.startsWith('0o') ? `0o${data.slice(2)}` : data.replace(/^[-+]/, '');
-    const n = BigInt(digits);
-    const v = negative ? -n : n;
-    // An int beyond 64 bits cannot be an int of the language: read it as a double, as parseJson does.
-    return v > INT_MAX || v < INT_MIN ? Number(v) : v;
-  },
-  predicate: (data: unknown) => typeof data === 'bigint',
-});
-
-const floatType = new Type('tag:yaml.org,2002:float', {
-  kind: 'scalar',
-  resolve: (data: unknown) => typeof data === 'string' && FLOAT_CORE.test(data),
-  construct: (data: string): number => {
-    const lower = data.toLowerCase();
-    const sign = lower.startsWith('-') ? -1 : 1;
-    const body = lower.replace(/^[-+]/, '');
-    if (body === '.inf') return sign * Infinity;
-    if (body === '.nan') return NaN;
-    return Number(data);
-  },
-  predicate: (data: unknown) => typeof data === 'number',
-});
-
-const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
-const nullType = new Type('tag:yaml.org,2002:null', {
-  kind: 'scalar',
-  resolve: (data: unknown) => data === null || (typeof data === 'string' && NULLS.has(data)),
-  construct: () => null,
-  predicate: (data: unknown) => data === null,
-});
-
-const BOOLS = new Map([
-  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
-]);
-const boolType = new Type('tag:yaml.org,2002:bool', {
-  kind: 'scalar',
-  resolve: (data: unknown) => typeof data === 'string' && BOOLS.has(data),
-  construct: (data: string) => BOOLS.get(data),
-  predicate: (data: unknown) => typeof data === 'boolean',
-});
-
-/** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
-const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
-
 /**
  * Builds the tree from js-yaml's events on flat stacks (issue 17: no object per event): `open` pushes where a
  * node starts and how many nodes were read before it; `close` builds the node from the nodes read since and
@@ -248,10 +194,12 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, 
  * The node an alias stands for is the anchored node itself: the tree shares it.
  */
 class TreeBuilder {
-  /** Where each open node starts (its `open` event's position). */
-  private readonly starts: number[] = [];
+  /** Where each open node starts (its `open` event's position), for the first `depth` entries. */
+  private starts = new Int32Array(64);
   /** For each open node, how many nodes `nodes` held when it opened: its children are the ones after. */
-  private readonly marks: number[] = [];
+  private marks = new Int32Array(64);
+  /** How many nodes are open. */
+  private depth = 0;
   /** The nodes read and not yet placed in their parent: the first `count` of this array. */
   private readonly nodes: SNode[] = [];
   /** js-yaml's value for each node of `nodes`. */
@@ -273,13 +221,24 @@ class TreeBuilder {
   }
 
   open(state: YamlState): void {
-    this.starts.push(state.position);
-    this.marks.push(this.count);
+    const d = this.depth++;
+    if (d === this.starts.length) {
+      // js-yaml's maxDepth bounds this; grow as far as the source nests.
+      const starts = new Int32Array(d * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const marks = new Int32Array(d * 2);
+      marks.set(this.marks);
+      this.marks = marks;
+    }
+    this.starts[d] = state.position;
+    this.marks[d] = this.count;
   }
 
   close(state: YamlState): void {
-    const start = this.starts.pop()!;
-    const mark = this.marks.pop()!;
+    const d = --this.depth;
+    const start = this.starts[d]!;
+    const mark = this.marks[d]!;
     const node = this.node(start, mark, state);
     // js-yaml tries a block mapping after a node's anchor or tag and rolls back when there is none; the node
     // read in that attempt closes inside the real one, so it only ever lands among a scalar's children.

@@ -57,8 +57,23 @@ export type Token =
   | { readonly kind: 'punct'; readonly value: Punct; readonly pos: number; readonly end: number }
   | { readonly kind: 'eof'; readonly value: ''; readonly pos: number; readonly end: number };
 
-const TWO_CHAR = new Set(['==', '!=', '<=', '>=', '//']);
-const ONE_CHAR = new Set(['<', '>', '+', '-', '*', '/', '%', '(', ')', '[', ']', '{', '}', ',', ':', '.']);
+/** The two-character punctuation `==`, `!=`, `<=`, `>=`, `//` that starts with these two code units, if any. */
+function twoCharPunct(c: number, d: number): Punct | undefined {
+  if (d === 61 /* = */) {
+    if (c === 61) return '==';
+    if (c === 33 /* ! */) return '!=';
+    if (c === 60 /* < */) return '<=';
+    if (c === 62 /* > */) return '>=';
+  } else if (c === 47 && d === 47) return '//';
+  return undefined;
+}
+
+/** The one-character punctuation, by code unit (ASCII). */
+const ONE_CHAR: readonly (Punct | undefined)[] = (() => {
+  const table = new Array<Punct | undefined>(128).fill(undefined);
+  for (const p of ['<', '>', '+', '-', '*', '/', '%', '(', ')', '[', ']', '{', '}', ',', ':', '.'] as const) table[p.charCodeAt(0)] = p;
+  return table;
+})();
 
 /**
  * Splits expression text into tokens, ending with one `eof` token.
@@ -92,19 +107,20 @@ export function tokenize(text: string): Token[] {
       i = readString(text, i, out);
       continue;
     }
-    const two = text.slice(i, i + 2);
-    if (TWO_CHAR.has(two)) {
-      out.push({ kind: 'punct', value: two as Punct, pos: start, end: i + 2 });
+    const two = twoCharPunct(c, text.charCodeAt(i + 1));
+    if (two !== undefined) {
+      out.push({ kind: 'punct', value: two, pos: start, end: i + 2 });
       i += 2;
       continue;
     }
-    const one = text[i]!;
-    if (ONE_CHAR.has(one)) {
-      out.push({ kind: 'punct', value: one as Punct, pos: start, end: i + 1 });
+    const punct = c < 128 ? ONE_CHAR[c] : undefined;
+    if (punct !== undefined) {
+      out.push({ kind: 'punct', value: punct, pos: start, end: i + 1 });
       i++;
       continue;
     }
-    if (two === '${') throw new ExpressionSyntaxError('nested ${ is not allowed inside an expression', start);
+    const one = text[i]!;
+    if (text.startsWith('${', i)) throw new ExpressionSyntaxError('nested ${ is not allowed inside an expression', start);
     if (one === '=') throw new ExpressionSyntaxError("unexpected '=' (use '==' to compare)", start);
     if (one === '!') throw new ExpressionSyntaxError("unexpected '!' (use 'not' for negation)", start);
     if (one === '&' || one === '|') {

@@ -76,8 +76,10 @@ export function parseExpression(text: string): Expr {
 
 /** Word operators: lower-case or upper-case, never mixed (Google: "Data types, functions, operators"). */
 function isWord(t: Token, lower: 'and' | 'or' | 'not'): boolean {
-  return t.kind === 'name' && (t.value === lower || t.value === lower.toUpperCase());
+  return t.kind === 'name' && (t.value === lower || t.value === WORD_UPPER[lower]);
 }
+
+const WORD_UPPER = { and: 'AND', or: 'OR', not: 'NOT' } as const;
 
 const LITERAL_NAMES: ReadonlyMap<string, boolean | null> = new Map<string, boolean | null>([
   ...BOOLEAN_SPELLINGS,
@@ -125,17 +127,17 @@ class Parser {
     return this.next();
   }
 
-  /** The binary operator at the current token, with how many tokens it spans; undefined when none. */
-  private binaryAt(): { op: BinaryOp; width: number } | undefined {
+  /** The binary operator at the current token (`not in` spans two tokens); undefined when none. */
+  private binaryAt(): BinaryOp | undefined {
     const t = this.peek();
-    if (t.kind === 'punct') return SYMBOLIC_BINARY.has(t.value) ? { op: t.value as BinaryOp, width: 1 } : undefined;
+    if (t.kind === 'punct') return SYMBOLIC_BINARY.has(t.value) ? (t.value as BinaryOp) : undefined;
     if (t.kind !== 'name') return undefined;
-    if (t.value === 'in') return { op: 'in', width: 1 };
-    if (isWord(t, 'and')) return { op: 'and', width: 1 };
-    if (isWord(t, 'or')) return { op: 'or', width: 1 };
+    if (t.value === 'in') return 'in';
+    if (isWord(t, 'and')) return 'and';
+    if (isWord(t, 'or')) return 'or';
     if (isWord(t, 'not')) {
       const u = this.peek(1);
-      if (u.kind === 'name' && u.value === 'in') return { op: 'not in', width: 2 };
+      if (u.kind === 'name' && u.value === 'in') return 'not in';
     }
     return undefined;
   }
@@ -146,14 +148,14 @@ class Parser {
     if (++this.depth > 200) throw new ExpressionSyntaxError('expression nested too deeply', this.peek().pos);
     let left = this.prefix();
     for (;;) {
-      const b = this.binaryAt();
-      if (!b) break;
-      const bp = BINARY_BP[b.op];
+      const op = this.binaryAt();
+      if (op === undefined) break;
+      const bp = BINARY_BP[op];
       if (bp <= minBp) break;
       const opTok = this.peek();
-      this.i += b.width;
+      this.i += op === 'not in' ? 2 : 1;
       const right = this.expr(bp);
-      left = { kind: 'binary', op: b.op, left, right, pos: opTok.pos };
+      left = { kind: 'binary', op, left, right, pos: opTok.pos };
     }
     this.depth--;
     return left;

@@ -1,0 +1,138 @@
+/**
+ * The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution) as js-yaml types, with exact
+ * ints: a plain scalar is null (`~`, `null`, `Null`, `NULL`, empty), a bool (`true`, `True`, `TRUE`, and the
+ * same for false), an int (`[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`; read as bigint, so it stays exact; one
+ * beyond 64 bits becomes a double, as `parseJson` does, spec "Data types"), a float (`1.5`, `.5`, `1e3`,
+ * `.inf`, `-.Inf`, `.nan`) or else a string. Used by load.ts for every workflow source.
+ *
+ * The patterns are matched by the scanners below, not by regular expressions: every plain scalar of a
+ * source (step names, variable names, values) is tried against int and float, and a scan that stops at the
+ * first character that cannot start a number costs far less (issue 17: compile time).
+ */
+import { Type, FAILSAFE_SCHEMA } from 'js-yaml';
+import { INT_MAX, INT_MIN } from '../value.ts';
+
+/** Whether a UTF-16 code unit is an ASCII digit. */
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** The index of the first character at or after `i` that is not an ASCII digit. */
+function digitsEnd(s: string, i: number): number {
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Whether a plain scalar is an int of the core schema: `[-+]?[0-9]+`, `0o[0-7]+` or `0x[0-9a-fA-F]+`.
+ * @internal
+ */
+export function isCoreInt(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  if (n > 2 && s.charCodeAt(0) === 0x30 /* 0 */) {
+    const p = s.charCodeAt(1);
+    if (p === 0x6f /* o */) {
+      for (let i = 2; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x30 || c > 0x37) return false;
+      }
+      return true;
+    }
+    if (p === 0x78 /* x */) {
+      for (let i = 2; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (!(isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) return false;
+      }
+      return true;
+    }
+  }
+  const c0 = s.charCodeAt(0);
+  const i = c0 === 0x2b /* + */ || c0 === 0x2d /* - */ ? 1 : 0;
+  return i < n && digitsEnd(s, i) === n;
+}
+
+/**
+ * Whether a plain scalar is a float of the core schema:
+ * `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)` or `\.(nan|NaN|NAN)`.
+ * @internal
+ */
+export function isCoreFloat(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  const c0 = s.charCodeAt(0);
+  let i = c0 === 0x2b /* + */ || c0 === 0x2d /* - */ ? 1 : 0;
+  if (s.charCodeAt(i) === 0x2e /* . */) {
+    const word = s.slice(i + 1);
+    if (word === 'inf' || word === 'Inf' || word === 'INF') return true;
+    if (i === 0 && (word === 'nan' || word === 'NaN' || word === 'NAN')) return true;
+    const end = digitsEnd(s, i + 1);
+    if (end === i + 1) return false;
+    i = end;
+  } else {
+    const end = digitsEnd(s, i);
+    if (end === i) return false;
+    i = end;
+    if (s.charCodeAt(i) === 0x2e /* . */) i = digitsEnd(s, i + 1);
+  }
+  if (i < n && (s.charCodeAt(i) === 0x65 /* e */ || s.charCodeAt(i) === 0x45 /* E */)) {
+    i++;
+    const c = s.charCodeAt(i);
+    if (c === 0x2b || c === 0x2d) i++;
+    const end = digitsEnd(s, i);
+    if (end === i) return false;
+    i = end;
+  }
+  return i === n;
+}
+
+const intType = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && isCoreInt(data),
+  construct: (data: string): bigint | number => {
+    const c0 = data.charCodeAt(0);
+    const negative = c0 === 0x2d; /* - */
+    // BigInt reads 0o and 0x itself; a sign it does not take with them, and the core schema has none there.
+    const n = BigInt(negative || c0 === 0x2b /* + */ ? data.slice(1) : data);
+    const v = negative ? -n : n;
+    // An int beyond 64 bits cannot be an int of the language: read it as a double, as parseJson does.
+    return v > INT_MAX || v < INT_MIN ? Number(v) : v;
+  },
+  predicate: (data: unknown) => typeof data === 'bigint',
+});
+
+const floatType = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && isCoreFloat(data),
+  construct: (data: string): number => {
+    const lower = data.toLowerCase();
+    const c0 = lower.charCodeAt(0);
+    const sign = c0 === 0x2d /* - */ ? -1 : 1;
+    const body = c0 === 0x2d || c0 === 0x2b /* + */ ? lower.slice(1) : lower;
+    if (body === '.inf') return sign * Infinity;
+    if (body === '.nan') return NaN;
+    return Number(data);
+  },
+  predicate: (data: unknown) => typeof data === 'number',
+});
+
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const nullType = new Type('tag:yaml.org,2002:null', {
+  kind: 'scalar',
+  resolve: (data: unknown) => data === null || (typeof data === 'string' && NULLS.has(data)),
+  construct: () => null,
+  predicate: (data: unknown) => data === null,
+});
+
+const BOOLS = new Map([
+  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
+]);
+const boolType = new Type('tag:yaml.org,2002:bool', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && BOOLS.has(data),
+  construct: (data: string) => BOOLS.get(data),
+  predicate: (data: unknown) => typeof data === 'boolean',
+});
+
+/** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
+export const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });

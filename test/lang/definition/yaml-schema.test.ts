@@ -1,0 +1,52 @@
+// The YAML 1.2 core schema's int and float patterns (https://yaml.org/spec/1.2.2/#1032-tag-resolution), matched
+// by scanners in src/lang/definition/yaml-schema.ts: they must accept exactly what the spec's regular
+// expressions accept (written out here as the oracle), on the spec's examples and on random strings.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { isCoreFloat, isCoreInt } from '../../../src/lang/definition/yaml-schema.ts';
+import { loadSource } from '../../../src/lang/definition/load.ts';
+import { params } from '../../fuzz/config.ts';
+
+const s = suite('YAML core schema scanners');
+
+// The spec's tag resolution table, anchored (test-side oracle on generated input).
+const INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+const FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+const EXAMPLES = [
+  '', '0', '00', '-0', '+12', '-', '+', '0o', '0o7', '0o8', '-0o7', '0x', '0xFf', '0xg', '+0x1', '12a', '1_000',
+  '.', '.5', '-.5', '1.', '1.5', '1.5.', '1e3', '1E+3', '1e-3', '1e', '1e+', '.e1', '+.inf', '-.Inf', '.INF', '.inF',
+  '.nan', '.NaN', '-.nan', '+.nan', '.infx', 'inf', 'nan', '١٢', ' 1', '1 ', 'e3', '0.0e0',
+];
+
+s('the scanners accept exactly what the spec\'s patterns accept, on the spec\'s examples and edge cases', () => {
+  for (const x of EXAMPLES) {
+    assert.is(isCoreInt(x), INT.test(x), `int ${JSON.stringify(x)}`);
+    assert.is(isCoreFloat(x), FLOAT.test(x), `float ${JSON.stringify(x)}`);
+  }
+});
+
+s('the scanners agree with the spec\'s patterns on random strings of number characters', () => {
+  const chars = fc.constantFrom(...'0123456789+-.eEoxXabfFinINaAN_ ');
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 8 }).map((a) => a.join('')), (x) => {
+      assert.is(isCoreInt(x), INT.test(x), `int ${JSON.stringify(x)}`);
+      assert.is(isCoreFloat(x), FLOAT.test(x), `float ${JSON.stringify(x)}`);
+    }),
+    params(2000),
+  );
+});
+
+s('plain scalars read as the core schema has them: ints exact, floats, infinities, NaN, and strings', () => {
+  const root = loadSource('[0o17, 0x1F, -12, +7, 9223372036854775808, 1., .5, -.inf, .NaN, 1e3, 12a, -0x1]').root;
+  assert.ok(root.kind === 'seq');
+  const values = root.items.map((n) => (n.kind === 'scalar' ? n.value : undefined));
+  assert.equal(values.slice(0, 4), [15n, 31n, -12n, 7n]);
+  assert.is(values[4], 9223372036854775808);
+  assert.equal(values.slice(5, 8), [1, 0.5, -Infinity]);
+  assert.ok(Number.isNaN(values[8]));
+  assert.equal(values.slice(9), [1000, '12a', '-0x1']);
+});
+
+s.run();
