@@ -16,9 +16,10 @@
  * does not fill the heap with small objects for the collector to move), and reading builds
  * {@link HistoryEntry} objects.
  *
- * Memory stays bounded: at most `maxEntries` entries (the ring grows by doubling up to that; beyond it each
- * new entry drops the oldest, and {@link StepHistory.droppedEntries} counts those dropped; an entry still
- * in progress is not dropped but moved aside until it ends), and at most `maxVariableBytes` of variables JSON
+ * Memory stays bounded: at most `maxEntries` entries (the ring grows up to that, rounded up to a power of
+ * two; beyond it each new entry drops the oldest, and {@link StepHistory.droppedEntries} counts those
+ * dropped; a dropped entry's slot is reused when the ring comes round to it; an entry still in progress is
+ * not dropped but kept, moved aside when its slot is reused, until it ends), and at most `maxVariableBytes` of variables JSON
  * (beyond that entries are kept without variables and {@link StepHistory.variablesTruncated} is set). The
  * history is freed with its execution.
  */
@@ -164,8 +165,6 @@ export class StepHistory implements StepObserver<number> {
   private failureId = 0;
   private failureError: unknown = undefined;
   private failure: HistoryEntry[] = [];
-  /** Entries dropped to stay under the entry cap (the oldest finished ones). */
-  droppedEntries = 0;
   /** Bytes of variables JSON kept. */
   variableBytes = 0;
   /** True once an entry was kept without its variables because of the byte cap. */
@@ -204,11 +203,11 @@ export class StepHistory implements StepObserver<number> {
     const id = ++this.counter;
     if (id > this.capacity && this.capacity < this.maxEntries) this.grow();
     const ints = this.ints;
-    if (id > this.maxEntries) {
-      const old = this.slotOf(id - this.maxEntries);
-      if (old >= 0) this.evict(old);
-    }
     const slot = id & this.mask;
+    // Once the ring has come round, the slot's entry (`capacity` entries back) leaves it; one that has ended
+    // without rare parts (the common case) is simply overwritten.
+    const held = ints[(slot << 3) + STATE]!;
+    if (((held & STATE_BITS) === IN_PROGRESS || (held & HAS_EXTRA) !== 0) && ints[slot << 3] !== 0) this.evict(slot);
     const parentId = parent ?? 0;
     let previous: number;
     if (parentId !== 0) {
@@ -352,43 +351,40 @@ export class StepHistory implements StepObserver<number> {
   }
 
   /**
-   * Doubles the ring (up to the cap, rounded up to a power of two). The typed arrays are copied twice over (a
-   * memcpy), so an entry's numbers sit at both of the two slots its ID may map to, and the ID field then keeps
-   * it only at the right one; the shared values are moved entry by entry to their slot.
+   * Grows the ring (up to the cap, rounded up to a power of two): doubles it while small, quadruples it from
+   * 1,024 entries on (fewer large copies), moving each entry to its slot in the larger ring.
    */
   private grow(): void {
     const old = this.capacity;
-    const capacity = old * 2;
+    const capacity = old < 1024 ? old * 2 : old * 4;
+    const mask = capacity - 1;
     const ints = new Int32Array(capacity * INTS);
-    ints.set(this.ints, 0);
-    ints.set(this.ints, old * INTS);
+    const times = new Float64Array(capacity * 2);
+    const refs = new Array<unknown>(capacity * REFS);
+    const [fromInts, fromTimes, fromRefs] = [this.ints, this.times, this.refs];
     for (let s = 0; s < old; s++) {
-      const id = ints[s << 3]!;
-      if (id !== 0) ints[((id & old) === 0 ? s + old : s) << 3] = 0;
+      const id = fromInts[s << 3]!;
+      if (id === 0) continue;
+      const to = id & mask;
+      for (let k = 0; k < INTS; k++) ints[(to << 3) + k] = fromInts[(s << 3) + k]!;
+      times[to << 1] = fromTimes[s << 1]!;
+      times[(to << 1) + 1] = fromTimes[(s << 1) + 1]!;
+      for (let k = 0; k < REFS; k++) refs[to * REFS + k] = fromRefs[s * REFS + k];
     }
     this.ints = ints;
-    const times = new Float64Array(capacity * 2);
-    times.set(this.times, 0);
-    times.set(this.times, old * 2);
     this.times = times;
-    const refs = new Array<unknown>(capacity * REFS);
-    const from = this.refs;
-    for (let s = 0; s < old; s++) {
-      const id = ints[s << 3]! | ints[(s + old) << 3]!;
-      if (id === 0) continue;
-      const to = (id & (capacity - 1)) * REFS;
-      for (let k = 0; k < REFS; k++) refs[to + k] = from[s * REFS + k];
-    }
     this.refs = refs;
     this.capacity = capacity;
-    this.mask = capacity - 1;
+    this.mask = mask;
   }
 
-  /** Frees `slot` for a new entry: its entry is dropped, or pinned when still in progress. */
+  /**
+   * Frees `slot` for a new entry: its entry (long past the cap, so dropped already unless in progress) loses
+   * its rare parts, or is pinned when still in progress.
+   */
   private evict(slot: number): void {
     const at = slot << 3;
     const id = this.ints[at + ID]!;
-    if (id === 0) return;
     const state = this.ints[at + STATE]!;
     if ((state & STATE_BITS) === IN_PROGRESS) {
       // Pinned entries that have ended since go first, so the pinned set stays as small as the nesting.
@@ -396,19 +392,17 @@ export class StepHistory implements StepObserver<number> {
         if (p.state !== 'STATE_IN_PROGRESS') {
           this.pinned.delete(pid);
           if (pid === this.lastPinnedId) this.lastPinnedId = 0;
-          this.drop(pid, HAS_EXTRA);
+          this.freeExtra(pid);
         }
       }
       if (this.pinned === NO_PINNED) this.pinned = new Map();
       this.pinned.set(id, this.snapshot(slot));
-    } else this.drop(id, state & HAS_EXTRA);
+    } else if ((state & HAS_EXTRA) !== 0) this.freeExtra(id);
     this.ints[at + ID] = 0;
   }
 
-  /** Counts entry `id` dropped and frees its rare parts (looked up only when `hasExtra`). */
-  private drop(id: number, hasExtra: number): void {
-    this.droppedEntries++;
-    if (hasExtra === 0) return;
+  /** Frees the rare parts of entry `id`. */
+  private freeExtra(id: number): void {
     const extra = this.extras.get(id);
     if (extra) {
       if (extra.variables !== undefined) this.variableBytes -= extra.variables.length;
@@ -455,10 +449,28 @@ export class StepHistory implements StepObserver<number> {
     out.sort((a, b) => a.id - b.id);
     const first = Math.max(1, this.counter - this.capacity + 1);
     for (let id = first; id <= this.counter; id++) {
-      const slot = this.slotOf(id);
+      const slot = this.keptSlot(id);
       if (slot >= 0) out.push(this.snapshot(slot));
     }
     return out;
+  }
+
+  /** Entries dropped to stay under the entry cap (the oldest finished ones). */
+  get droppedEntries(): number {
+    let kept = this.pinned.size;
+    const first = Math.max(1, this.counter - this.capacity + 1);
+    for (let id = first; id <= this.counter; id++) if (this.keptSlot(id) >= 0) kept++;
+    return this.counter - kept;
+  }
+
+  /**
+   * The ring slot of entry `id` when it is kept: among the last `maxEntries` entries, or older but still in
+   * progress. -1 otherwise (an older entry that has ended is dropped, though its slot is reused only later).
+   */
+  private keptSlot(id: number): number {
+    const slot = this.slotOf(id);
+    if (slot < 0 || id > this.counter - this.maxEntries) return slot;
+    return (this.ints[(slot << 3) + STATE]! & STATE_BITS) === IN_PROGRESS ? slot : -1;
   }
 
   /** A pinned entry with its rare parts as they are now. */
@@ -475,7 +487,7 @@ export class StepHistory implements StepObserver<number> {
   /** The entry with this ID, or undefined when there is none (never recorded, or dropped). */
   find(entryId: number): HistoryEntry | undefined {
     if (!Number.isInteger(entryId) || entryId < 1 || entryId > this.counter) return undefined;
-    const slot = this.slotOf(entryId);
+    const slot = this.keptSlot(entryId);
     if (slot >= 0) return this.snapshot(slot);
     const p = this.pinned.get(entryId);
     return p ? this.refresh(p) : undefined;
