@@ -6,9 +6,10 @@
  *
  * What it keeps, per entry: Google's StepEntry fields (entryId from a counter starting at 1, routine, step,
  * stepType, state, create and update time, the error that failed it), the parent entry (navigationInfo's
- * parent; children are derived from it when read), the previous and next sibling (entries of the same
- * parent on the same thread), stepEntryMetadata's progress (iteration, retry attempt, expected iterations,
- * thread), the source position, and at the detailed level the variables the step left, as JSON.
+ * parent; children, and the previous and next sibling, the nearest kept entries of the same parent, are
+ * derived from it when read, so recording an entry touches no other), stepEntryMetadata's progress
+ * (iteration, retry attempt, expected iterations, thread), the source position, and at the detailed level
+ * the variables the step left, as JSON.
  *
  * Layout: entries live in a ring of records (a typed array for the numbers, one for the times, a plain array
  * of shared strings and positions), indexed by `entryId & (capacity - 1)`; the handle the engine passes back
@@ -19,9 +20,9 @@
  * Memory stays bounded: at most `maxEntries` entries (the ring grows up to that, rounded up to a power of
  * two; beyond it each new entry drops the oldest, and {@link StepHistory.droppedEntries} counts those
  * dropped; a dropped entry's slot is reused when the ring comes round to it; an entry still in progress is
- * not dropped but kept, moved aside when its slot is reused, until it ends), and at most `maxVariableBytes` of variables JSON
- * (beyond that entries are kept without variables and {@link StepHistory.variablesTruncated} is set). The
- * history is freed with its execution.
+ * not dropped but kept, moved aside when its slot is reused, until it ends), and at most `maxVariableBytes`
+ * of variables JSON (beyond that entries are kept without variables and {@link StepHistory.variablesTruncated}
+ * is set). The history is freed with its execution.
  */
 import type { SourcePos } from '../lang/definition/ast.ts';
 import type { StepEnd, StepEvent, StepObserver, StepType } from '../engine/hooks.ts';
@@ -43,20 +44,16 @@ const STATES: readonly StepEntryState[] = ['STATE_IN_PROGRESS', 'STATE_SUCCEEDED
 const IN_PROGRESS = 0;
 const SUCCEEDED = 1;
 
-// The ring's record of one entry: INTS numbers at `slot << 3` of `ints`, its create and update time at
+// The ring's record of one entry: INTS numbers at `slot << 2` of `ints`, its create and update time at
 // `slot << 1` of `times`, and REFS shared values at `slot * REFS` of `refs` (so recording an entry touches a
 // few cache lines, not one per field).
-const INTS = 8;
+const INTS = 4;
 const ID = 0; // the entryId the slot holds (0: none)
 const PARENT = 1;
 /** The state (bits 0-2), HAS_EXTRA (bit 3) and the call depth (bits 4 up). */
 const STATE = 2;
-// 3: unused (the record is 8 numbers, so a slot's offset is a shift)
-const PREVIOUS = 4;
-const NEXT = 5;
-const LAST_CHILD = 6;
 /** The iteration or retry attempt; 0 for none. */
-const PROGRESS = 7;
+const PROGRESS = 3;
 const STATE_BITS = 7;
 /** A bit of STATE: the entry has rare parts in `extras` (so entries without any cost no map lookup). */
 const HAS_EXTRA = 8;
@@ -157,9 +154,6 @@ export class StepHistory implements StepObserver<number> {
   private extras: Map<number, Extra> = NO_EXTRAS;
   /** Entries pushed out of the ring while still in progress, by entryId. */
   private pinned: Map<number, MutableEntry> = NO_PINNED;
-  private lastPinnedId = 0;
-  private lastPinned: MutableEntry | undefined = undefined;
-  private lastRoot = 0;
   private lastEntered = 0;
   /** The innermost entry that failed with the error now propagating (the first to be left with it). */
   private failureId = 0;
@@ -206,26 +200,9 @@ export class StepHistory implements StepObserver<number> {
     const slot = id & this.mask;
     // Once the ring has come round, the slot's entry (`capacity` entries back) leaves it; one that has ended
     // without rare parts (the common case) is simply overwritten.
-    const held = ints[(slot << 3) + STATE]!;
-    if (((held & STATE_BITS) === IN_PROGRESS || (held & HAS_EXTRA) !== 0) && ints[slot << 3] !== 0) this.evict(slot);
+    const held = ints[(slot << 2) + STATE]!;
+    if (((held & STATE_BITS) === IN_PROGRESS || (held & HAS_EXTRA) !== 0) && ints[slot << 2] !== 0) this.evict(slot);
     const parentId = parent ?? 0;
-    let previous: number;
-    if (parentId !== 0) {
-      const ps = this.slotOf(parentId);
-      if (ps >= 0) {
-        const at = ps << 3;
-        previous = ints[at + LAST_CHILD]!;
-        ints[at + LAST_CHILD] = id;
-      } else {
-        const p = this.pinnedEntry(parentId);
-        previous = p ? p.lastChild : 0;
-        if (p) p.lastChild = id;
-      }
-    } else {
-      previous = this.lastRoot;
-      this.lastRoot = id;
-    }
-    if (previous !== 0) this.setNext(previous, id);
     const type = event.stepType;
     let state = IN_PROGRESS | (event.callDepth << DEPTH_SHIFT);
     // Loops learn their size after they are entered; detailed history reads variables when the step is left.
@@ -233,13 +210,10 @@ export class StepHistory implements StepObserver<number> {
       this.ownExtras().set(id, { event });
       state |= HAS_EXTRA;
     }
-    const at = slot << 3;
+    const at = slot << 2;
     ints[at + ID] = id;
     ints[at + PARENT] = parentId;
     ints[at + STATE] = state;
-    ints[at + PREVIOUS] = previous;
-    ints[at + NEXT] = 0;
-    ints[at + LAST_CHILD] = 0;
     ints[at + PROGRESS] = event.iteration ?? event.retryAttempt ?? 0;
     const now = this.time();
     const times = this.times;
@@ -264,13 +238,13 @@ export class StepHistory implements StepObserver<number> {
     const slot = this.slotOf(id);
     const ints = this.ints;
     if (slot >= 0) {
-      const at = slot << 3;
+      const at = slot << 2;
       const old = ints[at + STATE]!;
       hasExtra = old & HAS_EXTRA;
       ints[at + STATE] = (old & ~STATE_BITS) | state;
       this.times[(slot << 1) + UPDATED] = now;
     } else {
-      const p = this.pinnedEntry(id);
+      const p = this.pinned.get(id);
       if (!p) return;
       p.state = STATES[state]!;
       p.updateMs = now;
@@ -281,7 +255,7 @@ export class StepHistory implements StepObserver<number> {
     if (!succeeded) {
       if (!extra) {
         this.ownExtras().set(id, (extra = {}));
-        if (slot >= 0) ints[(slot << 3) + STATE]! |= HAS_EXTRA;
+        if (slot >= 0) ints[(slot << 2) + STATE]! |= HAS_EXTRA;
       }
       extra.error = end.error;
       if (end.state === 'failed' && (this.failureId === 0 || this.failureError !== end.error)) {
@@ -299,17 +273,6 @@ export class StepHistory implements StepObserver<number> {
     }
     // The path of a failure is taken while its entries are certainly kept.
     if (this.failureId !== 0 && this.failure.length === 0 && id === this.failureId) this.failure = this.pathOf(id);
-  }
-
-  /** The pinned entry `id`, or undefined; the last one found is cached (a long loop's iterations all ask for it). */
-  private pinnedEntry(id: number): MutableEntry | undefined {
-    if (id === this.lastPinnedId) return this.lastPinned;
-    const p = this.pinned.get(id);
-    if (p !== undefined) {
-      this.lastPinnedId = id;
-      this.lastPinned = p;
-    }
-    return p;
   }
 
   private ownExtras(): Map<number, Extra> {
@@ -338,16 +301,7 @@ export class StepHistory implements StepObserver<number> {
   /** The ring slot holding entry `id`, or -1 when it is not in the ring (pinned, dropped or never recorded). */
   private slotOf(id: number): number {
     const slot = id & this.mask;
-    return this.ints[slot << 3] === id ? slot : -1;
-  }
-
-  private setNext(id: number, next: number): void {
-    const slot = this.slotOf(id);
-    if (slot >= 0) this.ints[(slot << 3) + NEXT] = next;
-    else {
-      const p = this.pinned.get(id);
-      if (p) p.next = next;
-    }
+    return this.ints[slot << 2] === id ? slot : -1;
   }
 
   /**
@@ -363,10 +317,10 @@ export class StepHistory implements StepObserver<number> {
     const refs = new Array<unknown>(capacity * REFS);
     const [fromInts, fromTimes, fromRefs] = [this.ints, this.times, this.refs];
     for (let s = 0; s < old; s++) {
-      const id = fromInts[s << 3]!;
+      const id = fromInts[s << 2]!;
       if (id === 0) continue;
       const to = id & mask;
-      for (let k = 0; k < INTS; k++) ints[(to << 3) + k] = fromInts[(s << 3) + k]!;
+      for (let k = 0; k < INTS; k++) ints[(to << 2) + k] = fromInts[(s << 2) + k]!;
       times[to << 1] = fromTimes[s << 1]!;
       times[(to << 1) + 1] = fromTimes[(s << 1) + 1]!;
       for (let k = 0; k < REFS; k++) refs[to * REFS + k] = fromRefs[s * REFS + k];
@@ -383,7 +337,7 @@ export class StepHistory implements StepObserver<number> {
    * its rare parts, or is pinned when still in progress.
    */
   private evict(slot: number): void {
-    const at = slot << 3;
+    const at = slot << 2;
     const id = this.ints[at + ID]!;
     const state = this.ints[at + STATE]!;
     if ((state & STATE_BITS) === IN_PROGRESS) {
@@ -391,7 +345,6 @@ export class StepHistory implements StepObserver<number> {
       for (const [pid, p] of this.pinned) {
         if (p.state !== 'STATE_IN_PROGRESS') {
           this.pinned.delete(pid);
-          if (pid === this.lastPinnedId) this.lastPinnedId = 0;
           this.freeExtra(pid);
         }
       }
@@ -412,7 +365,7 @@ export class StepHistory implements StepObserver<number> {
 
   private snapshot(slot: number): MutableEntry {
     const ints = this.ints;
-    const at = slot << 3;
+    const at = slot << 2;
     const id = ints[at + ID]!;
     const extra = this.extras.get(id);
     const event = extra?.event;
@@ -431,9 +384,8 @@ export class StepHistory implements StepObserver<number> {
       state: STATES[state & STATE_BITS]!,
       createMs: this.times[(slot << 1) + CREATED]!,
       updateMs: this.times[(slot << 1) + UPDATED]!,
-      previous: ints[at + PREVIOUS]!,
-      next: ints[at + NEXT]!,
-      lastChild: ints[at + LAST_CHILD]!,
+      previous: 0,
+      next: 0,
       progress: p === 0 ? undefined : p,
       expectedIterations: extra?.expectedIterations ?? event?.expectedIterations,
       branch: extra?.branch ?? event?.branch,
@@ -444,21 +396,72 @@ export class StepHistory implements StepObserver<number> {
 
   /** Entries kept, in entryId order (snapshots). */
   entries(): HistoryEntry[] {
-    const out: HistoryEntry[] = [];
+    const out: MutableEntry[] = [];
     for (const p of this.pinned.values()) out.push(this.refresh(p));
     out.sort((a, b) => a.id - b.id);
-    const first = Math.max(1, this.counter - this.capacity + 1);
+    const first = this.ringStart();
     for (let id = first; id <= this.counter; id++) {
       const slot = this.keptSlot(id);
       if (slot >= 0) out.push(this.snapshot(slot));
     }
+    // Siblings: each entry's previous is the last kept entry before it with the same parent.
+    const last = new Map<number, MutableEntry>();
+    for (const e of out) {
+      const before = last.get(e.parentId);
+      if (before !== undefined) {
+        e.previous = before.id;
+        before.next = e.id;
+      }
+      last.set(e.parentId, e);
+    }
     return out;
+  }
+
+  /** The oldest entryId the ring may hold. */
+  private ringStart(): number {
+    return Math.max(1, this.counter - this.capacity + 1);
+  }
+
+  /** The parent of entry `id` when the ring keeps it; -1 when it does not (pinned, dropped). */
+  private ringParent(id: number): number {
+    const slot = this.keptSlot(id);
+    return slot >= 0 ? this.ints[(slot << 2) + PARENT]! : -1;
+  }
+
+  /**
+   * Sets `e`'s previous and next sibling as {@link entries} does: the nearest kept entries before and after
+   * it with the same parent. Pinned entries are all older than those in the ring; a sibling comes after its
+   * parent.
+   */
+  private link(e: MutableEntry): MutableEntry {
+    const parent = e.parentId;
+    const start = this.ringStart();
+    for (let id = e.id - 1; id >= start && id > parent; id--) {
+      if (this.ringParent(id) === parent) {
+        e.previous = id;
+        break;
+      }
+    }
+    for (const p of this.pinned.values()) {
+      if (p.parentId !== parent) continue;
+      if (p.id < e.id && p.id > e.previous && e.previous < start) e.previous = p.id;
+      if (p.id > e.id && (e.next === 0 || p.id < e.next)) e.next = p.id;
+    }
+    if (e.next === 0) {
+      for (let id = Math.max(e.id + 1, start); id <= this.counter; id++) {
+        if (this.ringParent(id) === parent) {
+          e.next = id;
+          break;
+        }
+      }
+    }
+    return e;
   }
 
   /** Entries dropped to stay under the entry cap (the oldest finished ones). */
   get droppedEntries(): number {
     let kept = this.pinned.size;
-    const first = Math.max(1, this.counter - this.capacity + 1);
+    const first = this.ringStart();
     for (let id = first; id <= this.counter; id++) if (this.keptSlot(id) >= 0) kept++;
     return this.counter - kept;
   }
@@ -470,13 +473,13 @@ export class StepHistory implements StepObserver<number> {
   private keptSlot(id: number): number {
     const slot = this.slotOf(id);
     if (slot < 0 || id > this.counter - this.maxEntries) return slot;
-    return (this.ints[(slot << 3) + STATE]! & STATE_BITS) === IN_PROGRESS ? slot : -1;
+    return (this.ints[(slot << 2) + STATE]! & STATE_BITS) === IN_PROGRESS ? slot : -1;
   }
 
   /** A pinned entry with its rare parts as they are now. */
-  private refresh(p: MutableEntry): HistoryEntry {
+  private refresh(p: MutableEntry): MutableEntry {
     const extra = this.extras.get(p.id);
-    return extra ? { ...p, error: extra.error, variables: extra.variables, branch: extra.branch ?? p.branch, expectedIterations: extra.expectedIterations ?? p.expectedIterations } : p;
+    return extra ? { ...p, error: extra.error, variables: extra.variables, branch: extra.branch ?? p.branch, expectedIterations: extra.expectedIterations ?? p.expectedIterations } : { ...p };
   }
 
   /** Entries recorded so far, including dropped ones (the last entryId given). */
@@ -486,6 +489,12 @@ export class StepHistory implements StepObserver<number> {
 
   /** The entry with this ID, or undefined when there is none (never recorded, or dropped). */
   find(entryId: number): HistoryEntry | undefined {
+    const e = this.unlinked(entryId);
+    return e === undefined ? undefined : this.link(e);
+  }
+
+  /** {@link find} without the siblings (previous and next left 0). */
+  private unlinked(entryId: number): MutableEntry | undefined {
     if (!Number.isInteger(entryId) || entryId < 1 || entryId > this.counter) return undefined;
     const slot = this.keptSlot(entryId);
     if (slot >= 0) return this.snapshot(slot);
@@ -525,19 +534,19 @@ export class StepHistory implements StepObserver<number> {
   }
 
   private pathOf(id: number): HistoryEntry[] {
-    const out: HistoryEntry[] = [];
-    let e = this.find(id);
+    const out: MutableEntry[] = [];
+    let e = this.unlinked(id);
     if (!e) return out;
     out.push(e);
-    for (let p = this.find(e.parentId); p; p = this.find(p.parentId)) {
+    for (let p = this.unlinked(e.parentId); p; p = this.unlinked(p.parentId)) {
       if (p.callDepth < e.callDepth && (p.stepType === 'STEP_SUBWORKFLOW_CALL' || p.stepType === 'STEP_CALL')) {
         out.push(p);
         e = p;
       }
     }
-    return out;
+    return out.map((x) => this.link(x));
   }
 }
 
 /** A pinned entry: a snapshot that enter/leave keep up to date. */
-type MutableEntry = { -readonly [K in keyof HistoryEntry]: HistoryEntry[K] } & { lastChild: number };
+type MutableEntry = { -readonly [K in keyof HistoryEntry]: HistoryEntry[K] };
