@@ -83,6 +83,7 @@ export function createBrowserGuard(options: BrowserGuardOptions = {}): BrowserGu
     if (method === 'OPTIONS' && allowed && h['access-control-request-method'] !== undefined) {
       if (!hostAllowed(h.host)) return refusedHost(h.host);
       res.writeHead(204, {
+        'x-content-type-options': 'nosniff',
         'access-control-allow-methods': 'GET, HEAD, POST, PATCH, PUT, DELETE',
         'access-control-allow-headers': h['access-control-request-headers'] ?? '',
         'access-control-max-age': '600',

@@ -126,7 +126,8 @@ function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
 const fullMessages = new WeakMap<Execution, ExecutionMessage>();
 function fullMessage(execution: Execution): ExecutionMessage {
   let message = fullMessages.get(execution);
-  if (!message) fullMessages.set(execution, (message = executionToMessage(execution)));
+  // Frozen, as the resource is: the gRPC fast path then encodes it once (grpc-stream.ts).
+  if (!message) fullMessages.set(execution, (message = Object.freeze(executionToMessage(execution))));
   return message;
 }
 

@@ -99,14 +99,7 @@ function serveUnaryGrpc(route: GrpcRoute, options: StreamOptions, stream: Server
       output = Promise.reject(error);
     }
     output.then(
-      (message) => {
-        const bytes = toBinary(route.unary!.method.output, message as never);
-        const envelope = Buffer.allocUnsafe(5 + bytes.length);
-        envelope[0] = 0;
-        envelope.writeUInt32BE(bytes.length, 1);
-        envelope.set(bytes, 5);
-        respondGrpc(stream, envelope, { 'grpc-status': '0' });
-      },
+      (message) => respondGrpc(stream, envelopeOf(route.unary!.method.output, message as object), OK_TRAILERS),
       (error: unknown) => {
         const e = options.toError(error);
         respondGrpc(stream, undefined, { 'grpc-status': String(e.code), 'grpc-message': options.rewrite('grpc-message', encodeURIComponent(e.rawMessage)) });
@@ -115,6 +108,32 @@ function serveUnaryGrpc(route: GrpcRoute, options: StreamOptions, stream: Server
   };
   stream.on('data', onData);
   stream.once('end', onEnd);
+}
+
+/** The trailers of a successful call (node:http2 copies them; never changed). */
+const OK_TRAILERS: OutgoingHttpHeaders = Object.freeze({ 'grpc-status': '0' });
+
+/**
+ * Envelopes of frozen messages by identity: the service hands out one frozen message per execution resource
+ * (grpc-services.ts `fullMessage`), which a poll reads again and again; like REST's JSON text of a resource
+ * (http-json.ts), it is encoded once. A frozen message never changes, so its envelope is never stale.
+ */
+const envelopes = new WeakMap<object, Buffer>();
+
+/** `message` of `schema` in gRPC's length-prefixed envelope (uncompressed). */
+function envelopeOf(schema: DescMessage, message: object): Buffer {
+  const frozen = Object.isFrozen(message);
+  if (frozen) {
+    const cached = envelopes.get(message);
+    if (cached) return cached;
+  }
+  const bytes = toBinary(schema, message as never);
+  const envelope = Buffer.allocUnsafe(5 + bytes.length);
+  envelope[0] = 0;
+  envelope.writeUInt32BE(bytes.length, 1);
+  envelope.set(bytes, 5);
+  if (frozen) envelopes.set(message, envelope);
+  return envelope;
 }
 
 /** `bytes` decoded as `schema`, or undefined when they are not a valid message of it. */

@@ -100,10 +100,16 @@ export function decodeSegment(s: string): string {
 
 /** The content type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
+/** The header every answer of the REST port carries (README "Safe by default"). */
+export const NOSNIFF = 'x-content-type-options';
 /** JSON text of resources by identity: resources are frozen and replaced on change, so this never goes stale. */
 const jsonCache = new WeakMap<object, string>();
 
-/** Answers with a JSON body. Resources (frozen objects) are serialized once. Returns undefined (answered). */
+/**
+ * Answers with a JSON body and `X-Content-Type-Options: nosniff` (given here with the other headers rather
+ * than set ahead: node:http then writes the header block without merging a second set of headers). Resources
+ * (frozen objects) are serialized once. Returns undefined (answered).
+ */
 export function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
   let text: string;
   if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
@@ -111,7 +117,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): un
     if (cached === undefined) jsonCache.set(body, (cached = JSON.stringify(body)));
     text = cached;
   } else text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), [NOSNIFF]: 'nosniff' });
   res.end(text);
   return undefined;
 }
@@ -137,7 +143,7 @@ export function sendError(res: ServerResponse, e: unknown): void {
     return;
   }
   const text = JSON.stringify(err.toJSON());
-  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) };
+  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), [NOSNIFF]: 'nosniff' };
   // A body we stopped reading cannot be left on a keep-alive connection.
   if ((res as { req?: IncomingMessage }).req?.complete === false) headers['connection'] = 'close';
   res.writeHead(err.httpStatus, headers);

@@ -25,7 +25,7 @@ import {
 import type { Execution, ServiceCore, StepEntryListRequest, Workflow } from '../service/model.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 import { deliverCallback } from './callback-handler.ts';
-import { decodeSegment, drain, readJsonBody, sendError, sendJson } from './http-json.ts';
+import { decodeSegment, drain, NOSNIFF, readJsonBody, sendError, sendJson } from './http-json.ts';
 
 /** A node:http request handler. It never throws and never rejects. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -55,18 +55,21 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
 
   return (req, res) => {
     try {
-      res.setHeader('x-content-type-options', 'nosniff');
       const rawUrl = req.url ?? '/';
       const q = rawUrl.indexOf('?');
       const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
       const query = q < 0 ? '' : rawUrl.slice(q + 1);
+      const api = path.startsWith(prefix);
+      // Every answer carries nosniff: the API's own (sendJson, sendError) write it with their other headers.
+      if (!api) res.setHeader(NOSNIFF, 'nosniff');
       const refused = guard(req, res, path);
       if (refused === 'preflight') return;
       if (refused) throw refused;
 
-      if (path.startsWith(prefix)) {
+      if (api) {
         // Google's REST-transport clients (and the operations they poll) go to the gRPC API's transcoder.
         if (query.includes('$alt=') || path.startsWith('operations/', prefix.length)) {
+          res.setHeader(NOSNIFF, 'nosniff');
           const taken = serveRestTransport(service, req, res, path, query);
           if (taken === true) return;
           if (taken !== false) {
@@ -330,6 +333,7 @@ function listQuery(query: string): StepEntryListRequest {
  * EXECUTION_VIEW_UNSPECIFIED) is FULL on get and list alike, as on gRPC here. Anything else is a 400.
  */
 function executionViewIsBasic(query: string): boolean {
+  if (query === '') return false;
   const view = new URLSearchParams(query).get('view');
   if (view === null || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
   if (view === 'BASIC') return true;

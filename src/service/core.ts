@@ -47,6 +47,7 @@ import { parentName, timestamp } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory } from './step-history.ts';
+import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
 import { callLogObserver, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
@@ -212,7 +213,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     );
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
-    const abort = (ex.abort = new AbortController());
+    const abort = (ex.abort = takeController());
     const deps: ExecutionDeps = {
       clock,
       fetch: mocked.fetch,
@@ -244,6 +245,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
    * history is kept in its settled form (settled-history.ts), so a finished execution holds little memory.
    */
   function runEnded(ex: ExecutionRecord): void {
+    if (ex.abort) giveBackController(ex.abort);
     ex.abort = undefined;
     if (ex.calls?.records.length === 0) ex.calls = undefined;
     if (ex.recording) {
