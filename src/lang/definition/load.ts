@@ -104,18 +104,10 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
   if (bytes > maxBytes) {
     throw new DefinitionError(`source is ${bytes} bytes; the limit is ${maxBytes} bytes (${Math.round(maxBytes / 1024)} KB)`, { code: 'SOURCE_TOO_LARGE' });
   }
-  const lineStarts = lineStartsOf(source);
-  const posAt = (offset: number): SourcePos => {
-    // The last line start at or before the offset (binary search).
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, col: offset - lineStarts[lo]! + 1 };
-  };
+  // Made in a function of its own: a closure made here would keep every variable of this function that any
+  // closure here uses (the tree builder and through it js-yaml's whole result) alive as long as the loaded
+  // source, and the garbage collector would copy them all through a compile (issue 17).
+  const posAt = positionsIn(source);
 
   let fmt = format;
   if (fmt === undefined) {
@@ -173,14 +165,29 @@ function isJson(source: string): boolean {
   }
 }
 
+/** The 1-based line and column of each offset of `source` (a binary search over where its lines start). */
+function positionsIn(source: string): (offset: number) => SourcePos {
+  const lineStarts = lineStartsOf(source);
+  return (offset: number): SourcePos => {
+    // The last line start at or before the offset.
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - lineStarts[lo]! + 1 };
+  };
+}
+
 /** Offsets at which each line starts (line 1 at index 0). */
-function lineStartsOf(source: string): number[] {
-  const starts = [0];
-  let i = source.indexOf('\n');
-  while (i >= 0) {
-    starts.push(i + 1);
-    i = source.indexOf('\n', i + 1);
-  }
+function lineStartsOf(source: string): Int32Array {
+  let lines = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lines++;
+  const starts = new Int32Array(lines);
+  let n = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts[n++] = i + 1;
   return starts;
 }
 
@@ -283,21 +290,22 @@ class TreeBuilder {
     const result = state.result as unknown[];
     // `[a, b: 1]`: a pair inside a flow list is a map of one entry, read as a key and a value; js-yaml's value
     // for it is an object of its own, not the value of the key read.
-    const items: SNode[] = [];
+    const items = new Array<SNode>(result.length);
     let c = mark;
-    for (let r = 0; r < result.length; r++) {
+    let r = 0;
+    for (; r < result.length; r++) {
       const item = result[r];
       if (c >= count) break;
       const child = nodes[c]!;
       if (typeof item === 'object' && item !== null && results[c] !== item && c + 1 < count) {
-        items.push(this.map(c, c + 2, child.offset));
+        items[r] = this.map(c, c + 2, child.offset);
         c += 2;
       } else {
-        items.push(child);
+        items[r] = child;
         c += 1;
       }
     }
-    if (items.length !== result.length || c !== count) {
+    if (r !== result.length || c !== count) {
       throw new DefinitionError('a list entry that cannot be read (a complex key?)', { pos: this.posAt(at) });
     }
     return { kind: 'seq', items, offset: at };
@@ -332,7 +340,9 @@ class TreeBuilder {
     if ((to - from) % 2 !== 0) {
       throw new DefinitionError('a map key without a value (`? key`) is not supported', { pos: this.posAt(at) });
     }
-    const entries: SEntry[] = [];
+    // Sized up front: most maps have one to three entries, and an array grown by push starts at seventeen.
+    const entries = new Array<SEntry>((to - from) / 2);
+    let count = 0;
     // Repeated keys: a linear search in small maps (most are), a Map of indexes in large ones.
     const index = to - from > 2 * SMALL_MAP ? new Map<string, number>() : undefined;
     for (let i = from; i < to; i += 2) {
@@ -343,16 +353,16 @@ class TreeBuilder {
       let seen: number | undefined;
       if (index !== undefined) {
         seen = index.get(key);
-        if (seen === undefined) index.set(key, entries.length);
+        if (seen === undefined) index.set(key, count);
       } else {
-        for (let j = 0; j < entries.length; j++) {
+        for (let j = 0; j < count; j++) {
           if (entries[j]!.key === key) {
             seen = j;
             break;
           }
         }
       }
-      if (seen === undefined) entries.push(entry);
+      if (seen === undefined) entries[count++] = entry;
       else if (this.format === 'json') entries[seen] = entry; // JSON semantics: the last one wins
       else {
         throw new DefinitionError(`YAML syntax error: Map keys must be unique; '${key}' is repeated`, {
@@ -361,6 +371,7 @@ class TreeBuilder {
         });
       }
     }
+    if (count < entries.length) entries.length = count; // JSON: repeated keys took one entry
     return { kind: 'map', entries, offset: at };
   }
 
