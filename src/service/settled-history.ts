@@ -1,6 +1,6 @@
 /**
  * The step history of an execution that has ended, kept small (issue 17: heap per retained execution). A
- * running execution records into a {@link StepHistory} ring (typed arrays sized for growth, about 4 KB even
+ * running execution records into a {@link StepHistory} ring (typed arrays sized for growth, about 1.5 KB even
  * for one entry); once the execution ends nothing is appended any more, so a short history is kept as its
  * frozen entries instead (a few hundred bytes), and the ring is freed. Executions are kept in memory by the
  * hundred thousand (src/service/core.ts), so this is most of what a finished trivial execution costs the
