@@ -228,19 +228,17 @@ function route(service: ServiceCore, req: IncomingMessage, rest: string, query: 
     }
     if (method === 'POST') {
       return readJsonBody(req).then((body) => {
+        // Field by field (no spreads): every execution created over REST comes this way (issue 17).
+        const input: Parameters<ServiceCore['createExecution']>[1] = {};
         const argument = stringField(body, 'argument');
+        if (argument !== undefined) input.argument = argument;
         const executionHistoryLevel = stringField(body, 'executionHistoryLevel', 'execution_history_level');
+        if (executionHistoryLevel !== undefined) input.executionHistoryLevel = executionHistoryLevel;
         const callLogLevel = stringField(body, 'callLogLevel', 'call_log_level');
-        sendJson(
-          res,
-          200,
-          service.createExecution(workflowId, {
-            ...(argument !== undefined ? { argument } : {}),
-            ...(executionHistoryLevel !== undefined ? { executionHistoryLevel } : {}),
-            ...(callLogLevel !== undefined ? { callLogLevel } : {}),
-            ...rawFields(body, [['labels', 'labels']]),
-          }),
-        );
+        if (callLogLevel !== undefined) input.callLogLevel = callLogLevel;
+        const labels = body['labels'];
+        if (labels !== undefined) input.labels = labels;
+        sendJson(res, 200, service.createExecution(workflowId, input));
       });
     }
     throw methodNotFound(method, rest);

@@ -43,7 +43,7 @@ import type {
   ServiceCore,
   ServiceEvent,
 } from './model.ts';
-import { parentName, timestamp } from './names.ts';
+import { parentName } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { StepHistory } from './step-history.ts';
@@ -51,7 +51,7 @@ import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
 import { callLogObserver, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
-import { activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
+import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
@@ -128,7 +128,7 @@ interface ExecutionRecord {
   /** Its outbound calls (set when it starts; dropped at the end when it made none). */
   calls?: CallLog | undefined;
   /** The execution that started it through the Workflow Executions connector. */
-  readonly parent?: string;
+  readonly parent: string | undefined;
   /** Called once when it ends (created by the first waiter). */
   onEnd: (() => void)[] | undefined;
 }
@@ -151,6 +151,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const { project, location } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
+  /** The clock's reading in milliseconds (one function for every execution's history and call log). */
+  const now = (): number => clock.now();
   // Under the virtual clock, time stands still while a real request is out (src/engine/virtual-time.ts).
   const fetchImpl = fetchHoldingTime(clock, options.fetch ?? platformFetch);
   const startMocks = options.mocks ?? NO_MOCKS;
@@ -225,7 +227,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         callSteps: callLogObserver(ex.callLogLevel, {
           workflowId: ex.workflowId,
           executionId: ex.executionId,
-          now: () => clock.now(),
+          now,
           write: printLog,
         }),
         ...(ex.recording ? { observer: ex.recording } : {}),
@@ -292,23 +294,14 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const executionId = crypto.randomUUID();
     const name = `${wf.resource.name}/executions/${executionId}`;
     const startMs = Math.trunc(clock.now());
-    const resource: Execution = Object.freeze({
-      name,
-      state: 'ACTIVE',
-      ...(recorded !== undefined ? { argument: recorded } : {}),
-      startTime: timestamp(startMs),
-      workflowRevisionId: wf.resource.revisionId,
-      ...(executionLevel ? { executionHistoryLevel: executionLevel } : {}),
-      ...(labels ? { labels } : {}),
-      ...(callLogLevel ? { callLogLevel } : {}),
-    });
+    const resource = activeExecution(name, recorded, startMs, wf.resource.revisionId, executionLevel, labels, callLogLevel);
     const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
     const history =
       level === 'none'
         ? undefined
         : new StepHistory({
             detailed: level === 'detailed',
-            now: () => clock.now(),
+            now,
             ...(options.maxStepEntries !== undefined ? { maxEntries: options.maxStepEntries } : {}),
           });
     const ex: ExecutionRecord = {
@@ -323,7 +316,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       history,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
-      ...(parentExecution !== undefined ? { parent: parentExecution } : {}),
+      parent: parentExecution,
     };
     executions.set(executionId, ex);
     let list = executionsByWorkflow.get(workflowId);
