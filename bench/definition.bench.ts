@@ -143,14 +143,22 @@ const bytes = utf8Length(source);
 for (let i = 0; i < 10; i++) compileDefinition(source, DEFINITION_LIBRARY);
 (globalThis as { gc?: () => void }).gc?.();
 const times: number[] = [];
+// CPU time of the process (all its threads: the garbage collector's helpers too) per compile, beside the
+// wall-clock time: on a shared machine the wall clock also counts the time other processes held the CPU.
+const cpuTimes: number[] = [];
 for (let i = 0; i < 30; i++) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   compileDefinition(source, DEFINITION_LIBRARY);
   times.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  cpuTimes.push((c.user + c.system) / 1000);
 }
 times.sort((a, b) => a - b);
+cpuTimes.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)]!;
 report(`compile a ${(bytes / 1024).toFixed(0)} KB workflow (median of 30)`, median, 'ms', { value: 20, higherIsBetter: false });
+report(`compile a ${(bytes / 1024).toFixed(0)} KB workflow, CPU time (median of 30)`, cpuTimes[Math.floor(cpuTimes.length / 2)]!, 'ms');
 
 // The YAML reader's share of it (issue 15: the reader was chosen on this number; README "The YAML reader").
 for (let i = 0; i < 10; i++) loadSource(source);

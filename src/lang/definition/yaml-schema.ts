@@ -116,21 +116,33 @@ const floatType = new Type('tag:yaml.org,2002:float', {
   predicate: (data: unknown) => typeof data === 'number',
 });
 
-const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+// Compared by length first: looking every plain scalar up in a Set would hash each one (issue 17).
+
+/** Whether a plain scalar is null in the core schema: empty, `~`, `null`, `Null`, `NULL`. */
+function isCoreNull(s: string): boolean {
+  if (s.length === 0) return true;
+  if (s.length === 1) return s === '~';
+  return s.length === 4 && (s === 'null' || s === 'Null' || s === 'NULL');
+}
+
+/** The boolean a plain scalar is in the core schema (`true`, `True`, `TRUE`, and so for false), if any. */
+function coreBool(s: string): boolean | undefined {
+  if (s.length === 4) return s === 'true' || s === 'True' || s === 'TRUE' ? true : undefined;
+  if (s.length === 5) return s === 'false' || s === 'False' || s === 'FALSE' ? false : undefined;
+  return undefined;
+}
+
 const nullType = new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
-  resolve: (data: unknown) => data === null || (typeof data === 'string' && NULLS.has(data)),
+  resolve: (data: unknown) => data === null || (typeof data === 'string' && isCoreNull(data)),
   construct: () => null,
   predicate: (data: unknown) => data === null,
 });
 
-const BOOLS = new Map([
-  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
-]);
 const boolType = new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: unknown) => typeof data === 'string' && BOOLS.has(data),
-  construct: (data: string) => BOOLS.get(data),
+  resolve: (data: unknown) => typeof data === 'string' && coreBool(data) !== undefined,
+  construct: (data: string) => coreBool(data),
   predicate: (data: unknown) => typeof data === 'boolean',
 });
 
