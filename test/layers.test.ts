@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
  * layer may not import each other. `.` is the root files (main.ts, server.ts, index.ts), which wire the rest.
  */
 const LAYERS: readonly (readonly string[])[] = [
+  ['platform'],
   ['lang'],
   ['lang/expr'],
   ['lang/definition'],

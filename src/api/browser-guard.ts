@@ -19,8 +19,7 @@
  * The same policy is what dev servers apply (webpack-dev-server's `allowedHosts`, Vite's `server.allowedHosts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hostname as machineHostname } from 'node:os';
-import { isIP } from 'node:net';
+import { nodeNet, nodeOs } from '../platform/builtins.ts';
 import { ApiError } from '../service/errors.ts';
 
 /** Options of {@link createBrowserGuard}. */
@@ -63,7 +62,7 @@ export function createBrowserGuard(options: BrowserGuardOptions = {}): BrowserGu
     if (host === undefined) return false;
     const name = hostName(host);
     if (name === undefined) return false;
-    if (isIP(name) !== 0) return true;
+    if (nodeNet().isIP(name) !== 0) return true;
     return exact.has(name) || suffixes.some((s) => name.endsWith(s));
   };
 
@@ -132,7 +131,7 @@ function normalizeOrigin(origin: string): string | undefined {
 
 function safeHostname(): string {
   try {
-    return machineHostname();
+    return nodeOs().hostname();
   } catch {
     return 'localhost';
   }

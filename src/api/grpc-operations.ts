@@ -8,7 +8,7 @@
  */
 import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import { anyPack, EmptySchema } from '@bufbuild/protobuf/wkt';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../platform/builtins.ts';
 import { OperationSchema, type Operation } from '../../gen/google/longrunning/operations_pb.ts';
 import { OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import type { ServiceCore } from '../service/model.ts';
@@ -32,7 +32,7 @@ class OperationStore {
    */
   record<Desc extends DescMessage>(verb: string, target: string, schema: Desc, response: MessageShape<Desc>): Operation {
     const now = new Date();
-    const name = `${locationName(this.service)}/operations/operation-${now.getTime()}-${randomBytes(8).toString('hex')}`;
+    const name = `${locationName(this.service)}/operations/operation-${now.getTime()}-${nodeCrypto().randomBytes(8).toString('hex')}`;
     const metadata = create(OperationMetadataSchema, {
       createTime: timestampFromDate(now),
       endTime: timestampFromDate(now),

@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from
 import { fromBinary, toBinary, type DescMethodUnary, type DescMessage } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
-import { nodeHttp2 } from './builtins.ts';
+import { nodeHttp2 } from '../platform/builtins.ts';
 
 /** What happens to each response header and trailer before it is sent (e.g. re-encoding `grpc-message`). */
 export type HeaderRewrite = (name: string, value: string) => string;

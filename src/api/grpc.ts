@@ -9,7 +9,7 @@
  * this module only listens, loading grpc-routes.ts on the first request.
  */
 import type { Http2Server, IncomingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
-import { nodeHttp2 } from './builtins.ts';
+import { nodeHttp2, nodeNet } from '../platform/builtins.ts';
 import type { Socket } from 'node:net';
 import type { ServiceCore } from '../service/model.ts';
 
@@ -45,40 +45,55 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
 
 /**
  * Serves the Workflows, Executions and Operations gRPC services for `service` over h2c on host:port (port 0: a
- * free port). Resolves once listening; rejects with the listen error (e.g. EADDRINUSE). Resolves to undefined
- * when the runtime has no HTTP/2 server (the REST API still works then; a warning says so). Prints nothing:
- * the caller prints the address (src/server.ts).
+ * free port). Resolves once listening; rejects with the listen error (e.g. EADDRINUSE). Prints nothing: the
+ * caller prints the address (src/server.ts).
+ *
+ * The port is a plain TCP listener (node:net, which node:http loads anyway); node:http2, with the node:tls and
+ * node:crypto it loads, costs about 8 ms of CPU, so it is loaded on the first connection, whose socket is then
+ * handed to the HTTP/2 server (`emit('connection')`, as Node documents for its HTTP servers; the same under
+ * Deno and Bun). A runtime without an HTTP/2 server says so on stderr then and closes the connection; the REST
+ * API works as before. Issue 17: start-up.
  */
-export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer | undefined> {
-  let server: Http2Server;
-  try {
-    server = nodeHttp2().createServer();
-  } catch (error) {
-    process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
-    return undefined;
-  }
-  // Small responses must not wait for Nagle's algorithm (40 ms against the client's delayed ACK).
-  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
-  server.on('stream', lazyStreamHandler(service));
+export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer> {
   const sessions = new Set<ServerHttp2Session>();
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.on('close', () => sessions.delete(session));
+  let http2: Http2Server | undefined;
+  const http2Server = (): Http2Server => {
+    if (http2) return http2;
+    const server = nodeHttp2().createServer();
+    server.on('stream', lazyStreamHandler(service));
+    server.on('session', (session) => {
+      sessions.add(session);
+      session.on('close', () => sessions.delete(session));
+    });
+    return (http2 = server);
+  };
+  const listener = nodeNet().createServer((socket: Socket) => {
+    // Small responses must not wait for Nagle's algorithm (40 ms against the client's delayed ACK).
+    socket.setNoDelay(true);
+    let server: Http2Server;
+    try {
+      server = http2Server();
+    } catch (error) {
+      process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
+      socket.destroy();
+      return;
+    }
+    server.emit('connection', socket);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
+    listener.once('error', reject);
+    listener.listen(opts.port, opts.host, () => {
+      listener.off('error', reject);
       resolve();
     });
   });
-  const address = server.address();
+  const address = listener.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   return {
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        listener.close(() => resolve());
         for (const session of sessions) session.close();
         // Sessions that do not close in time (a client holding a stream open) are cut.
         setTimeout(() => {

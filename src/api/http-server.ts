@@ -3,7 +3,7 @@
  * Deno and Bun through their node:http compatibility.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { nodeHttp } from './builtins.ts';
+import { nodeHttp } from '../platform/builtins.ts';
 
 /** A running HTTP listener. */
 export interface HttpListener {

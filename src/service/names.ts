@@ -3,7 +3,7 @@
  * watching" rule 4): which workflow IDs are valid, how resource names are formed, how revision and
  * callback identifiers are made, and the timestamps every resource carries.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../platform/builtins.ts';
 
 /**
  * Workflow IDs: lowercase letters, digits, hyphens and underscores; a letter first; at most 128 characters
@@ -40,7 +40,7 @@ export function parentName(project: string, location: string): string {
  * names one source for the life of the process.
  */
 export function revisionId(counter: number, sourceContents: string): string {
-  const hash = createHash('sha256').update(sourceContents).digest('hex').slice(0, 3);
+  const hash = nodeCrypto().createHash('sha256').update(sourceContents).digest('hex').slice(0, 3);
   return `${String(counter).padStart(6, '0')}-${hash}`;
 }
 
@@ -49,7 +49,7 @@ export function revisionId(counter: number, sourceContents: string): string {
  * URLs cannot be guessed.
  */
 export function newCallbackId(): string {
-  return randomBytes(16).toString('hex');
+  return nodeCrypto().randomBytes(16).toString('hex');
 }
 
 /** The current time as an RFC 3339 UTC timestamp with fractional seconds (`2026-11-21T08:00:00.123Z`). */

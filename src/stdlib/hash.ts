@@ -4,7 +4,7 @@
  * or SHA512, returned as bytes (encode them with `base64.encode` to return them). Uses `node:crypto`, which
  * Node, Deno and Bun all provide.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { nodeCrypto } from '../platform/builtins.ts';
 import { valueError } from '../lang/errors.ts';
 import { bytes, str } from './check.ts';
 import type { StdlibFunction } from './types.ts';
@@ -41,7 +41,7 @@ export const functions: StdlibFunction[] = [
       const fn = 'hash.compute_checksum';
       const d = bytes(fn, 'data', data);
       const a = hashAlgorithm(fn, str(fn, 'algorithm', algorithm));
-      return new Uint8Array(createHash(a).update(d).digest());
+      return new Uint8Array(nodeCrypto().createHash(a).update(d).digest());
     },
   },
   {
@@ -53,7 +53,7 @@ export const functions: StdlibFunction[] = [
       const k = bytes(fn, 'key', key);
       const d = bytes(fn, 'data', data);
       const a = hashAlgorithm(fn, str(fn, 'algorithm', algorithm));
-      return new Uint8Array(createHmac(a, k).update(d).digest());
+      return new Uint8Array(nodeCrypto().createHmac(a, k).update(d).digest());
     },
   },
 ];

@@ -6,9 +6,8 @@
  * (also in Deno and Bun, which provide both modules; node:http sets no response timeout of its own). The
  * answer is a standard {@link Response}, so callers see one interface.
  */
-import { request as plainRequest, type IncomingMessage } from 'node:http';
-import { request as tlsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { nodeHttp, nodeHttps, nodeStream } from '../platform/builtins.ts';
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const MAX_REDIRECTS = 20;
@@ -48,7 +47,7 @@ function sendWithBody(
     const outgoing: Record<string, string> = {};
     headers.forEach((v, k) => (outgoing[k] = v));
     outgoing['content-length'] = String(bytes.length);
-    const send = url.protocol === 'https:' ? tlsRequest : plainRequest;
+    const send = url.protocol === 'https:' ? nodeHttps().request : nodeHttp().request;
     const req = send(url, { method, headers: outgoing });
     const onAbort = (): void => {
       req.destroy();
@@ -82,7 +81,7 @@ function sendWithBody(
       res.on('end', done);
       res.on('error', done);
       const stream =
-        method === 'HEAD' || NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+        method === 'HEAD' || NULL_BODY_STATUSES.has(status) ? null : (nodeStream().Readable.toWeb(res) as ReadableStream<Uint8Array>);
       if (stream === null) res.resume();
       resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
     });

@@ -13,10 +13,9 @@
  * Each asset is served with an ETag (a hash of its content); pages link to `?v=<hash>`, which is cached as
  * immutable, so a new build is picked up at once and an unchanged one is never fetched twice.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { brotliDecompressSync } from 'node:zlib';
+import { nodeCrypto, nodeZlib } from '../platform/builtins.ts';
 
 /** Inlined by build.mjs: asset file name → its content brotli-compressed, in base64. Undefined when running from source. */
 declare const __UI_ASSETS__: Record<string, string> | undefined;
@@ -54,8 +53,8 @@ function load(): Map<string, Asset> {
   const out = new Map<string, Asset>();
   for (const [name, contentType] of Object.entries(ASSET_TYPES)) {
     const packed = inlined?.[name];
-    const body = packed !== undefined ? brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8') : readFromSource(name);
-    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+    const body = packed !== undefined ? nodeZlib().brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8') : readFromSource(name);
+    const hash = nodeCrypto().createHash('sha256').update(body).digest('hex').slice(0, 12);
     out.set(name, { name, contentType, body, hash });
   }
   loaded = out;
