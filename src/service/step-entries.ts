@@ -14,6 +14,7 @@
  *   call, iterations under a loop, a branch's steps under the branch), `next`/`previous` the siblings.
  */
 import { ApiError } from './errors.ts';
+import { timestamp } from './names.ts';
 import { errorPayload } from './error-payload.ts';
 import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './filter.ts';
 import type { StepEntry, StepEntryList, StepEntryListRequest } from './model.ts';
@@ -32,13 +33,12 @@ const STEP_TYPES: readonly StepType[] = [
   'STEP_EXCEPT', 'STEP_RETURN', 'STEP_RAISE', 'STEP_GOTO',
 ];
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The filterable and orderable fields of stepEntries.list (Google's list reference). */
 const STEP_ENTRY_FIELDS: ListFields<HistoryEntry> = {
   entryId: { kind: 'int', get: (e) => e.id },
-  createTime: { kind: 'timestamp', get: (e) => iso(e.createMs) },
-  updateTime: { kind: 'timestamp', get: (e) => iso(e.updateMs) },
+  createTime: { kind: 'timestamp', get: (e) => timestamp(e.createMs) },
+  updateTime: { kind: 'timestamp', get: (e) => timestamp(e.updateMs) },
   routine: { kind: 'string', get: (e) => e.routine },
   step: { kind: 'string', get: (e) => e.step },
   stepType: { kind: 'enum', get: (e) => e.stepType, values: STEP_TYPES, prefix: 'STEP_' },
@@ -107,8 +107,8 @@ function renderStepEntry(executionName: string, e: HistoryEntry, children: reado
   if (e.previous) nav.previous = String(e.previous);
   return {
     name: `${executionName}/stepEntries/${e.id}`,
-    createTime: iso(e.createMs),
-    updateTime: iso(e.updateMs),
+    createTime: timestamp(e.createMs),
+    updateTime: timestamp(e.updateMs),
     routine: e.routine,
     step: e.step,
     stepType: e.stepType,
