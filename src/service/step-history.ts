@@ -202,6 +202,9 @@ export class StepHistory implements StepObserver<number> {
     // without rare parts (the common case) is simply overwritten.
     const held = ints[(slot << 2) + STATE]!;
     if (((held & STATE_BITS) === IN_PROGRESS || (held & HAS_EXTRA) !== 0) && ints[slot << 2] !== 0) this.evict(slot);
+    // Detailed history frees the variables of the entry that has just dropped out of the cap at once, so the
+    // byte cap counts only the entries kept.
+    if (this.detailed && id > this.maxEntries) this.dropVariables(id - this.maxEntries);
     const parentId = parent ?? 0;
     const type = event.stepType;
     let state = IN_PROGRESS | (event.callDepth << DEPTH_SHIFT);
@@ -352,6 +355,18 @@ export class StepHistory implements StepObserver<number> {
       this.pinned.set(id, this.snapshot(slot));
     } else if ((state & HAS_EXTRA) !== 0) this.freeExtra(id);
     this.ints[at + ID] = 0;
+  }
+
+  /** Frees the variables of entry `id`, dropped by the cap, unless it is still in progress (and so kept). */
+  private dropVariables(id: number): void {
+    const slot = this.slotOf(id);
+    if (slot < 0) return;
+    const state = this.ints[(slot << 2) + STATE]!;
+    if ((state & STATE_BITS) === IN_PROGRESS || (state & HAS_EXTRA) === 0) return;
+    const extra = this.extras.get(id);
+    if (extra?.variables === undefined) return;
+    this.variableBytes -= extra.variables.length;
+    delete extra.variables;
   }
 
   /** Frees the rare parts of entry `id`. */

@@ -150,6 +150,17 @@ s('variables over the byte cap are left out and the history says so', () => {
   assert.ok(h.variableBytes <= 40);
 });
 
+s('detailed history: variables of entries dropped by the entry cap stop counting against the byte cap at once', () => {
+  // Each entry's variables JSON is 21 bytes: the 10 kept entries fit in 300 bytes, the 100 recorded would not.
+  const h = new StepHistory({ detailed: true, now: clock(), maxEntries: 10, maxVariableBytes: 300 });
+  for (let i = 0; i < 100; i++) h.leave(h.enter(event(`s${i}`, 'STEP_ASSIGN', { vars: { text: 'abcdefghij' } }), undefined), { state: 'succeeded' });
+  const entries = listStepEntries(h, EXEC, {}).stepEntries;
+  assert.is(entries.length, 10);
+  assert.ok(entries.every((e) => e.variableData !== undefined), 'every kept entry has its variables');
+  assert.not.ok(h.variablesTruncated);
+  assert.is(h.variableBytes, 10 * JSON.stringify({ text: 'abcdefghij' }).length);
+});
+
 s('the entry cap keeps the newest entries plus those still in progress, drops the oldest finished ones, and counts them', () => {
   const h = new StepHistory({ detailed: false, now: clock(), maxEntries: 10 });
   const loop = h.enter(event('loop', 'STEP_FOR'), undefined);
