@@ -50,12 +50,12 @@ export type Punct =
  * `name` the identifier as written (case kept; keywords are decided by the parser).
  */
 export type Token =
-  | { readonly kind: 'int'; readonly value: bigint; readonly pos: number; readonly end: number }
-  | { readonly kind: 'double'; readonly value: number; readonly pos: number; readonly end: number }
-  | { readonly kind: 'string'; readonly value: string; readonly pos: number; readonly end: number }
-  | { readonly kind: 'name'; readonly value: string; readonly pos: number; readonly end: number }
-  | { readonly kind: 'punct'; readonly value: Punct; readonly pos: number; readonly end: number }
-  | { readonly kind: 'eof'; readonly value: ''; readonly pos: number; readonly end: number };
+  | { readonly kind: 'int'; readonly value: bigint; readonly pos: number }
+  | { readonly kind: 'double'; readonly value: number; readonly pos: number }
+  | { readonly kind: 'string'; readonly value: string; readonly pos: number }
+  | { readonly kind: 'name'; readonly value: string; readonly pos: number }
+  | { readonly kind: 'punct'; readonly value: Punct; readonly pos: number }
+  | { readonly kind: 'eof'; readonly value: ''; readonly pos: number };
 
 /** The two-character punctuation `==`, `!=`, `<=`, `>=`, `//` that starts with these two code units, if any. */
 function twoCharPunct(c: number, d: number): Punct | undefined {
@@ -100,7 +100,7 @@ export function tokenize(text: string): Token[] {
     if (isNameStart(c)) {
       i++;
       while (i < n && isNamePart(text.charCodeAt(i))) i++;
-      out.push({ kind: 'name', value: text.slice(start, i), pos: start, end: i });
+      out.push({ kind: 'name', value: text.slice(start, i), pos: start });
       continue;
     }
     if (c === 34 /* " */ || c === 39 /* ' */) {
@@ -109,13 +109,13 @@ export function tokenize(text: string): Token[] {
     }
     const two = twoCharPunct(c, text.charCodeAt(i + 1));
     if (two !== undefined) {
-      out.push({ kind: 'punct', value: two, pos: start, end: i + 2 });
+      out.push({ kind: 'punct', value: two, pos: start });
       i += 2;
       continue;
     }
     const punct = c < 128 ? ONE_CHAR[c] : undefined;
     if (punct !== undefined) {
-      out.push({ kind: 'punct', value: punct, pos: start, end: i + 1 });
+      out.push({ kind: 'punct', value: punct, pos: start });
       i++;
       continue;
     }
@@ -128,7 +128,7 @@ export function tokenize(text: string): Token[] {
     }
     throw new ExpressionSyntaxError(`unexpected character ${JSON.stringify(one)}`, start);
   }
-  out.push({ kind: 'eof', value: '', pos: n, end: n });
+  out.push({ kind: 'eof', value: '', pos: n });
   return out;
 }
 
@@ -168,8 +168,8 @@ function readNumber(text: string, i: number, out: Token[]): number {
     throw new ExpressionSyntaxError(`malformed number ${JSON.stringify(text.slice(start, i + 1))}`, start);
   }
   const s = text.slice(start, i);
-  if (isInt) out.push({ kind: 'int', value: BigInt(s), pos: start, end: i });
-  else out.push({ kind: 'double', value: Number(s), pos: start, end: i });
+  if (isInt) out.push({ kind: 'int', value: BigInt(s), pos: start });
+  else out.push({ kind: 'double', value: Number(s), pos: start });
   return i;
 }
 
@@ -248,6 +248,6 @@ function readString(text: string, i: number, out: Token[]): number {
     }
     run = i;
   }
-  out.push({ kind: 'string', value: s, pos: start, end: i });
+  out.push({ kind: 'string', value: s, pos: start });
   return i;
 }
