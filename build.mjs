@@ -110,6 +110,51 @@ const lazyZlib = {
   },
 };
 
+// The gRPC API (Connect, protobuf-es, gen/) is loaded on its first request, and esbuild does not tree-shake inside
+// such a lazily-run part of the bundle: protobuf-es's `wkt` and `codegenv2` entry points re-export every module
+// they have (`export *`; protobuf-es's own modules import the first as ./wkt/index.js), so all of those came along, used or not (codegen symbol tables; the descriptors of
+// plugin.proto, type.proto, api.proto and the language feature protos: about 6 KB). Their imports get only the
+// names the bundle uses, from the modules that define them; a name missing here is a build error ("No matching
+// export"), to be added to this list.
+const PROTOBUF_ENTRY_NAMES = {
+  '@bufbuild/protobuf/codegenv2': {
+    'codegenv2/file.js': ['fileDesc'],
+    'codegenv2/message.js': ['messageDesc'],
+    'codegenv2/enum.js': ['enumDesc'],
+    'codegenv2/service.js': ['serviceDesc'],
+    'codegenv2/extension.js': ['extDesc'],
+  },
+  '@bufbuild/protobuf/wkt': {
+    'wkt/google/protobuf/any_pb.js': ['file_google_protobuf_any'],
+    'wkt/google/protobuf/descriptor_pb.js': ['file_google_protobuf_descriptor', 'MethodOptions_IdempotencyLevel'],
+    'wkt/google/protobuf/duration_pb.js': ['file_google_protobuf_duration', 'DurationSchema'],
+    'wkt/google/protobuf/empty_pb.js': ['file_google_protobuf_empty', 'EmptySchema'],
+    'wkt/google/protobuf/field_mask_pb.js': ['file_google_protobuf_field_mask'],
+    'wkt/google/protobuf/timestamp_pb.js': ['file_google_protobuf_timestamp', 'TimestampSchema'],
+    'wkt/google/protobuf/struct_pb.js': ['ListValueSchema', 'NullValue', 'StructSchema', 'ValueSchema'],
+    'wkt/wrappers.js': ['hasCustomJsonRepresentation', 'isWrapperDesc'],
+    'wkt/any.js': ['anyPack', 'anyUnpack'],
+  },
+};
+const protobufEntries = {
+  name: 'protobuf-entries',
+  setup(build) {
+    const dist = new URL('./node_modules/@bufbuild/protobuf/dist/esm/', import.meta.url).pathname;
+    build.onResolve({ filter: /^@bufbuild\/protobuf\/(wkt|codegenv2)$/ }, (args) => ({ path: args.path, namespace: 'protobuf-entry' }));
+    // protobuf-es's own modules import the `wkt` entry point as ./wkt/index.js.
+    build.onResolve({ filter: /^\.\.?\/wkt\/index\.js$/ }, (args) =>
+      args.importer.startsWith(dist) ? { path: '@bufbuild/protobuf/wkt', namespace: 'protobuf-entry' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'protobuf-entry' }, (args) => ({
+      contents: Object.entries(PROTOBUF_ENTRY_NAMES[args.path])
+        .map(([file, names]) => `export { ${names.join(', ')} } from ${JSON.stringify(dist + file)};`)
+        .join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -131,7 +176,7 @@ const options = {
   define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [yamlReader, lazyZlib, builtins, originComments],
+  plugins: [yamlReader, protobufEntries, lazyZlib, builtins, originComments],
 };
 
 // The JS API (`import { startEmulator } from 'workflows-emulator'`): the same bundle minus the shebang.
