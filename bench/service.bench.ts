@@ -6,13 +6,15 @@
 //     0.5 is the limit);
 //   - GET of an execution: requests/s as a ratio to a bare node:http server (also a child process) answering
 //     the same JSON bytes, measured in the same run (target >= 0.5);
+//     Also the server's CPU time per execution and the bare server's per request (read from /proc on Linux;
+//     CPU time does not swing with the machine's load as throughput does);
 //   - cold start: spawn to the listening line, median of 7 (target <= 300 ms);
 //   - hot reload: a workflow file written to its new revision visible over REST, median of 7 (target <= 500 ms).
 // Usage: npm run build && node --expose-gc --import tsx bench/service.bench.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './report.ts';
@@ -89,6 +91,26 @@ async function throughput(ms: number, op: () => Promise<void>): Promise<number> 
   return count / ((performance.now() - t0) / 1000);
 }
 
+/** CPU time (user + system) of process `pid` so far in microseconds, from /proc; undefined where there is none. */
+function cpuMicros(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/** {@link throughput}, and the CPU time process `pid` spent per operation meanwhile (µs; undefined without /proc). */
+async function throughputAndCpu(ms: number, op: () => Promise<void>, pid: number | undefined): Promise<{ rate: number; cpu: number | undefined }> {
+  const c0 = cpuMicros(pid);
+  const t0 = performance.now();
+  const rate = await throughput(ms, op);
+  const c1 = cpuMicros(pid);
+  const ops = (rate * (performance.now() - t0)) / 1000;
+  return { rate, cpu: c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / ops };
+}
+
 /** A bare node:http server in its own process answering `bytes` as JSON to every request; resolves to its port. */
 async function startBare(bytes: string): Promise<{ child: ChildProcess; port: number }> {
   const script = `const b=${JSON.stringify(bytes)};const s=require('node:http').createServer({keepAlive:true},(q,r)=>{r.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':Buffer.byteLength(b)});r.end(b)});s.keepAliveTimeout=65000;s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
@@ -131,15 +153,19 @@ async function executionsPerSecond(): Promise<void> {
     await throughput(500, one); // warm-up
     await throughput(500, bareOne);
     // Alternate (a b b a) to even out noise.
-    const e1 = await throughput(1500, one);
-    const b1 = await throughput(1500, bareOne);
-    const b2 = await throughput(1500, bareOne);
-    const e2 = await throughput(1500, one);
-    const rate = (e1 + e2) / 2;
-    const bareRate = (b1 + b2) / 2;
+    const e1 = await throughputAndCpu(1500, one, emu.child.pid);
+    const b1 = await throughputAndCpu(1500, bareOne, bare.pid);
+    const b2 = await throughputAndCpu(1500, bareOne, bare.pid);
+    const e2 = await throughputAndCpu(1500, one, emu.child.pid);
+    const rate = (e1.rate + e2.rate) / 2;
+    const bareRate = (b1.rate + b2.rate) / 2;
     report('REST executions created and polled to SUCCEEDED (16 keep-alive clients)', rate, 'executions/s', { value: 2000, higherIsBetter: true });
     report('bare node:http, same clients (16 keep-alive)', bareRate, 'requests/s');
     report('REST executions/s / bare node:http requests/s (same run)', rate / bareRate, 'ratio', { value: 0.4, higherIsBetter: true });
+    if (e1.cpu !== undefined && e2.cpu !== undefined && b1.cpu !== undefined && b2.cpu !== undefined) {
+      report('REST server CPU per execution (created and polled)', (e1.cpu + e2.cpu) / 2, 'µs');
+      report('bare node:http server CPU per request', (b1.cpu + b2.cpu) / 2, 'µs');
+    }
   } finally {
     bare?.kill('SIGTERM');
     await stop(emu);
