@@ -100,8 +100,8 @@ export { utf8Length } from '../size-limits.ts';
  *   aliases expanded, or a node the language has no value for.
  */
 export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = MAX_SOURCE_BYTES): LoadedSource {
-  const bytes = utf8Length(source);
-  if (bytes > maxBytes) {
+  if (!fitsInBytes(source, maxBytes)) {
+    const bytes = utf8Length(source);
     throw new DefinitionError(`source is ${bytes} bytes; the limit is ${maxBytes} bytes (${Math.round(maxBytes / 1024)} KB)`, { code: 'SOURCE_TOO_LARGE' });
   }
   // Made in a function of its own: a closure made here would keep every variable of this function that any
@@ -163,6 +163,19 @@ function isJson(source: string): boolean {
   } catch {
     return false;
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Whether `source` takes at most `maxBytes` bytes of UTF-8 (lone surrogates 3, as U+FFFD): the platform's
+ * encoder writes it into a buffer one byte larger, which is many times faster than counting in JavaScript.
+ */
+function fitsInBytes(source: string, maxBytes: number): boolean {
+  if (source.length > maxBytes) return false;
+  if (source.length * 3 <= maxBytes) return true;
+  const { read, written } = encoder.encodeInto(source, new Uint8Array(maxBytes + 1));
+  return read === source.length && written <= maxBytes;
 }
 
 /** The 1-based line and column of each offset of `source` (a binary search over where its lines start). */

@@ -103,6 +103,20 @@ s('a source over 128 KB of UTF-8 is refused, counting bytes not characters (spec
   rejects(pad + pad + '- a:\n    return: 1\n', { step: null, at: null, reason: /^source is 16\d{4} bytes; the limit is 131072 bytes \(128 KB\)$/ });
 });
 
+s('a source of exactly 128 KB is accepted and one byte more refused, whatever its characters (spec "Limits")', () => {
+  const body = '- a:\n    return: 1\n';
+  // Filled up to the limit with a comment of 1-, 2-, 3- and 4-byte characters (emoji: a surrogate pair), and a
+  // lone surrogate, which counts 3 bytes (U+FFFD).
+  for (const [ch, size] of [['x', 1], ['é', 2], ['€', 3], ['😀', 4], ['\ud800', 3]] as const) {
+    const room = 131072 - body.length - 3; // '# ' and '\n'
+    const fill = ch.repeat(Math.floor(room / size)) + 'x'.repeat(room % size);
+    const exact = `# ${fill}\n${body}`;
+    accepts(exact);
+    rejects(`# ${fill}x\n${body}`, { step: null, at: null, reason: /^source is 131073 bytes; the limit is 131072 bytes \(128 KB\)$/ });
+    if (size > 1) rejects(`# ${ch}${fill}\n${body}`, { step: null, at: null, reason: new RegExp(`^source is ${131072 + size} bytes;`) });
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // Jumps
 
