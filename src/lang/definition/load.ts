@@ -181,14 +181,21 @@ function fitsInBytes(source: string, maxBytes: number): boolean {
 /** The 1-based line and column of each offset of `source` (a binary search over where its lines start). */
 function positionsIn(source: string): (offset: number) => SourcePos {
   const lineStarts = lineStartsOf(source);
+  const last = lineStarts.length - 1;
+  // The compiler asks in source order, mostly for the line of the previous answer or the next one.
+  let line = 0;
   return (offset: number): SourcePos => {
-    // The last line start at or before the offset.
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
+    let lo = line;
+    if (!(lineStarts[lo]! <= offset && (lo === last || offset < lineStarts[lo + 1]!))) {
+      // The last line start at or before the offset.
+      lo = 0;
+      let hi = last;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (lineStarts[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      line = lo;
     }
     return { line: lo + 1, col: offset - lineStarts[lo]! + 1 };
   };
@@ -272,14 +279,15 @@ class TreeBuilder {
   /** The node that closes, from its start, its children (`nodes` from `mark` on) and js-yaml's state. */
   private node(start: number, mark: number, state: YamlState): SNode {
     const src = this.source;
-    const at = contentStart(src, start, state.position);
     const kind = state.kind as string | null;
-    if (kind === 'mapping' || kind === 'sequence') {
-      // js-yaml reads a node that might be a block mapping's first key inside the node; when it was not, the
-      // node is the one just read (the same object).
-      if (this.count === mark + 1 && this.results[mark] === state.result) return this.nodes[mark]!;
-      return kind === 'mapping' ? this.map(mark, this.count, at) : this.seq(mark, state, at);
+    // js-yaml reads a node that might be a block mapping's first key inside the node; when it was not, the
+    // node is the one just read (the same object).
+    if ((kind === 'mapping' || kind === 'sequence') && this.count === mark + 1 && this.results[mark] === state.result) {
+      return this.nodes[mark]!;
     }
+    const at = contentStart(src, start, state.position);
+    if (kind === 'mapping') return this.map(mark, this.count, at);
+    if (kind === 'sequence') return this.seq(mark, state, at);
     if (src.charCodeAt(at) === 0x2a /* * */ && kind === null) {
       let end = at + 1;
       while (end < src.length && !endsAlias(src.charCodeAt(end))) end++;

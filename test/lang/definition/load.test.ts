@@ -78,6 +78,16 @@ s('positions are 1-based line and column (spec "Errors")', () => {
   assert.equal(l.posAt(0), { line: 1, col: 1 });
   assert.equal(l.posAt(5), { line: 2, col: 1 });
   assert.equal(l.posAt(14), { line: 3, col: 6 });
+  // Asked in any order (the compiler asks mostly in source order), every offset gets its own line and column.
+  const src = 'main:\n  steps:\n\n    - a:\n        return: 1\n# end\n';
+  const m = loadSource(src);
+  const offsets = [...src].map((_, i) => i);
+  for (const order of [offsets, [...offsets].reverse(), offsets.map((_, i) => (i * 7) % offsets.length)]) {
+    for (const i of order) {
+      const before = src.slice(0, i);
+      assert.equal(m.posAt(i), { line: before.split('\n').length, col: i - before.lastIndexOf('\n') }, `offset ${i}`);
+    }
+  }
 });
 
 s('the format is detected: JSON when it starts with { or [ and is valid JSON, else YAML', () => {
