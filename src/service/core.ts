@@ -209,10 +209,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     userEnv: Readonly<Record<string, string>> | undefined,
   ): void {
     // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-    const env = executionEnv(
-      { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
-      userEnv ? { ...extraEnv, ...userEnv } : extraEnv,
-    );
+    const ids = { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId };
+    const env = executionEnv(ids, userEnv, extraEnv);
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
     const abort = (ex.abort = takeController());

@@ -51,21 +51,87 @@ export interface ExecutionIds {
   readonly executionId: string;
 }
 
+/** The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, by the ID they give. */
+const BUILT_IN = new Map<string, keyof ExecutionIds>();
+for (const [name, id] of [
+  ['PROJECT_ID', 'project'],
+  ['LOCATION', 'location'],
+  ['WORKFLOW_ID', 'workflowId'],
+  ['WORKFLOW_REVISION_ID', 'revisionId'],
+  ['WORKFLOW_EXECUTION_ID', 'executionId'],
+] as const) {
+  BUILT_IN.set(`CLOUD_${name}`, id).set(`GOOGLE_CLOUD_${name}`, id);
+}
+
+/** `record[key]` when it is the record's own property. */
+function own(record: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * One execution's environment as a read-only map: a lookup reads the built-ins, then `extra`, then `base`
+ * (nothing is copied: every execution makes one, issue 17); iterating builds the whole map once.
+ */
+class ExecutionEnv implements ReadonlyMap<string, string> {
+  #all: Map<string, string> | undefined;
+
+  constructor(
+    private readonly ids: ExecutionIds,
+    private readonly extra: Readonly<Record<string, string>> | undefined,
+    private readonly base: Readonly<Record<string, string>> | undefined,
+  ) {}
+
+  get(key: string): string | undefined {
+    const id = BUILT_IN.get(key);
+    if (id !== undefined) return this.ids[id];
+    return own(this.extra, key) ?? own(this.base, key);
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Every name and value: `base`, then `extra` over it, then the built-ins over both. */
+  private all(): Map<string, string> {
+    if (this.#all) return this.#all;
+    const all = new Map<string, string>();
+    for (const layer of [this.base, this.extra]) if (layer) for (const k of Object.keys(layer)) all.set(k, layer[k]!);
+    for (const [name, id] of BUILT_IN) all.set(name, this.ids[id]);
+    return (this.#all = all);
+  }
+
+  get size(): number {
+    return this.all().size;
+  }
+  forEach(callback: (value: string, key: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
+    this.all().forEach((value, key) => callback.call(thisArg, value, key, this));
+  }
+  entries(): MapIterator<[string, string]> {
+    return this.all().entries();
+  }
+  keys(): MapIterator<string> {
+    return this.all().keys();
+  }
+  values(): MapIterator<string> {
+    return this.all().values();
+  }
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.all()[Symbol.iterator]();
+  }
+}
+
 /**
  * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
  * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
  * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, over `extra`
- * (user-supplied values, which the built-ins win over).
+ * (user-supplied values, which the built-ins win over), itself over `base` (values `extra` may override).
  */
-export function executionEnv(ids: ExecutionIds, extra?: Readonly<Record<string, string>>): Map<string, string> {
-  const env = new Map<string, string>();
-  if (extra) for (const k of Object.keys(extra)) env.set(k, extra[k]!);
-  env.set('CLOUD_PROJECT_ID', ids.project).set('GOOGLE_CLOUD_PROJECT_ID', ids.project);
-  env.set('CLOUD_LOCATION', ids.location).set('GOOGLE_CLOUD_LOCATION', ids.location);
-  env.set('CLOUD_WORKFLOW_ID', ids.workflowId).set('GOOGLE_CLOUD_WORKFLOW_ID', ids.workflowId);
-  env.set('CLOUD_WORKFLOW_REVISION_ID', ids.revisionId).set('GOOGLE_CLOUD_WORKFLOW_REVISION_ID', ids.revisionId);
-  env.set('CLOUD_WORKFLOW_EXECUTION_ID', ids.executionId).set('GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', ids.executionId);
-  return env;
+export function executionEnv(
+  ids: ExecutionIds,
+  extra?: Readonly<Record<string, string>>,
+  base?: Readonly<Record<string, string>>,
+): ReadonlyMap<string, string> {
+  return new ExecutionEnv(ids, extra, base);
 }
 
 /** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */

@@ -6,6 +6,7 @@ import { createVirtualClock } from '../../src/engine/clock.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
+import { executionEnv } from '../../src/stdlib/sys.ts';
 
 // Spec "Standard library", sys table and the built-in environment variables; Google's sys reference for
 // sys.sleep_until and the `timestamp` argument of sys.log.
@@ -148,6 +149,31 @@ s('sys.sleep and sys.sleep_until are blocking; get_env, now and log are not (exp
   assert.is(STDLIB.get('sys.sleep')!.blocking, true);
   assert.is(STDLIB.get('sys.sleep_until')!.blocking, true);
   for (const n of ['sys.get_env', 'sys.now', 'sys.log']) assert.not.ok(STDLIB.get(n)!.blocking, n);
+});
+
+s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (spec "sys")', () => {
+  const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
+  const user = JSON.parse('{"MODE": "user", "CLOUD_PROJECT_ID": "spoofed", "__proto__": "just a key"}') as Record<string, string>;
+  const env = executionEnv(ids, user, { MODE: 'server', REGION: 'eu' });
+  assert.is(env.get('MODE'), 'user');
+  assert.is(env.get('REGION'), 'eu');
+  assert.is(env.get('CLOUD_PROJECT_ID'), 'p');
+  assert.is(env.get('GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID'), 'e1');
+  assert.is(env.get('CLOUD_WORKFLOW_REVISION_ID'), '000001-abc');
+  assert.is(env.get('__proto__'), 'just a key');
+  assert.is(env.get('toString'), undefined);
+  assert.is(env.has('constructor'), false);
+  assert.is(env.has('REGION'), true);
+  const all = Object.fromEntries(env);
+  assert.equal(Object.keys(all).sort(), [
+    'CLOUD_LOCATION', 'CLOUD_PROJECT_ID', 'CLOUD_WORKFLOW_EXECUTION_ID', 'CLOUD_WORKFLOW_ID', 'CLOUD_WORKFLOW_REVISION_ID',
+    'GOOGLE_CLOUD_LOCATION', 'GOOGLE_CLOUD_PROJECT_ID', 'GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', 'GOOGLE_CLOUD_WORKFLOW_ID',
+    'GOOGLE_CLOUD_WORKFLOW_REVISION_ID', 'MODE', 'REGION', '__proto__',
+  ]);
+  assert.is(all['CLOUD_PROJECT_ID'], 'p');
+  assert.is(env.size, 13);
+  assert.equal([...env.keys()].length, 13);
+  assert.equal(executionEnv(ids).get('CLOUD_LOCATION'), 'l');
 });
 
 s.run();
