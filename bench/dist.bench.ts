@@ -14,8 +14,9 @@
 // Node is measured twice, interleaved: in this environment as it is (reported), and with the variable unset
 // (the line with the target: what a user of a default Node install waits). Both are printed, with bare Node in
 // each, and the emulator's own share (its median minus bare Node's median in the same environment). Runs of
-// the three commands are interleaved, so the machine's load falls on all three alike; the median carries the
-// target, the minimum is printed beside it (the least disturbed run). Deno and Bun run in this environment.
+// the three commands and of the two environments are interleaved, so the machine's load falls on all alike;
+// the median carries the target, the minimum is printed beside it (the least disturbed run). Deno and Bun run
+// in this environment.
 // Usage: npm run build && node --import tsx bench/dist.bench.ts
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -111,30 +112,36 @@ try {
       process.stdout.write(`${name}: not installed (${command[0]}), skipped\n`);
       continue;
     }
-    for (const [label, env, withTargets] of environments) {
-      const target = (i: 0 | 1) => (targetsMs === undefined || !withTargets ? undefined : { value: targetsMs[i], higherIsBetter: false });
-      const bare = () => toExit(command, [empty], env, '');
-      const run = () => toExit(command, [EMULATOR, 'run', file, '--data', '{"x": 41}'], env, '42\n');
-      // Warm the file system cache and the runtime's own caches, then interleave the three.
-      await bare();
+    // Warm the file system cache and the runtime's own caches, then interleave the three commands, and the
+    // environments, run by run: the machine's load falls on all of them alike.
+    const bare = (env: Env) => toExit(command, [empty], env, '');
+    const run = (env: Env) => toExit(command, [EMULATOR, 'run', file, '--data', '{"x": 41}'], env, '42\n');
+    for (const [, env] of environments) {
+      await bare(env);
       await coldStart(command, env);
-      await run();
-      const times: Record<'bare' | 'start' | 'run', number[]> = { bare: [], start: [], run: [] };
-      for (let i = 0; i < RUNS; i++) {
-        times.bare.push(await bare());
-        times.start.push(await coldStart(command, env));
-        times.run.push(await run());
+      await run(env);
+    }
+    const times = environments.map(() => ({ bare: [] as number[], start: [] as number[], run: [] as number[] }));
+    for (let i = 0; i < RUNS; i++) {
+      for (const [e, [, env]] of environments.entries()) {
+        times[e]!.bare.push(await bare(env));
+        times[e]!.start.push(await coldStart(command, env));
+        times[e]!.run.push(await run(env));
       }
+    }
+    for (const [e, [label, , withTargets]] of environments.entries()) {
+      const { bare: bareMs, start, run: runMs } = times[e]!;
+      const target = (i: 0 | 1) => (targetsMs === undefined || !withTargets ? undefined : { value: targetsMs[i], higherIsBetter: false });
       const where = `${name}${label ? `, ${label}` : ''}`;
       const line = (what: string, xs: number[], t?: { value: number; higherIsBetter: boolean }) => {
         report(`${what}, ${where} (median of ${RUNS})`, median(xs), 'ms', t);
         report(`${what}, ${where} (min of ${RUNS})`, Math.min(...xs), 'ms');
       };
-      line(`bare ${name} start to exit (an empty file)`, times.bare);
-      line('cold start to the listening line', times.start, target(0));
-      line('one-shot run of a trivial workflow', times.run, target(1));
-      report(`cold start minus bare ${name}, ${where} (medians)`, median(times.start) - median(times.bare), 'ms');
-      report(`one-shot run minus bare ${name}, ${where} (medians)`, median(times.run) - median(times.bare), 'ms');
+      line(`bare ${name} start to exit (an empty file)`, bareMs);
+      line('cold start to the listening line', start, target(0));
+      line('one-shot run of a trivial workflow', runMs, target(1));
+      report(`cold start minus bare ${name}, ${where} (medians)`, median(start) - median(bareMs), 'ms');
+      report(`one-shot run minus bare ${name}, ${where} (medians)`, median(runMs) - median(bareMs), 'ms');
     }
   }
 } finally {
