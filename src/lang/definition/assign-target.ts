@@ -60,8 +60,11 @@ function bad(cx: TemplateContext, keyNode: SScalar, why: string): never {
   return failAt(cx, keyNode.offset, `invalid assignment target '${keyNode.value as string}': ${why}`, 'BAD_EXPRESSION');
 }
 
-/** Whether `text` is one name: `[A-Za-z_][A-Za-z0-9_]*`. */
-function isPlainName(text: string): boolean {
+/**
+ * Whether `text` is one name, `[A-Za-z_][A-Za-z0-9_]*`: a variable, parameter, loop variable or result name
+ * (spec "Expressions"). @internal
+ */
+export function isPlainName(text: string): boolean {
   return text.length > 0 && nameEnd(text, 0) === text.length;
 }
 

@@ -19,7 +19,7 @@
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
 import type { Value } from '../value.ts';
-import { appendElement, compileAssignTarget } from './assign-target.ts';
+import { appendElement, compileAssignTarget, isPlainName } from './assign-target.ts';
 import type {
   Assignment,
   CallTarget,
@@ -71,8 +71,6 @@ export function compileDefinition(source: string, library: DefinitionLibrary, op
   return new Compiler(load, library).definition();
 }
 
-/** Identifiers: variable, parameter, loop variable and result names. */
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The step kinds, by the field that makes a step that kind. */
 const KIND_FIELDS = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'] as const;
@@ -202,7 +200,7 @@ class Compiler implements StepCompiler {
       } else {
         return this.fail(item, `bad parameter in workflow '${workflow}': expected a name or 'name: default'`);
       }
-      if (!IDENT.test(p.name)) this.fail(nameNode, `bad parameter name '${p.name}' in workflow '${workflow}'`);
+      if (!isPlainName(p.name)) this.fail(nameNode, `bad parameter name '${p.name}' in workflow '${workflow}'`);
       if (seen.has(p.name)) this.fail(nameNode, `duplicate parameter '${p.name}' in workflow '${workflow}'`);
       seen.add(p.name);
       params.push(p);
@@ -459,7 +457,7 @@ class Compiler implements StepCompiler {
   }
 
   ident(node: SNode, what: string): string {
-    if (node.kind !== 'scalar' || typeof node.value !== 'string' || !IDENT.test(node.value)) {
+    if (node.kind !== 'scalar' || typeof node.value !== 'string' || !isPlainName(node.value)) {
       return this.fail(node, `${what} must be a variable name (letters, digits and underscores, not starting with a digit)`);
     }
     return node.value;

@@ -111,7 +111,10 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
 
   let fmt = format;
   if (fmt === undefined) {
-    const first = /\S/.exec(source.slice(0, 1024))?.[0];
+    let i = 0;
+    const scan = Math.min(source.length, 1024);
+    while (i < scan && isJsSpace(source.charCodeAt(i))) i++;
+    const first = i < scan ? source[i] : undefined;
     fmt = (first === '{' || first === '[') && isJson(source) ? 'json' : 'yaml';
   } else if (fmt === 'json') {
     try {
