@@ -150,8 +150,10 @@ async function executionsPerSecond(): Promise<void> {
       const r = await call(started.port, 'GET', path);
       if (r.status !== 200) throw new Error(r.text);
     };
-    await throughput(500, one); // warm-up
-    await throughput(500, bareOne);
+    // Warm-up: V8 optimizes an execution's path over its first second or two (the bare server's path is
+    // warm almost at once); the figures are steady-state throughput, so both sides warm up for 2 s.
+    await throughput(2000, one);
+    await throughput(2000, bareOne);
     // Alternate (a b b a) to even out noise.
     const e1 = await throughputAndCpu(1500, one, emu.child.pid);
     const b1 = await throughputAndCpu(1500, bareOne, bare.pid);
