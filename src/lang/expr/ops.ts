@@ -1,6 +1,7 @@
 /**
  * The operators of the expression language as functions on values (spec "Expressions"), shared by the
- * synchronous closures and the asynchronous evaluator of compile.ts so both have one set of semantics.
+ * synchronous closures (compile-sync.ts) and the asynchronous evaluator (compile-async.ts) so both have one
+ * set of semantics.
  *
  * Rules, with the error tags raised:
  * - Arithmetic on int and double; mixing them promotes to double. int results wrap to signed 64 bits
@@ -13,7 +14,8 @@
  * - `==`/`!=` are deep equality ({@link deepEqual}): `1 == 1.0`; incompatible types are unequal, no error.
  * - `<`, `>`, `<=`, `>=` order numbers with numbers and strings with strings (lexicographically by Unicode
  *   code point); any other pair is a TypeError.
- * - `and`, `or`, `not` need booleans (TypeError); the short-circuit itself lives in compile.ts.
+ * - `and`, `or`, `not` need booleans (TypeError); the short-circuit itself lives in compile-sync.ts and
+ *   compile-async.ts.
  * - `in` / `not in`: key presence in a map, value presence (deep equality) in a list; TypeError otherwise.
  * - `.name` and `[index]`: a map key that is missing is a KeyError; a list index that is negative or out of
  *   range is an IndexError; an index of the wrong type, or member access on a non-map, is a TypeError.

@@ -21,7 +21,8 @@
  *
  * Names: `x` is a variable; `a.b` on a variable is member access; a dotted name followed by `(` is one call
  * node with the dotted callee (`text.split(s, ",")`, `googleapis.storage.v1.objects.get(...)`), because the
- * language only ever calls functions by name. `if(c, a, b)` parses as a call to `if`; compile.ts makes it lazy.
+ * language only ever calls functions by name. `if(c, a, b)` parses as a call to `if`; the compiler makes it lazy
+ * (compile-sync.ts, compile-async.ts).
  */
 import type { BinaryOp, Expr } from './ast.ts';
 import { ExpressionSyntaxError, tokenize, type Punct, type Token } from './lexer.ts';
