@@ -101,7 +101,7 @@ export interface ServiceCoreOptions {
    * "Step history").
    */
   readonly defaultHistory?: 'none' | 'basic' | 'detailed';
-  /** Cap on step entries kept per execution; default MAX_STEP_ENTRIES_PER_EXECUTION (step-history.ts). */
+  /** Cap on step entries kept per execution; default MAX_STEP_ENTRIES_PER_EXECUTION (step-ring.ts). */
   readonly maxStepEntries?: number;
   /** Called once when an execution ends (after its resource has its terminal state). */
   readonly onExecutionEnd?: (execution: Execution) => void;

@@ -7,7 +7,8 @@
  * heap and the garbage collector. stepEntries.list and get read either form through
  * {@link StepHistoryReader} (src/service/step-entries.ts) and answer the same.
  */
-import type { HistoryEntry, StepHistory } from './step-history.ts';
+import type { StepHistory } from './step-history.ts';
+import type { HistoryEntry } from './step-ring.ts';
 
 /** What reading a step history needs (stepEntries.list and get): the live ring and the settled form alike. */
 export interface StepHistoryReader {

@@ -18,7 +18,7 @@ import { timestamp } from './names.ts';
 import { errorPayload } from './error-payload.ts';
 import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './filter.ts';
 import type { StepEntry, StepEntryList, StepEntryListRequest } from './model.ts';
-import type { HistoryEntry } from './step-history.ts';
+import type { HistoryEntry } from './step-ring.ts';
 import type { StepHistoryReader } from './settled-history.ts';
 import type { StepType } from '../engine/hooks.ts';
 

@@ -8,7 +8,8 @@ import type { StepEvent, StepType } from '../../src/engine/hooks.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import type { Value } from '../../src/lang/value.ts';
 import { ApiError } from '../../src/service/errors.ts';
-import { StepHistory, type HistoryEntry } from '../../src/service/step-history.ts';
+import { StepHistory } from '../../src/service/step-history.ts';
+import type { HistoryEntry } from '../../src/service/step-ring.ts';
 import { getStepEntry, listStepEntries } from '../../src/service/step-entries.ts';
 
 const EXEC = 'projects/p/locations/l/workflows/w/executions/e1';
