@@ -3,9 +3,10 @@
  */
 import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { compileExpression } from '../expr/compile.ts';
+import { isNamePart, isNameStart } from '../expr/lexer.ts';
 import { ExpressionSyntaxError, parseExpression } from '../expr/parser.ts';
 import type { AssignTarget, Template } from './ast.ts';
-import { isJsSpace, type SEntry, type SScalar } from './load.ts';
+import { skipJsSpace, type SEntry, type SScalar } from './load.ts';
 import { compileExpressionAt, expressionText, failAt, type TemplateContext } from './template.ts';
 
 /**
@@ -26,19 +27,19 @@ export function compileAssignTarget(e: SEntry, cx: TemplateContext): AssignTarge
     throw err;
   }
   const shape = 'expected a variable name, optionally followed by .key, [index] or ["key"]';
-  let i = skipSpace(text, 0);
+  let i = skipJsSpace(text, 0);
   let end = nameEnd(text, i);
   if (end === i) return bad(cx, keyNode, shape);
   const root = text.slice(i, end);
-  i = skipSpace(text, end);
+  i = skipJsSpace(text, end);
   const path: AssignTarget['path'][number][] = [];
   while (i < text.length) {
     if (text[i] === '.') {
-      i = skipSpace(text, i + 1);
+      i = skipJsSpace(text, i + 1);
       end = nameEnd(text, i);
       if (end === i) return bad(cx, keyNode, shape);
       path.push({ kind: 'key', name: text.slice(i, end) });
-      i = skipSpace(text, end);
+      i = skipJsSpace(text, end);
     } else if (text[i] === '[') {
       const close = matchingBracket(text, i);
       if (close === undefined) return bad(cx, keyNode, 'unbalanced brackets');
@@ -46,7 +47,7 @@ export function compileAssignTarget(e: SEntry, cx: TemplateContext): AssignTarge
       const ast = parseExpression(inner);
       if (ast.kind === 'literal' && typeof ast.value === 'string') path.push({ kind: 'key', name: ast.value });
       else path.push({ kind: 'index', expr: compileExpressionAt(inner, keyNode, i + 1, cx) });
-      i = skipSpace(text, close + 1);
+      i = skipJsSpace(text, close + 1);
     } else return bad(cx, keyNode, shape);
   }
   return { root, path, text: text.trim() };
@@ -70,22 +71,10 @@ export function isPlainName(text: string): boolean {
 
 /** The end of the name (`[A-Za-z_][A-Za-z0-9_]*`) starting at `i`; `i` when none starts there. */
 function nameEnd(text: string, i: number): number {
-  if (i >= text.length) return i;
-  const c = text.charCodeAt(i);
-  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return i;
+  if (i >= text.length || !isNameStart(text.charCodeAt(i))) return i;
   let j = i + 1;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
-    if ((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || (d >= 48 && d <= 57)) j++;
-    else break;
-  }
+  while (j < text.length && isNamePart(text.charCodeAt(j))) j++;
   return j;
-}
-
-/** The first index from `i` on that is not white space. */
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
-  return i;
 }
 
 /** The offset of the `]` matching the `[` at `open`, skipping brackets inside string literals. */

@@ -429,6 +429,12 @@ export function isJsSpace(c: number): boolean {
   );
 }
 
+/** The index of the first code unit of `text` at or after `i` that is not white space ({@link isJsSpace}). @internal */
+export function skipJsSpace(text: string, i: number): number {
+  while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
 /** Whether a character ends an alias name (`*name`): white space or a flow indicator. */
 function endsAlias(c: number): boolean {
   return isJsSpace(c) || c === 0x2c /* , */ || c === 0x5b /* [ */ || c === 0x5d /* ] */ || c === 0x7b /* { */ || c === 0x7d /* } */;

@@ -17,7 +17,7 @@ import type { CallTarget, Template } from './ast.ts';
 import { DefinitionError, type DefinitionErrorCode } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 import type { DefinitionLibrary } from './library.ts';
-import { isJsSpace, type LoadedSource, type SNode, type SScalar } from './load.ts';
+import { skipJsSpace, type LoadedSource, type SNode, type SScalar } from './load.ts';
 
 /**
  * Longest expression text between `${` and `}`, in characters (spec "Limits": expression length 400
@@ -188,7 +188,7 @@ export function compileExpressionAt(
   // Compiled before in this definition: the same text passed the same checks (see TemplateContext.compiled).
   const known = cx.compiled.get(text);
   if (known !== undefined) return known;
-  const first = firstNonSpace(text);
+  const first = skipJsSpace(text, 0);
   if (first === text.length) return failAt(cx, sourceOffset(cx.load, node, valueIndex - 2), "empty expression '${}'", 'BAD_EXPRESSION');
   if (text.startsWith('${', first)) {
     return failAt(cx, sourceOffset(cx.load, node, valueIndex + text.indexOf('${')), "nested expression '${${...}}' is not allowed", 'BAD_EXPRESSION');
@@ -210,13 +210,6 @@ export function compileExpressionAt(
   checkCalls(expr.ast, node, valueIndex, cx);
   cx.compiled.set(text, expr);
   return expr;
-}
-
-/** The index of the first character of `text` that is not white space (as `String.prototype.trim` has it). */
-function firstNonSpace(text: string): number {
-  let i = 0;
-  while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
-  return i;
 }
 
 /** True when a call of `name` may wait: a subworkflow, a blocking stdlib function, or a connector. @internal */

@@ -136,11 +136,13 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function isNameStart(c: number): boolean {
+/** Whether a UTF-16 code unit may start a name, `[A-Za-z_]` (spec "Expressions"). @internal */
+export function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-function isNamePart(c: number): boolean {
+/** Whether a UTF-16 code unit may continue a name, `[A-Za-z0-9_]` (spec "Expressions"). @internal */
+export function isNamePart(c: number): boolean {
   return isNameStart(c) || isDigit(c);
 }
 
