@@ -36,19 +36,14 @@ export function historyLevelOf(
 }
 
 /**
- * A duration of `ms` whole milliseconds in Google's JSON form: seconds with up to 9 fractional digits and an
- * `s` (`"1.25s"`, `"0.004s"`, `"2s"`).
+ * A duration of `ms` whole milliseconds in Google's JSON form, the proto3 JSON mapping of
+ * google.protobuf.Duration: seconds, then 0, 3, 6 or 9 fractional digits as the precision needs (3 for
+ * milliseconds), and an `s` (`"1.250s"`, `"0.004s"`, `"2s"`).
  */
 function durationText(ms: number): string {
   const seconds = Math.floor(ms / 1000);
-  let frac = ms - seconds * 1000;
-  if (frac === 0) return `${seconds}s`;
-  let digits = 3;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits--;
-  }
-  return `${seconds}.${String(frac).padStart(digits, '0')}s`;
+  const frac = ms - seconds * 1000;
+  return frac === 0 ? `${seconds}s` : `${seconds}.${String(frac).padStart(3, '0')}s`;
 }
 
 /**

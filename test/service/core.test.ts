@@ -508,8 +508,8 @@ s('beyond the retention limit the oldest terminal executions are forgotten, neve
   c.close();
 });
 
-s('duration is endTime - startTime in Google\'s seconds form ("1.25s", "0.004s", "2s") (Google: Execution.duration)', async () => {
-  for (const [seconds, duration] of [[1.25, '1.25s'], [0.004, '0.004s'], [2, '2s'], [61.5, '61.5s'], [0, '0s']] as const) {
+s('duration is endTime - startTime in Google\'s seconds form with 0 or 3 fractional digits ("1.250s", "0.004s", "2s") (Google: Execution.duration; proto3 JSON mapping of Duration: 0, 3, 6 or 9 digits)', async () => {
+  for (const [seconds, duration] of [[1.25, '1.250s'], [0.004, '0.004s'], [0.05, '0.050s'], [2, '2s'], [61.5, '61.500s'], [0, '0s']] as const) {
     const clock = createVirtualClock({ startMs: Date.UTC(2026, 0, 1, 0, 0, 0, 7) });
     const c = createServiceCore({ project: 'p1', location: 'l1', callbackBaseUrl: 'http://localhost:9999', log: () => {}, clock });
     c.createWorkflow('w', { sourceContents: SLEEPY(seconds, 'ok') });
