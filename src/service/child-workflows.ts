@@ -119,7 +119,13 @@ async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortS
     if (typeof t === 'bigint' || typeof t === 'number') timeoutSec = Number(t);
   }
   const timer = new AbortController();
-  const onAbort = (): void => timer.abort();
+  let rejectCancelled: (reason: unknown) => void = () => {};
+  // One listener on the run's signal, removed however the wait ends (a run's controller with no listener left
+  // is reused, service/abort-pool.ts).
+  const onAbort = (): void => {
+    timer.abort();
+    rejectCancelled(signal.reason);
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const timeout = (host.clock.deadline ?? host.clock.sleep).call(host.clock, timeoutSec * 1000, timer.signal).then(
@@ -130,7 +136,7 @@ async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortS
     );
     const cancelled = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      rejectCancelled = reject;
     });
     return await Promise.race([host.whenEnded(name), timeout, cancelled]);
   } finally {
