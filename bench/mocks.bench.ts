@@ -2,7 +2,7 @@
 //   - 10,000 executions that each sleep a virtual hour, created on one service core with the virtual clock,
 //     from the first create to the last SUCCEEDED (target <= 3 s of wall time);
 //   - a mocked http.get inside one execution: a `for` loop of 20,000 calls answered by an http mock, with the
-//     call interceptor recording each (target <= 20 µs per call, i.e. >= 50,000 calls/s).
+//     call interceptor recording each, the median of 5 runs (target <= 20 µs per call, i.e. >= 50,000 calls/s).
 // Usage: node --expose-gc --import tsx bench/mocks.bench.ts
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
@@ -77,6 +77,9 @@ await sleepers(1000);
 const wallMs = await sleepers(10_000);
 report('10,000 executions each sleeping a virtual hour (wall time)', wallMs / 1000, 's', { value: 3, higherIsBetter: false });
 await mockedGets(2000);
-const us = await mockedGets(20_000);
-report('mocked http.get in one execution', us, 'µs/call', { value: 20, higherIsBetter: false });
+// One 20,000-call run swings by a third with the collector's timing; the median of 5 is the steady figure.
+const runs: number[] = [];
+for (let i = 0; i < 5; i++) runs.push(await mockedGets(20_000));
+const us = runs.sort((a, b) => a - b)[2]!;
+report('mocked http.get in one execution (median of 5)', us, 'µs/call', { value: 20, higherIsBetter: false });
 report('mocked http.get throughput', 1e6 / us, 'calls/s', { value: 50_000, higherIsBetter: true });
