@@ -127,10 +127,9 @@ main:
   histories.length = 0;
 }
 
-// 2. 10,000 executions held at once in sys.sleep: heap per suspended execution.
-{
-  const n = 10_000;
-  const def = compileDefinition(`
+// 2. 10,000 executions held at once in sys.sleep: heap per suspended execution, without step history and (2b)
+// with basic step history, the history included (issue 12: <= 10 KB).
+const SLEEPER = compileDefinition(`
 main:
   params: [args]
   steps:
@@ -145,69 +144,47 @@ main:
     - done:
         return: \${id}
 `, DEFINITION_LIBRARY);
+
+/**
+ * Starts `n` executions of SLEEPER (each with the deps `depsOf` gives, made inside the measured window so what
+ * they hold counts), measures the heap they hold once all sleep, and returns the KB per execution, with a
+ * function that cancels them all and resolves when they have ended.
+ */
+async function heapPerSleeper(n: number, depsOf: () => ExecutionDeps): Promise<{ kb: number; cancel: () => Promise<unknown> }> {
   const ctrls: AbortController[] = [];
+  const held: ExecutionDeps[] = [];
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
   const running: Promise<unknown>[] = [];
   for (let i = 0; i < n; i++) {
     ctrls.push(new AbortController()); // one per execution, as the service holds it: counted in the heap
-    running.push(runExecution(def, new Map([['id', BigInt(i)]]), deps, ctrls[i]!.signal).catch(() => null));
+    held.push(depsOf());
+    running.push(runExecution(SLEEPER, new Map([['id', BigInt(i)]]), held[i]!, ctrls[i]!.signal).catch(() => null));
   }
   await new Promise((r) => setTimeout(r, 50));
   gc();
   gc();
   const after = process.memoryUsage().heapUsed;
-  report('engine: heap per execution suspended in sys.sleep (10,000 at once)', (after - before) / n / 1024, 'KB', {
-    value: 10,
-    higherIsBetter: false,
-  });
-  const t0 = performance.now();
-  for (const c of ctrls) c.abort(new Error('bench over'));
-  await Promise.all(running);
-  report('engine: cancelling 10,000 sleeping executions', performance.now() - t0, 'ms');
+  const cancel = () => {
+    for (const c of ctrls) c.abort(new Error('bench over'));
+    return Promise.all(running);
+  };
+  return { kb: (after - before) / n / 1024, cancel };
 }
 
-// 2b. The same with basic step history: heap per suspended execution, history included (issue 12: <= 10 KB).
 {
-  const n = 10_000;
-  const def = compileDefinition(`
-main:
-  params: [args]
-  steps:
-    - init:
-        assign:
-          - id: \${args.id}
-          - label: waiting
-    - wait:
-        call: sys.sleep
-        args:
-          seconds: 3600
-    - done:
-        return: \${id}
-`, DEFINITION_LIBRARY);
-  const ctrls: AbortController[] = [];
-  const histories: StepHistory[] = [];
-  gc();
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const running: Promise<unknown>[] = [];
-  for (let i = 0; i < n; i++) {
-    ctrls.push(new AbortController());
-    const h = new StepHistory({ detailed: false, now: Date.now });
-    histories.push(h);
-    running.push(runExecution(def, new Map([['id', BigInt(i)]]), { ...deps, hooks: { observer: h } }, ctrls[i]!.signal).catch(() => null));
-  }
-  await new Promise((r) => setTimeout(r, 50));
-  gc();
-  gc();
-  const after = process.memoryUsage().heapUsed;
-  report('engine: heap per execution suspended in sys.sleep with basic step history (10,000 at once)', (after - before) / n / 1024, 'KB', {
+  const plain = await heapPerSleeper(10_000, () => deps);
+  report('engine: heap per execution suspended in sys.sleep (10,000 at once)', plain.kb, 'KB', { value: 10, higherIsBetter: false });
+  const t0 = performance.now();
+  await plain.cancel();
+  report('engine: cancelling 10,000 sleeping executions', performance.now() - t0, 'ms');
+  const basic = await heapPerSleeper(10_000, () => ({ ...deps, hooks: { observer: new StepHistory({ detailed: false, now: Date.now }) } }));
+  report('engine: heap per execution suspended in sys.sleep with basic step history (10,000 at once)', basic.kb, 'KB', {
     value: 10,
     higherIsBetter: false,
   });
-  for (const c of ctrls) c.abort(new Error('bench over'));
-  await Promise.all(running);
+  await basic.cancel();
 }
 
 // 3. A parallel for of 20 iterations that each sleep 100 ms.
