@@ -1,7 +1,7 @@
-// Issue 16 "An npm package": `npm pack` makes a package that works in a fresh project exactly as README's
-// install instructions say: installed from the tarball (offline: it has no dependencies), `npx
-// workflows-emulator` runs the command line, `import { startEmulator } from 'workflows-emulator'` runs the JS
-// API, and its types check under strict. Run `npm run build` first (npm test does).
+// The npm package: `npm pack` makes a package that works in a fresh project exactly as README.md#install says:
+// installed from the tarball (offline: it has no dependencies), `npx workflows-emulator` runs the command line,
+// `import { startEmulator } from 'workflows-emulator'` runs the JS API, and its types check under strict.
+// Run `npm run build` first (npm test does).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
