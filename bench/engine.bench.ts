@@ -16,6 +16,7 @@ const deps: ExecutionDeps = {
   env: new Map([['CLOUD_PROJECT_ID', 'bench']]),
   log: () => {},
   callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+  library: DEFINITION_LIBRARY,
 };
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 

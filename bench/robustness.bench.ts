@@ -47,6 +47,7 @@ const mapLoop = (n: number, keys = n): string => `main:
     env: new Map(),
     log: () => {},
     callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+    library: DEFINITION_LIBRARY,
   };
   const times: number[] = [];
   // Warm the engine up first, so the first size does not carry the JIT's start.

@@ -42,7 +42,7 @@ export function harness(clock: Clock = createVirtualClock({ holdOverMs: 1_000_00
     clock,
     logs,
     callbacks,
-    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks: callbacks.hub },
+    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks: callbacks.hub, library: DEFINITION_LIBRARY },
   };
 }
 

@@ -6,22 +6,21 @@
  * so a case can test the timeout path), and after its real duration under the real clock.
  */
 import { systemClock } from '../../engine/clock.ts';
-import { createVirtualTime, fetchHoldingTime } from '../../engine/virtual-time.ts';
+import { createVirtualTime } from '../../engine/virtual-time.ts';
 import { platformFetch } from '../../stdlib/http.ts';
-import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { WorkflowError } from '../../lang/errors.ts';
 import { isMap, type Value, type WMap } from '../../lang/value.ts';
 import { toJson } from '../../lang/json.ts';
 import { CallbackRegistry } from '../../service/callbacks.ts';
 import { runToOutcome } from '../../service/runner.ts';
-import { executionEnv } from '../../stdlib/sys.ts';
+import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
+import type { CallbackHub } from '../../stdlib/types.ts';
+import { prepareExecution } from '../../service/execution-setup.ts';
 import type { CaseOutcome } from './expect.ts';
-import { StepHistory } from '../../service/step-history.ts';
 import type { HistoryEntry } from '../../service/step-ring.ts';
 import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
-import { mockExecution } from '../../mocks/mock-interceptor.ts';
 import type { CallbackDelivery } from './suite.ts';
 
 /** Entries inside a step (iterations, branches, conditions, retries, except blocks): not steps that ran. */
@@ -59,54 +58,44 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
   const pending = [...r.callbacks];
   let created = 0;
   const logs: Value[] = [];
+  const abort = new AbortController();
+  const hubOfCase: CallbackHub = {
+    create: (method) => {
+      created++;
+      return hub.create(method);
+    },
+    await: (callback, timeoutMs, signal) => {
+      const next = pending.shift();
+      const refused = next ? deliver(next, callback) : undefined;
+      if (refused) return Promise.reject(refused);
+      const waiting = hub.await(callback, timeoutMs, signal);
+      // Nothing left to deliver: on the virtual clock the wait's timeout passes at once (a deadline never
+      // moves time by itself).
+      if (!next && virtual) void virtual.advance(timeoutMs);
+      return waiting;
+    },
+  };
   // The steps that ran and where the failure came from are the step history's (one record for the API's
   // stepEntries, the stack trace and this): every entry kept, up to far past the 100,000-step limit.
-  const history = new StepHistory({ detailed: false, now: () => clock.now(), maxEntries: 1_000_000 });
-  const stepsRan = (): string[] => history.entries().filter((e) => !INNER_ENTRIES.has(e.stepType)).map((e) => e.step);
-  const abort = new AbortController();
-  // Passthrough requests go out as the service sends them, holding virtual time while they are out.
-  const mocked = mockExecution(r.mocks, { realFetch: fetchHoldingTime(clock, platformFetch), clock });
-  const calls = (): WMap[] => mocked.calls.records.map((rec) => {
+  const { deps, calls: callLog, history } = prepareExecution({
+    ids: { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: r.revisionId, executionId },
+    userEnv: r.env,
+    clock,
+    fetch: platformFetch,
+    library: DEFINITION_LIBRARY,
+    mocks: r.mocks,
+    history: 'basic',
+    maxStepEntries: 1_000_000,
+    log: (entry) => void logs.push(entry.payload),
+    callbacks: hubOfCase,
+  });
+  const stepsRan = (): string[] => history!.entries().filter((e) => !INNER_ENTRIES.has(e.stepType)).map((e) => e.step);
+  const calls = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);
     // `body` reads as the request body in expectations (`calls: [{method: POST, body: {...}}]`).
     if (rec.requestBody !== undefined) m.set('body', m.get('requestBody')!);
     return m;
   });
-  const deps: ExecutionDeps = {
-    clock,
-    fetch: mocked.fetch,
-    env: executionEnv(
-      { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: r.revisionId, executionId },
-      r.env,
-    ),
-    log: (entry) => logs.push(entry.payload),
-    callbacks: {
-      create: (method) => {
-        created++;
-        return hub.create(method);
-      },
-      await: (callback, timeoutMs, signal) => {
-        const next = pending.shift();
-        const url = isMap(callback) ? callback.get('url') : undefined;
-        if (next && typeof url === 'string') {
-          const id = url.slice(url.lastIndexOf('/') + 1);
-          const resource = registry.list(executionName).find((c) => c.url === url);
-          const body = next.body === undefined ? new Uint8Array() : new TextEncoder().encode(typeof next.body === 'string' ? next.body : toJson(next.body));
-          const headers: Record<string, string> = { ...(next.body !== undefined && typeof next.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...next.headers };
-          const answer = registry.deliver(id, { method: next.method ?? resource?.method ?? 'POST', headers, query: { ...next.query }, body });
-          if (answer.status !== 200) {
-            return Promise.reject(WorkflowError.of('SystemError', `the test's callback request was refused: ${JSON.stringify(answer.body)}`));
-          }
-        }
-        const waiting = hub.await(callback, timeoutMs, signal);
-        // Nothing left to deliver: on the virtual clock the wait's timeout passes at once (a deadline never
-        // moves time by itself).
-        if (!next && virtual) void virtual.advance(timeoutMs);
-        return waiting;
-      },
-    },
-    hooks: { observer: history, interceptor: mocked.interceptor },
-  };
   const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
   try {
     const outcome = await runToOutcome(r.definition, r.argument, deps, abort.signal);
@@ -119,8 +108,21 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
     registry.forget(executionName);
   }
 
+  /** Delivers the case's next callback request to the callback awaited; the refusal as an error, if refused. */
+  function deliver(next: CallbackDelivery, callback: Value): WorkflowError | undefined {
+    const url = isMap(callback) ? callback.get('url') : undefined;
+    if (typeof url !== 'string') return undefined;
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    const resource = registry.list(executionName).find((c) => c.url === url);
+    const body = next.body === undefined ? new Uint8Array() : new TextEncoder().encode(typeof next.body === 'string' ? next.body : toJson(next.body));
+    const headers: Record<string, string> = { ...(next.body !== undefined && typeof next.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...next.headers };
+    const answer = registry.deliver(id, { method: next.method ?? resource?.method ?? 'POST', headers, query: { ...next.query }, body });
+    if (answer.status === 200) return undefined;
+    return WorkflowError.of('SystemError', `the test's callback request was refused: ${JSON.stringify(answer.body)}`);
+  }
+
   function failed(e: WorkflowError): CaseOutcome & { failedPos?: { line: number; col: number } } {
-    const origin: HistoryEntry | undefined = history.failurePath()[0];
+    const origin: HistoryEntry | undefined = history!.failurePath()[0];
     return {
       state: 'FAILED',
       error: e.value,
