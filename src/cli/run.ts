@@ -18,7 +18,11 @@
  * never create a callback open no port, so a one-shot run works next to a running emulator.
  *
  * The execution sees what the service would give it: CLOUD_PROJECT_ID and CLOUD_LOCATION from PROJECT and
- * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID (spec "sys").
+ * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID. It runs on a service core
+ * of its own (src/service/core.ts), so it is built as the server builds executions: `--history` records the
+ * step history and prints its entries on stderr after the run, `--call-log` writes call log lines on stderr,
+ * and child workflows (the Workflow Executions connector) are deployed from the files of the run file's
+ * directory or of `--workflows-dir` (docs/run.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -344,7 +348,7 @@ async function callbackListener(
 }
 
 /**
- * Deploys the workflow `workflowId` a child-workflow call names from the directory `dir` (docs/cli.md "Child
+ * Deploys the workflow `workflowId` a child-workflow call names from the directory `dir` (docs/run.md "Child
  * workflows"): the first `.yaml`, `.yml` or `.json` file there whose name gives that workflow ID, as the file
  * of the run gives its own. Nothing is deployed when none does (the call then raises HttpError 404); a file
  * that does not compile raises ApiError INVALID_ARGUMENT (HttpError 400 in the workflow).
@@ -367,7 +371,7 @@ function deployFromDirectory(dir: string, workflowId: string, core: ServiceCore)
   core.createWorkflow(workflowId, { sourceContents: source });
 }
 
-/** Prints the execution's step entries on stderr, one JSON line each, oldest first (docs/cli.md "Step history"). */
+/** Prints the execution's step entries on stderr, one JSON line each, oldest first (docs/run.md "Step history"). */
 function printStepEntries(core: ServiceCore, workflowId: string, executionId: string, err: (text: string) => void): void {
   let pageToken: string | undefined;
   do {

@@ -125,7 +125,7 @@ interface ExecutionRecord {
   abort: AbortController | undefined;
   /** Its sys.log entries, oldest first (created by the first one). */
   logs: LogEntry[] | undefined;
-  /** The step history it records (docs/step-history.md). */
+  /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
   readonly historyLevel: HistoryLevel;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
   recording: StepHistory | undefined;

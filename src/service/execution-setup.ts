@@ -16,7 +16,7 @@ import type { CallbackHub, Clock, FunctionLibrary, LogEntry } from '../stdlib/ty
 import { callLogObserver, type CallLogLevel } from './call-logging.ts';
 import { StepHistory } from './step-history.ts';
 
-/** The step history an execution records (docs/step-history.md): none, basic, or detailed (with variables). */
+/** The step history an execution records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries): none, basic, or detailed (with variables). */
 export type HistoryLevel = 'none' | 'basic' | 'detailed';
 
 /** Options of {@link prepareExecution}: what distinguishes one host's executions from another's. */
