@@ -17,14 +17,13 @@ import { runToOutcome } from '../../service/runner.ts';
 import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import type { CallbackHub } from '../../stdlib/types.ts';
 import { prepareExecution } from '../../service/execution-setup.ts';
+import { INNER_STEP_TYPES } from '../../engine/hooks.ts';
 import type { CaseOutcome } from './expect.ts';
 import type { HistoryEntry } from '../../service/step-ring.ts';
 import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import type { CallbackDelivery } from './suite.ts';
 
-/** Entries inside a step (iterations, branches, conditions, retries, except blocks): not steps that ran. */
-const INNER_ENTRIES: ReadonlySet<string> = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
 
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
@@ -89,7 +88,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
     log: (entry) => void logs.push(entry.payload),
     callbacks: hubOfCase,
   });
-  const stepsRan = (): string[] => history!.entries().filter((e) => !INNER_ENTRIES.has(e.stepType)).map((e) => e.step);
+  const stepsRan = (): string[] => history!.entries().filter((e) => !INNER_STEP_TYPES.has(e.stepType)).map((e) => e.step);
   const calls = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);
     // `body` reads as the request body in expectations (`calls: [{method: POST, body: {...}}]`).
