@@ -30,7 +30,7 @@ import { displayHost, listenHttp, type HttpListener } from '../api/http-server.t
 import { createCallbackHandler } from '../api/callback-handler.ts';
 import { argvTokens, parseConfig } from './config.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
-import { systemClock } from '../engine/clock.ts';
+import { systemClock } from '../engine/system-clock.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import type { Clock } from '../stdlib/types.ts';

@@ -27,7 +27,7 @@ import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
 import { CallbackRegistry } from './callbacks.ts';
-import { systemClock } from '../engine/clock.ts';
+import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import type { CallLog } from '../mocks/call-log.ts';

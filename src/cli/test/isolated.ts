@@ -5,7 +5,7 @@
  * when none is left, the wait's timeout passes at once under the virtual clock (time is advanced by it,
  * so a case can test the timeout path), and after its real duration under the real clock.
  */
-import { systemClock } from '../../engine/clock.ts';
+import { systemClock } from '../../engine/system-clock.ts';
 import { createVirtualTime } from '../../engine/virtual-time.ts';
 import { platformFetch } from '../../stdlib/http.ts';
 import type { Definition } from '../../lang/definition/ast.ts';
