@@ -329,21 +329,47 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
 const NO_CALLBACK_URL = 'http://localhost:0';
 
 /**
- * The callback endpoint, only for workflows that can create a callback (the call must be named literally):
- * undefined when none is needed, the reason as text when the port cannot be opened.
+ * The callback endpoint, only for workflows that can create a callback (the call must be named literally, in
+ * the file or, when it starts child workflows, in a workflow file where they are found): undefined when none is
+ * needed, the reason as text when the port cannot be opened.
  */
 async function callbackListener(
   args: RunArgs,
   source: string,
   deliver: Parameters<typeof createCallbackHandler>[0],
 ): Promise<HttpListener | string | undefined> {
-  if (!source.includes('create_callback_endpoint')) return undefined;
+  if (!mayCreateCallbacks(source, args.workflowsDir)) return undefined;
   try {
     return await listenHttp(createCallbackHandler(deliver, 'a one-shot run'), { host: args.host, port: args.port });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (use --port or PORT; 0 picks a free port)` : (e as Error).message;
     return `cannot serve the callback endpoint on ${args.host}:${args.port}: ${why}`;
+  }
+}
+
+/** Whether the run may create a callback: its source names the function, or a child workflow file may. */
+function mayCreateCallbacks(source: string, dir: string): boolean {
+  const creates = (text: string): boolean => text.includes('create_callback_endpoint');
+  if (creates(source)) return true;
+  if (!source.includes('googleapis.workflowexecutions.')) return false;
+  return workflowFiles(dir).some((file) => {
+    try {
+      return creates(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The names of the workflow files (`.yaml`, `.yml`, `.json`) in `dir`, sorted; none when it cannot be read. */
+function workflowFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => /\.(ya?ml|json)$/i.test(n))
+      .sort();
+  } catch {
+    return [];
   }
 }
 
@@ -354,13 +380,7 @@ async function callbackListener(
  * that does not compile raises ApiError INVALID_ARGUMENT (HttpError 400 in the workflow).
  */
 function deployFromDirectory(dir: string, workflowId: string, core: ServiceCore): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  const file = names.find((n) => /\.(ya?ml|json)$/i.test(n) && workflowIdOfFile(n) === workflowId);
+  const file = workflowFiles(dir).find((n) => workflowIdOfFile(n) === workflowId);
   if (file === undefined) return;
   let source: string;
   try {

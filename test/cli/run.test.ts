@@ -451,4 +451,18 @@ s('child workflows: a workflow ID no file gives fails the run with HttpError 404
   assert.equal((JSON.parse(failed.stderr.trim().split('\n').at(-1)!) as { tags: string[] }).tags, ['OperationError']);
 });
 
+s('child workflows: a child that awaits a callback gets the run\'s callback endpoint, and a request to it resumes it (docs/run.md "Child workflows")', async (ctx) => {
+  const dir = join(ctx.dir, 'waiting-child');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'double.yaml'), CALLBACK);
+  writeFileSync(join(dir, 'parent.yaml'), PARENT);
+  const p = runAsync([join(dir, 'parent.yaml'), '--host', '127.0.0.1']);
+  const m = await p.waitFor(/waiting for a callback: PUT (http:\/\/127\.0\.0\.1:\d+\/callbacks\/\S+)/);
+  const answer = await fetch(m[1]!, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '"from outside"' });
+  assert.is(answer.status, 200);
+  const r = await p.exited;
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), { body: 'from outside', method: 'PUT' });
+});
+
 s.run();
