@@ -18,15 +18,15 @@
 import { SourceProblems } from './source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import { isMap, type Value } from '../lang/value.ts';
+import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
-import type { CallbackHub, Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
+import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import type { StepHistory } from './step-history.ts';
 import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
-import { CallbackRegistry } from './callbacks.ts';
+import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
@@ -110,7 +110,7 @@ export interface ServiceCoreOptions {
    */
   readonly deployOnDemand?: (workflowId: string, core: ServiceCore) => void;
   /** Called as an execution starts waiting on a callback (the one-shot run prints the URL it waits on). */
-  readonly onCallbackWait?: (wait: { readonly executionName: string; readonly url: string; readonly method: string; readonly timeoutMs: number }) => void;
+  readonly onCallbackWait?: (wait: CallbackWait) => void;
 }
 
 /** @internal An execution and everything it owns. */
@@ -228,7 +228,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       callLogLevel: ex.callLogLevel,
       writeCallLog: printLog,
       log: (entry) => recordLog(ex, entry),
-      callbacks: callbackHub(ex),
+      callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
       connectors: () => children.connectorsFor(ex.name),
     });
     ex.calls = prepared.calls;
@@ -242,24 +242,6 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       }
       runEnded(ex);
     });
-  }
-
-  /** The callback hub of `ex`, telling {@link ServiceCoreOptions.onCallbackWait} of each wait. */
-  function callbackHub(ex: ExecutionRecord): CallbackHub {
-    const hub = callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' });
-    const onWait = options.onCallbackWait;
-    if (!onWait) return hub;
-    return {
-      create: hub.create,
-      await: (callback, timeoutMs, signal) => {
-        const url = isMap(callback) ? callback.get('url') : undefined;
-        if (typeof url === 'string') {
-          const method = callbacks.list(ex.name).find((c) => c.url === url)?.method ?? 'POST';
-          onWait({ executionName: ex.name, url, method, timeoutMs });
-        }
-        return hub.await(callback, timeoutMs, signal);
-      },
-    };
   }
 
   /**
