@@ -73,6 +73,8 @@ export interface WorkflowStore {
   readonly methods: WorkflowMethods;
   /** The record of a deployed workflow. @throws ApiError NOT_FOUND */
   find(workflowId: string): WorkflowRecord;
+  /** Whether a workflow of this ID is deployed. */
+  has(workflowId: string): boolean;
   /** Forgets every workflow and every revision counter (the control API's reset). */
   clear(): void;
 }
@@ -264,6 +266,7 @@ export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStor
   return {
     methods,
     find: findWorkflow,
+    has: (workflowId) => workflows.has(workflowId),
     clear() {
       workflows.clear();
       deletedCounters.clear();

@@ -4,6 +4,7 @@
  * `args` and the expression form with positional arguments bind the same way), its defaults, whether it may
  * wait, and its implementation.
  */
+import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import type { Value } from '../lang/value.ts';
 
 /** One parameter of a stdlib function. */
@@ -114,4 +115,17 @@ export interface RetryPolicy {
   readonly initialDelaySec: number;
   readonly maxDelaySec: number;
   readonly multiplier: number;
+}
+
+/**
+ * The functions and retry policies executions call, by dotted name: what the definition compiler checks names
+ * against ({@link DefinitionLibrary}) and what the engine runs, in one table, so a library handed to the
+ * service (ServiceCoreOptions.library) changes both what deploys and what runs. The standard library's is
+ * `DEFINITION_LIBRARY` of src/stdlib/index.ts; `withFunctions` there adds functions to it.
+ */
+export interface FunctionLibrary extends DefinitionLibrary {
+  /** Every function by dotted name (`len`, `text.split`, `http.get`, ...). */
+  readonly functions: ReadonlyMap<string, StdlibFunction>;
+  /** Named retry policies (`retry: ${http.default_retry}`) by dotted name. */
+  readonly retryPolicies: ReadonlyMap<string, RetryPolicy>;
 }

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { childWorkflowConnectors, type ChildHost } from '../../src/service/child-workflows.ts';
 import type { OutboundCall } from '../../src/engine/hooks.ts';
 import type { Execution } from '../../src/service/model.ts';
-import { systemClock } from '../../src/engine/clock.ts';
+import { systemClock } from '../../src/engine/system-clock.ts';
 import type { Value } from '../../src/lang/value.ts';
 
 const s = suite('service/child-workflows (executions connector)');

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../../src/service/core.ts';
 import { ApiError } from '../../src/service/errors.ts';
 import type { Execution, ServiceCore, ServiceEvent } from '../../src/service/model.ts';
-import { createVirtualClock } from '../../src/engine/clock.ts';
+import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 
 const s = suite('service core');
 
@@ -510,7 +510,7 @@ s('beyond the retention limit the oldest terminal executions are forgotten, neve
 
 s('duration is endTime - startTime in Google\'s seconds form with 0 or 3 fractional digits ("1.250s", "0.004s", "2s") (Google: Execution.duration; proto3 JSON mapping of Duration: 0, 3, 6 or 9 digits)', async () => {
   for (const [seconds, duration] of [[1.25, '1.250s'], [0.004, '0.004s'], [0.05, '0.050s'], [2, '2s'], [61.5, '61.500s'], [0, '0s']] as const) {
-    const clock = createVirtualClock({ startMs: Date.UTC(2026, 0, 1, 0, 0, 0, 7) });
+    const clock = createVirtualTime(Date.UTC(2026, 0, 1, 0, 0, 0, 7));
     const c = createServiceCore({ project: 'p1', location: 'l1', callbackBaseUrl: 'http://localhost:9999', log: () => {}, clock });
     c.createWorkflow('w', { sourceContents: SLEEPY(seconds, 'ok') });
     const done = await settled(c, 'w', idOf(c.createExecution('w', {})));

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { mapOf, type Value } from '../../src/lang/value.ts';
-import { createVirtualClock } from '../../src/engine/clock.ts';
+import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
@@ -13,7 +13,7 @@ import { executionEnv } from '../../src/stdlib/sys.ts';
 const s = suite('stdlib sys.*');
 
 function setup(startMs = Date.UTC(2026, 10, 21, 8, 0, 0) + 0.25) {
-  const clock = createVirtualClock({ startMs });
+  const clock = recordingVirtualTime(startMs);
   const logs: LogEntry[] = [];
   const ctx: CallContext = {
     clock,
@@ -126,7 +126,7 @@ s('sys.sleep rejects with the signal reason when the execution is cancelled (iss
   const { ctx } = setup();
   const ctrl = new AbortController();
   const fn = STDLIB.get('sys.sleep')!;
-  const p = fn.impl([10n], { ...ctx, signal: ctrl.signal, clock: createVirtualClock({ holdOverMs: 0 }) });
+  const p = fn.impl([10n], { ...ctx, signal: ctrl.signal, clock: recordingVirtualTime() });
   ctrl.abort('gone');
   try {
     await p;
