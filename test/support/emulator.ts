@@ -107,14 +107,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     err += d;
     for (const w of waiters) w();
   });
-  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  let hasExited = false;
+  const exited = new Promise<number | null>((res) =>
+    // 'close': the process has exited and its output streams are drained, so the output is complete.
+    child.on('close', (code) => {
+      hasExited = true;
+      for (const w of waiters) w();
+      res(code);
+    }),
+  );
 
+  // A waiter ends when the pattern matches, when the time is up, or when the process has exited without
+  // printing it (then no timer is left running to hold the test process open).
   const waitForOutput = (pattern: RegExp, timeoutMs = 10_000): Promise<string> =>
     new Promise((res, rej) => {
       const check = (): void => {
         if (pattern.test(out + err)) {
           done();
           res(out + err);
+        } else if (hasExited) {
+          done();
+          rej(new Error(`emulator exited (code ${child.exitCode}) without printing ${pattern}:\n${out}${err}`));
         }
       };
       const timer = setTimeout(() => {
