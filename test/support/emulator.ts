@@ -48,7 +48,10 @@ export interface EmulatorProcess {
   /** Everything printed so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves with the output (stdout + stderr) once `pattern` matches it; rejects after `timeoutMs`, or at once when the process has exited without printing it. */
+  /**
+   * Resolves with the output (stdout + stderr) once `pattern` matches it; rejects after `timeoutMs`, or at once
+   * when the process has exited without printing it.
+   */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /**
    * A JSON request: `path` is relative to {@link api} when it starts with `/` and does not start with `/v1`,
