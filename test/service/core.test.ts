@@ -249,8 +249,13 @@ s('an execution keeps the revision it started with when the workflow is updated 
 s('cancel moves an ACTIVE execution in sys.sleep to CANCELLED at once; nothing changes afterwards (spec "States and transitions")', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: SLEEPY(5, 'late') });
-  const ex = c.createExecution('w', {});
-  await new Promise((r) => setTimeout(r, 30));
+  // With step history, status.currentSteps names the step running: cancel only once it is the sleep.
+  const ex = c.createExecution('w', { executionHistoryLevel: 'EXECUTION_HISTORY_BASIC' });
+  await until(() => {
+    const now = c.getExecution('w', idOf(ex));
+    assert.is(now.state, 'ACTIVE');
+    return now.status?.currentSteps[0]?.step === 'wait' ? true : undefined;
+  });
   const cancelled = c.cancelExecution('w', idOf(ex));
   assert.is(cancelled.state, 'CANCELLED');
   assert.match(cancelled.endTime!, RFC3339);
