@@ -267,6 +267,15 @@ export interface Emulator {
   /** The outbound calls of an execution so far, oldest first. */
   calls(execution: string | { readonly name: string }): Promise<RecordedCall[]>;
   /**
+   * An ended execution as a test case for `workflows-emulator test` (docs/recording.md): argument, mocks from
+   * its recorded calls, callbacks, environment, times and UUIDs read, and `expect` from its outcome. Resolves
+   * to the YAML text of the test file; with `file`, the case is appended to that file (created when missing)
+   * and `workflow` (the workflow file's path) is written relative to it. Rejects with `code`
+   * `FAILED_PRECONDITION` for an ACTIVE execution, `NOT_FOUND` for an unknown one, and with the problem for a
+   * test file that cannot be read, written or appended to.
+   */
+  testCase(execution: string | { readonly name: string }, options: TestCaseOptions): Promise<string>;
+  /**
    * Replaces the mocks new executions start with (a file path or an object, as the `mocks` option); running
    * executions keep theirs. Rejects with file, line and column for invalid mocks, leaving the current ones.
    */
@@ -279,6 +288,14 @@ export interface Emulator {
   reset(): Promise<void>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Options of {@link Emulator.testCase}. */
+export interface TestCaseOptions {
+  /** The workflow file the case runs (absolute, or relative to the working directory when `file` is given). */
+  readonly workflow: string;
+  /** A `*.test.yaml` file to append the case to (created when missing). */
+  readonly file?: string;
 }
 
 /**

@@ -11,6 +11,10 @@ import { callRecordValue } from './mocks/call-log.ts';
 import { NO_MOCKS } from './mocks/mock-file.ts';
 import type { VirtualTime } from './engine/virtual-time.ts';
 import { loadMocks, plainJs } from './cli/test/run-workflow.ts';
+import { recordToFile } from './cli/record.ts';
+import { appendTestCase, testCaseOf } from './service/test-case.ts';
+import { ApiError } from './service/errors.ts';
+import { readFileSync } from 'node:fs';
 import type {
   Emulator,
   EmulatorOptions,
@@ -162,6 +166,15 @@ export async function startEmulatorInProcess(options: EmulatorOptions): Promise<
     async calls(execution) {
       const { workflowId, executionId } = idsOf(execution);
       return callsOf(workflowId, executionId);
+    },
+    async testCase(execution, options) {
+      const { workflowId, executionId } = idsOf(execution);
+      const recorded = service.executionRecording(workflowId, executionId);
+      if (recorded.execution.state === 'ACTIVE') throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
+      if (!options.file) return appendTestCase(undefined, options.workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
+      const problem = recordToFile(recorded, options.workflow, options.file, 'execution');
+      if (problem) throw new Error(problem);
+      return readFileSync(options.file, 'utf8');
     },
     async setMocks(mocks) {
       service.setMocks(mocks === null ? NO_MOCKS : loadMocks(mocks));

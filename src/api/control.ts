@@ -13,6 +13,7 @@
  * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
  * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
+ * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../lang/json.ts';
@@ -22,6 +23,7 @@ import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from '../service/errors.ts';
 import type { EmulatorControl, ServiceCore } from '../service/model.ts';
 import { VERSION } from '../service/version.ts';
+import { appendTestCase, testCaseOf } from '../service/test-case.ts';
 import { readBody, sendJson } from './http-json.ts';
 
 /** The path prefix of the control API. */
@@ -104,10 +106,24 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return undefined;
       }
       if (m) break;
+      const t = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+):testCase$/.exec(rest);
+      if (t && method === 'GET') return sendTestCase(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
+      if (t) break;
       throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);
+}
+
+/** Answers an execution as a test file (YAML text). @throws ApiError NOT_FOUND for an unknown execution. */
+function sendTestCase(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): undefined {
+  const recorded = service.executionRecording(workflowId, executionId);
+  if (recorded.execution.state === 'ACTIVE') throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
+  const workflow = new URL(req.url ?? '/', 'http://localhost').searchParams.get('workflow') || `${workflowId}.yaml`;
+  const text = appendTestCase(undefined, workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
+  res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return undefined;
 }
 
 function clockState(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {

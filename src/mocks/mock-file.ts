@@ -17,7 +17,7 @@
  * connectors:
  *   - call: googleapis.bigquery.v2.jobs.query
  *     args: {projectId: my-project}        # optional subset match on the call's args
- *     result: {rows: []}                   # or results: [..], one per call, the last repeats
+ *     result: {rows: []}                   # or results: [..], one per call, the last repeats ({raise} items too)
  *   - call: googleapis.pubsub.v1.projects.topics.publish
  *     raise: {code: 403, message: "...", tags: [HttpError]}
  * unmatched: {http: passthrough}           # passthrough (default) or error
@@ -331,7 +331,11 @@ class Reader {
     else if (results) {
       const items = this.list(results.value, 'results');
       if (items.length === 0) this.fail(results.value, 'results is empty: give at least one result');
-      outcomes = items.map((i) => ({ kind: 'result', value: value(i) }));
+      // An item may be {raise: ...}, as in an http `respond` list: a connector can fail first and answer later.
+      outcomes = items.map((i): ConnectorOutcome => {
+        if (i.kind === 'map' && i.entries.length === 1 && i.entries[0]!.key === 'raise') return { kind: 'raise', error: this.raise(i.entries[0]!.value, false) };
+        return { kind: 'result', value: value(i) };
+      });
     } else outcomes = [{ kind: 'raise', error: this.raise(m.get('raise')!.value, false) }];
     return {
       where: this.where(node),

@@ -24,6 +24,8 @@ import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import type { StepHistory } from './step-history.ts';
 import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
+import type { Recording } from './recording.ts';
+import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
 import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
@@ -135,6 +137,8 @@ interface ExecutionRecord {
   readonly callLogLevel: CallLogLevel | undefined;
   /** Its outbound calls (set when it starts; dropped at the end when it made none). */
   calls?: CallLog | undefined;
+  /** What it took in besides its calls (set when it starts; src/service/recording.ts). */
+  inputs?: Recording | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent: string | undefined;
   /** Called once when it ends (created by the first waiter). */
@@ -232,6 +236,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       connectors: () => children.connectorsFor(ex.name),
     });
     ex.calls = prepared.calls;
+    ex.inputs = prepared.recording;
     ex.recording = prepared.history;
     if (ex.history === undefined) ex.history = prepared.history;
     const abort = (ex.abort = takeController());
@@ -411,6 +416,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
     executionCalls(workflowId, executionId) {
       return findExecution(workflowId, executionId).calls?.records.slice() ?? [];
+    },
+
+    executionRecording(workflowId, executionId) {
+      const ex = findExecution(workflowId, executionId);
+      // The main thread's steps: parallel branches interleave differently from one run to the next.
+      const steps = ex.history?.entries().filter((e) => e.threadId === '' && !INNER_STEP_TYPES.has(e.stepType)).map((e) => e.step);
+      return { execution: ex.resource, calls: ex.calls?.records ?? [], steps, inputs: ex.inputs };
     },
 
     executionParent(workflowId, executionId) {

@@ -5,6 +5,8 @@
  * differ only in the options they pass: the clock, the mocks, the step history level, the call log level,
  * where sys.log and call log lines go, the callback hub and the connectors the emulator runs itself (child
  * workflows, https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview).
+ * Every execution built here is recorded (src/service/recording.ts): the times it reads, the UUIDs it
+ * draws, the environment it reads and the callbacks it receives, beside its outbound calls.
  */
 import type { ExecutionDeps } from '../engine/types.ts';
 import { fetchHoldingTime } from '../engine/virtual-time.ts';
@@ -15,6 +17,7 @@ import { executionEnv, type ExecutionIds } from '../stdlib/sys.ts';
 import type { CallbackHub, Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { callLogObserver, type CallLogLevel } from './call-logging.ts';
 import { StepHistory } from './step-history.ts';
+import { Recording, recordingCallbacks, recordingClock, recordingEnv, recordingUuid, type PlaybackValues } from './recording.ts';
 
 /** The step history an execution records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries): none, basic, or detailed (with variables). */
 export type HistoryLevel = 'none' | 'basic' | 'detailed';
@@ -49,6 +52,8 @@ export interface ExecutionOptions {
   readonly callbacks: CallbackHub;
   /** Connectors the emulator runs itself (asked for on the first connector call), mocks winning over them. */
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
+  /** Times and UUIDs to hand back in order before the clock's and the platform's (a replay's, a test case's). */
+  readonly playback?: PlaybackValues | undefined;
 }
 
 /** A prepared execution: its dependencies for `runExecution`/`runToOutcome`, and what it records. */
@@ -58,6 +63,8 @@ export interface PreparedExecution {
   readonly calls: CallLog;
   /** Its step history, unless the level is `none`. */
   readonly history: StepHistory | undefined;
+  /** What it takes in from outside besides its calls (times, UUIDs, env reads, callbacks), filled as it runs. */
+  readonly recording: Recording;
 }
 
 /** Builds one execution's dependencies from `o` (see the module header). Never throws. */
@@ -84,12 +91,14 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
         write: o.writeCallLog,
       })
     : undefined;
+  const recording = new Recording();
   const deps: ExecutionDeps = {
-    clock,
+    clock: recordingClock(clock, recording, o.playback),
     fetch: mocked.fetch,
-    env: executionEnv(o.ids, o.userEnv, o.baseEnv),
+    env: recordingEnv(executionEnv(o.ids, o.userEnv, o.baseEnv), recording),
     log: o.log,
-    callbacks: o.callbacks,
+    callbacks: recordingCallbacks(o.callbacks, recording),
+    uuid: recordingUuid(recording, o.playback),
     library: o.library,
     hooks: {
       interceptor: mocked.interceptor,
@@ -97,5 +106,5 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
       ...(history ? { observer: history } : {}),
     },
   };
-  return { deps, calls: mocked.calls, history };
+  return { deps, calls: mocked.calls, history, recording };
 }

@@ -8,6 +8,7 @@ import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import type { SourceProblems } from './source-problems.ts';
 import type { WorkflowSettings } from './workflow-settings.ts';
+import type { Recording } from './recording.ts';
 
 /** Execution states (spec "States and transitions"). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -183,8 +184,22 @@ export interface ServiceCore {
 
   /** The outbound calls of an execution, oldest first (issue 13; src/mocks/call-log.ts). */
   executionCalls(workflowId: string, executionId: string): readonly CallRecord[];
+  /**
+   * What an execution did and took in, to turn it into a test case (src/service/test-case.ts): its resource,
+   * its outbound calls, the names of the steps that ran (undefined when its history level is none) and its
+   * recording (undefined before it starts). @throws ApiError NOT_FOUND for an unknown execution.
+   */
+  executionRecording(workflowId: string, executionId: string): RecordedExecution;
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
+}
+
+/** What {@link ServiceCore.executionRecording} gives: an execution's resource, calls, steps and recording. */
+export interface RecordedExecution {
+  readonly execution: Execution;
+  readonly calls: readonly CallRecord[];
+  readonly steps: readonly string[] | undefined;
+  readonly inputs: Recording | undefined;
 }
 
 /**

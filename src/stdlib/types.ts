@@ -38,6 +38,8 @@ export interface CallContext {
   log(entry: LogEntry): void;
   /** The callback endpoints of this execution (events.*). */
   readonly callbacks: CallbackHub;
+  /** Draws a random version 4 UUID for `uuid.generate` (absent: the platform's `crypto.randomUUID`). */
+  readonly uuid?: (() => string) | undefined;
 }
 
 /** A stdlib function: one row of the table. */

@@ -23,6 +23,7 @@ import type { HistoryEntry } from '../../service/step-ring.ts';
 import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import type { CallbackDelivery } from './suite.ts';
+import type { PlaybackValues } from '../../service/recording.ts';
 
 
 /** What {@link runIsolated} runs. */
@@ -39,6 +40,8 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** Times and UUIDs handed back first (a recorded run's). */
+  readonly playback?: PlaybackValues | undefined;
 }
 
 /** What a case's run gives back: the case's outcome, and where the failure came from. */
@@ -53,7 +56,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
   const virtual = r.clock === 'virtual' ? createVirtualTime() : undefined;
   const clock = virtual ?? systemClock;
   const executionId = crypto.randomUUID();
-  const callbacks = caseCallbacks(r.callbacks, `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual);
+  const callbacks = caseCallbacks(r.callbacks, `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual, r.playback?.callbacks);
   const logs: Value[] = [];
   const abort = new AbortController();
   // The steps that ran and where the failure came from are the step history's (one record for the API's
@@ -69,6 +72,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     maxStepEntries: 1_000_000,
     log: (entry) => void logs.push(entry.payload),
     callbacks: callbacks.hub,
+    playback: r.playback,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);
@@ -108,10 +112,12 @@ function caseCallbacks(
   executionName: string,
   clock: Clock,
   virtual: VirtualTime | undefined,
+  urls: readonly string[] = [],
 ): { readonly hub: CallbackHub; created(): number; end(): void } {
   const registry = new CallbackRegistry('http://localhost', clock);
   let active = true;
-  const hub = registry.hubFor({ executionName, isActive: () => active });
+  let nextUrl = 0;
+  const hub = registry.hubFor({ executionName, isActive: () => active, nextUrl: () => urls[nextUrl++] });
   const pending = [...deliveries];
   let created = 0;
   return {

@@ -103,6 +103,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       callbacks: c.callbacks,
       clock: o.clock,
       timeoutSec: c.timeoutSec,
+      playback: c.playback,
     });
   } catch (e) {
     return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };

@@ -18,6 +18,8 @@
  *     skip: true                           # optional: true or a reason; the case is reported as skipped
  *     only: true                           # optional: when any case of the run has it, only those run
  *     timeout: 30                          # optional: seconds of wall time before the case fails (default 30)
+ *     playback: {times: [1764111111000.5], uuids: [...], callbacks: [URL]}  # optional: what sys.now (ms),
+ *                                          # uuid.generate and events.create_callback_endpoint give first
  *     expect:                              # optional (default: the execution succeeds)
  *       result: {status: SHIPPED}          # the result equals this (ints and doubles distinct)
  *       error: {tags: [HttpError]}         # or: the execution fails with an error containing this map
@@ -32,6 +34,7 @@ import { DefinitionError } from '../../lang/definition/errors.ts';
 import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang/definition/load.ts';
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
 import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
+import type { PlaybackValues } from '../../service/recording.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
@@ -86,6 +89,8 @@ export interface TestCase {
   readonly only: boolean;
   /** Wall-time limit of the case, seconds. */
   readonly timeoutSec: number;
+  /** Times (ms since the epoch) and UUIDs the execution reads first, in order (a recorded run's: docs/recording.md). */
+  readonly playback?: PlaybackValues;
   readonly expect: Expectations;
 }
 
@@ -106,7 +111,8 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
 const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'cases']);
-const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'expect']);
+const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
+const PLAYBACK_KEYS = new Set(['times', 'uuids', 'callbacks']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
 
@@ -252,6 +258,7 @@ class Reader {
       timeoutSec = t;
     }
     const expectNode = this.get(m, 'expect');
+    const playbackNode = this.get(m, 'playback');
     return {
       name,
       pos: this.pos(n),
@@ -262,7 +269,32 @@ class Reader {
       ...(skip !== undefined ? { skip } : {}),
       only: onlyNode?.kind === 'scalar' && onlyNode.value === true,
       timeoutSec,
+      ...(playbackNode ? { playback: this.playback(playbackNode) } : {}),
       expect: expectNode ? this.expect(expectNode) : {},
+    };
+  }
+
+  playback(n: SNode): PlaybackValues {
+    const m = this.map(n, "'playback'");
+    this.keys(m, PLAYBACK_KEYS, "'playback'");
+    const list = (key: string): readonly SNode[] => {
+      const v = this.get(m, key);
+      if (v && v.kind !== 'seq') this.fail(v, `'playback.${key}' must be a list`);
+      return v ? v.items : [];
+    };
+    return {
+      times: list('times').map((t) => {
+        const v = t.kind === 'scalar' ? t.value : undefined;
+        const x = typeof v === 'bigint' ? Number(v) : v;
+        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) this.fail(t, "'playback.times' holds milliseconds since the epoch (numbers of 0 or more)");
+        return x;
+      }),
+      uuids: list('uuids').map((u) => this.string(u, 'playback.uuids[]')),
+      callbacks: list('callbacks').map((u) => {
+        const url = this.string(u, 'playback.callbacks[]');
+        if (!/^https?:\/\/[^/]+\/callbacks\/[0-9A-Za-z_-]+$/.test(url)) this.fail(u, "'playback.callbacks' holds callback URLs (http://host/callbacks/ID)");
+        return url;
+      }),
     };
   }
 
