@@ -3,7 +3,7 @@
  * `testCase(execution, {file})` do. The case is built by src/service/test-case.ts; here it is written to disk,
  * appended when the file exists, with the workflow named relative to the test file.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { RecordedExecution } from '../service/model.ts';
 import { appendTestCase, TestCaseError, testCaseOf } from '../service/test-case.ts';
@@ -23,6 +23,7 @@ export function recordToFile(recorded: RecordedExecution, workflowFile: string, 
   const name = recorded.execution.name;
   try {
     const text = appendTestCase(existing, workflowPathFrom(testFile, workflowFile), testCaseOf(recorded, `${prefix} ${name.slice(name.lastIndexOf('/') + 1)}`), testFile);
+    mkdirSync(dirname(resolve(testFile)), { recursive: true });
     writeFileSync(testFile, text);
   } catch (e) {
     return e instanceof TestCaseError ? e.message : `cannot write ${testFile}: ${(e as Error).message}`;

@@ -100,7 +100,9 @@ export function mocksOf(calls: readonly CallRecord[]): WMap {
       const m: WMap = new Map<string, Value>([['method', match.method ?? 'GET'], ['url', match.url ?? '']]);
       if (match.requestBody !== undefined && match.requestBody !== null) m.set('body', jsonSafe(match.requestBody));
       const entry: WMap = new Map<string, Value>([['match', m]]);
-      entry.set('respond', list.length === 1 ? list[0]! : list);
+      const only = list.length === 1 ? list[0]! : undefined;
+      if (only !== undefined && isMap(only) && only.has('raise')) entry.set('raise', only.get('raise')!);
+      else entry.set('respond', only ?? list);
       http.push(entry);
     } else {
       const entry: WMap = new Map<string, Value>([['call', match.name]]);
@@ -184,7 +186,8 @@ export function appendTestCase(existing: string | undefined, workflow: string, t
   const root: unknown = doc.contents;
   if (!isYamlMap(root)) throw new TestCaseError(`${fileName}: a test file must be a map with 'workflow' and 'cases'`);
   const written = root.get('workflow');
-  if (written !== undefined && written !== workflow) {
+  const plain = (p: unknown): string => String(p).replace(/^(\.\/)+/, '');
+  if (written !== undefined && plain(written) !== plain(workflow)) {
     throw new TestCaseError(`${fileName}: the file tests ${JSON.stringify(written)}, not ${JSON.stringify(workflow)}`);
   }
   let cases: unknown = root.get('cases', true);
