@@ -24,6 +24,12 @@ const CALLBACK_TRANSPORT_HEADERS = new Set([...TRANSPORT_HEADERS, 'host', 'accep
 /** Keys an error map a connector mock raises may have (src/mocks/mock-file.ts). */
 const RAISE_KEYS = ['tags', 'message', 'code', 'headers', 'body'];
 
+/**
+ * How test files are written: no line folding (long URLs and bodies stay on their line) and flow collections
+ * without inner padding (`{n: 1}`, as the docs write them).
+ */
+export const YAML_OUTPUT = { lineWidth: 0, flowCollectionPadding: false } as const;
+
 /** A problem turning an execution into a test case (an unreadable file, or one testing another workflow). */
 export class TestCaseError extends Error {
   constructor(message: string) {
@@ -175,7 +181,7 @@ export function appendTestCase(existing: string | undefined, workflow: string, t
   if (existing === undefined || existing.trim() === '') {
     const doc = new Document();
     doc.contents = yamlNode(new Map<string, Value>([['workflow', workflow], ['cases', [testCase]]])) as YAMLMap;
-    return doc.toString({ lineWidth: 0 });
+    return doc.toString(YAML_OUTPUT);
   }
   const doc = parseDocument(existing);
   if (doc.errors.length > 0) {
@@ -203,7 +209,7 @@ export function appendTestCase(existing: string | undefined, workflow: string, t
   const named = new Map(testCase);
   named.set('name', name);
   cases.items.push(yamlNode(named));
-  return doc.toString({ lineWidth: 0 });
+  return doc.toString(YAML_OUTPUT);
 }
 
 /** Not a list or map: written inline in flow style. */
@@ -212,7 +218,7 @@ function isScalar(v: Value): boolean {
 }
 
 /** A workflow value as a YAML node: doubles keep a fraction digit (`1.0`), so they read back as doubles. */
-function yamlNode(v: Value): Node {
+export function yamlNode(v: Value): Node {
   if (Array.isArray(v)) {
     const s = new YAMLSeq();
     for (const i of v) s.items.push(yamlNode(i));

@@ -94,9 +94,9 @@ s('a run is recorded into a new test file, its workflow named relative to it', a
   assert.match(r.stderr, /recorded as a test case in tests\/calls\.test\.yaml/);
   const text = readFileSync(join(ctx.dir, 'tests/calls.test.yaml'), 'utf8');
   assert.match(text, /^workflow: \.\.\/calls\.yaml$/m);
-  assert.match(text, /body: \{ i: 2, d: 2\.0 \}/, 'a double keeps its fraction digit');
-  assert.match(text, /raise:\n\s+tags: \[ ConnectionFailedError \]/, text);
-  assert.match(text, /steps: \[ init, get_json, get_text, post, gone, (gone, )?keep, done \]/);
+  assert.match(text, /body: \{i: 2, d: 2\.0\}/, 'a double keeps its fraction digit');
+  assert.match(text, /raise:\n\s+tags: \[ConnectionFailedError\]/, text);
+  assert.match(text, /steps: \[init, get_json, get_text, post, gone, (gone, )?keep, done\]/);
 });
 
 s('recording into an existing file appends a case and keeps its comments and quoting', async (ctx) => {
@@ -109,7 +109,7 @@ s('recording into an existing file appends a case and keeps its comments and quo
   const text = readFileSync(join(ctx.dir, 'calls.test.yaml'), 'utf8');
   assert.ok(text.startsWith("# Hand-written: keep this comment\nworkflow: ./calls.yaml\ncases:\n  - name: 'by hand' # quoted on purpose\n    skip: \"written before the recording\"\n"), text);
   assert.is(text.match(/- name: run /g)?.length, 2);
-  assert.match(text, /result:\n\s+i: 2\n\s+d: 2\.0\n\s+text: hello\n\s+echoed: \{ n: 3 \}\n\s+failure: \[ ConnectionFailedError \]/);
+  assert.match(text, /result:\n\s+i: 2\n\s+d: 2\.0\n\s+text: hello\n\s+echoed: \{n: 3\}\n\s+failure: \[ConnectionFailedError\]/);
 });
 
 s('a test file of another workflow is refused with exit 2', async (ctx) => {

@@ -53,7 +53,7 @@ s('testCase gives the YAML, and with a file appends the case there; `test` passe
   assert.is(again, readFileSync(file, 'utf8'));
   assert.match(again, /^workflow: \.\.\/stamp\.yaml$/m);
   assert.match(again, /- name: execution \S+ \(2\)/, 'a second case of the same execution gets its own name');
-  assert.match(again, new RegExp(`uuids: \\[ ${(ex.result as { id: string }).id} \\]`));
+  assert.match(again, new RegExp(`uuids: \\[${(ex.result as { id: string }).id}\\]`));
   const r = spawnSync(process.execPath, [EMULATOR_JS, 'test', ctx.dir], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
   assert.is(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /2 passed/);

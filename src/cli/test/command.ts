@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './discover.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './report.ts';
 import { parseTestFile, TestFileError, type TestFile } from './suite.ts';
+import { applyUpdates, type CaseUpdate } from './update.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
 
 /** The usage text of `workflows-emulator test --help`. */
@@ -27,6 +28,8 @@ Options:
   --clock <mode>        virtual (default: sleeps and backoffs take no time) | real
   --concurrency <n>     cases run at once (default 16)
   --watch               run again whenever a test, workflow or mock file changes (Ctrl-C stops)
+  -u, --update          write the actual outcome into the expect of failing cases (result or error, and
+                        steps where the case has them), keeping the rest of the file; lists each change
   --help                print this help
 `;
 
@@ -52,6 +55,8 @@ interface TestArgs {
   readonly clock: ClockMode;
   readonly concurrency: number;
   readonly watch: boolean;
+  /** `--update`: failing cases get their actual outcome written into `expect` (update.ts). */
+  readonly update: boolean;
 }
 
 class UsageError extends Error {}
@@ -90,6 +95,7 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
         clock: { type: 'string' },
         concurrency: { type: 'string' },
         watch: { type: 'boolean' },
+        update: { type: 'boolean', short: 'u' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,6 +123,7 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
     clock,
     concurrency,
     watch: o.watch ?? false,
+    update: o.update ?? false,
   };
 }
 
@@ -215,9 +222,33 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
     } else io.stdout(text);
   }
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
+  if (a.update) writeUpdates(p, results, io);
   const t = totalsOf(flat);
   const code = invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
   return { code, watched: p.watched };
+}
+
+/**
+ * `--update`: writes the actual outcome of each failing case into its `expect` (update.ts) and lists every
+ * change on stdout. JSON test files and cases whose workflow does not deploy are not updated.
+ */
+function writeUpdates(p: RunPlan, results: readonly CaseResult[][], io: TestIO): void {
+  p.files.forEach((f, fi) => {
+    const updates: CaseUpdate[] = [];
+    for (const r of results[fi]!) {
+      if (r.status !== 'failed' || !r.actual || !f.test) continue;
+      const index = f.test.cases.findIndex((c) => c.name === r.name);
+      if (index >= 0) updates.push({ index, name: r.name, ...r.actual });
+    }
+    if (updates.length === 0) return;
+    if (f.abs.endsWith('.json')) {
+      io.stdout(`not updated: ${f.shown}: JSON test files are not rewritten (${updates.length} failing case(s))\n`);
+      return;
+    }
+    const { text, changes } = applyUpdates(readFileSync(f.abs, 'utf8'), updates);
+    writeFileSync(f.abs, text);
+    for (const c of changes) io.stdout(`updated: ${f.shown} > ${c}\n`);
+  });
 }
 
 /** Runs `jobs` with at most `limit` at once. */

@@ -118,6 +118,8 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
     durationMs,
     mismatches,
     steps: outcome.steps,
+    ...(outcome.state === 'FAILED' ? { actual: { error: outcome.error ?? null, steps: outcome.steps } } : {}),
+    ...(outcome.state === 'SUCCEEDED' ? { actual: { result: outcome.result ?? null, steps: outcome.steps } } : {}),
     ...(outcome.failedPos
       ? { sourceLine: `${p.workflowFile}:${outcome.failedPos.line}:${outcome.failedPos.col}: ${line?.trim() ?? ''}` }
       : {}),
