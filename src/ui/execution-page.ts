@@ -62,6 +62,11 @@ function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
   return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
 }
 
+// Downloads the ended execution as a test file (docs/recording.md): the control API's `:testCase`.
+function saveAsTest(name: string, workflowId: string): SafeHtml {
+  return html`<a class="save-test" id="save-test" href="/emulator/v1/${name}:testCase" download="${workflowId}.test.yaml" title="Download this execution as a test case for workflows-emulator test (its calls as mocks, its outcome as expect)">Save as test…</a>`;
+}
+
 // Sends a request to a callback the execution waits on, from the page (issue 16). htmx swaps the live region;
 // hx-preserve keeps what is being typed while the region refreshes itself.
 function callbackForm(workflowId: string, executionId: string, c: Callback): SafeHtml {
@@ -144,7 +149,7 @@ ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-l
     e.argument === undefined || e.argument === '' ? html`<p class="muted">None.</p>` : html`<pre class="json">${prettyJson(e.argument)}</pre>`,
   );
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
-<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
+<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}${e.state === 'ACTIVE' ? '' : saveAsTest(e.name, workflowId)}</div>
 ${facts}
 ${outcome(e, src)}
 ${argument}

@@ -1,0 +1,39 @@
+// The execution page's "Save as test…" action (docs/recording.md "Saving a run as a test case"): an ended
+// execution's page links to the control API's `:testCase` as a download named after the workflow; an ACTIVE
+// execution's page has no such link.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startUi, type UiHarness } from './harness.ts';
+
+const s = suite<{ ui: UiHarness }>('ui: Save as test… on the execution page');
+
+s.before.each(async (ctx) => {
+  ctx.ui = await startUi();
+  ctx.ui.core.createWorkflow('hello', { sourceContents: 'main:\n  steps:\n    - done:\n        return: hi\n' });
+  ctx.ui.core.createWorkflow('waiter', { sourceContents: 'main:\n  steps:\n    - nap:\n        call: sys.sleep\n        args:\n          seconds: 600\n' });
+});
+
+s.after.each(async (ctx) => {
+  await ctx.ui.close();
+});
+
+s('an ended execution links to its test case as a download', async ({ ui }) => {
+  const e = ui.core.createExecution('hello', {});
+  const id = e.name.split('/').pop()!;
+  await ui.settle('hello', id);
+  const page = await ui.get(`/ui/executions/hello/${id}`);
+  assert.is(page.status, 200);
+  const link = /<a class="save-test" id="save-test" href="([^"]+)" download="([^"]+)"[^>]*>Save as test…<\/a>/.exec(page.text);
+  assert.ok(link, 'the link is on the page');
+  assert.is(link![1], `/emulator/v1/${e.name}:testCase`);
+  assert.is(link![2], 'hello.test.yaml');
+});
+
+s('an ACTIVE execution has no Save as test…', async ({ ui }) => {
+  const e = ui.core.createExecution('waiter', {});
+  const page = await ui.get(`/ui/executions/waiter/${e.name.split('/').pop()}`);
+  assert.not.match(page.text, /save-test/);
+  ui.core.cancelExecution('waiter', e.name.split('/').pop()!);
+});
+
+s.run();
