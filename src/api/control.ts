@@ -13,6 +13,7 @@
  * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
  * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
+ * | `POST /emulator/v1/{execution name}:replay` | `{"revision": "latest", "strict": true}` (both optional): a new execution replayed from the recording (src/service/replay.ts); answers it |
  * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -106,8 +107,9 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return undefined;
       }
       if (m) break;
-      const t = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+):testCase$/.exec(rest);
-      if (t && method === 'GET') return sendTestCase(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
+      const t = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+):(testCase|replay)$/.exec(rest);
+      if (t?.[3] === 'testCase' && method === 'GET') return sendTestCase(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
+      if (t?.[3] === 'replay' && method === 'POST') return replay(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
       if (t) break;
       throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
     }
@@ -124,6 +126,26 @@ function sendTestCase(service: ServiceCore, req: IncomingMessage, res: ServerRes
   res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
   return undefined;
+}
+
+/** `:replay`: reads `{revision?: "latest", strict?: boolean}` and answers the new execution. */
+function replay(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): Promise<void> {
+  return readBody(req, 64 * 1024).then((raw) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+    } catch {
+      throw ApiError.invalidArgument('the body is not JSON: expected {"revision": "latest", "strict": true} (both optional)');
+    }
+    const { revision, strict, ...other } = (body ?? {}) as { revision?: unknown; strict?: unknown };
+    const unknown = Object.keys(other)[0];
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || unknown !== undefined) {
+      throw ApiError.invalidArgument(`the body must be {"revision": "latest", "strict": true}${unknown !== undefined ? `: unknown field "${unknown}"` : ''}`);
+    }
+    if (revision !== undefined && revision !== 'latest') throw ApiError.invalidArgument('revision must be "latest" (or absent: the revision the execution ran)');
+    if (strict !== undefined && typeof strict !== 'boolean') throw ApiError.invalidArgument('strict must be true or false');
+    sendJson(res, 200, service.replayExecution(workflowId, executionId, { latest: revision === 'latest', strict: strict === true }));
+  });
 }
 
 function clockState(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {

@@ -25,6 +25,7 @@ import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import type { StepHistory } from './step-history.ts';
 import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
 import type { Recording } from './recording.ts';
+import { replayingHub, replayPlan, type ReplayPlan } from './replay.ts';
 import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
@@ -217,7 +218,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     argument: Value,
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
+    replay: ReplayPlan | undefined,
   ): void {
+    const hub = announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait);
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
       ids: { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
@@ -226,13 +229,14 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       clock,
       fetch: realFetch,
       library,
-      mocks,
+      mocks: replay?.mocks ?? mocks,
+      playback: replay?.playback,
       history: ex.historyLevel,
       maxStepEntries: options.maxStepEntries,
       callLogLevel: ex.callLogLevel,
       writeCallLog: printLog,
       log: (entry) => recordLog(ex, entry),
-      callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
+      callbacks: replay ? replayingHub(hub, replay.callbacks, (id, request) => callbacks.deliver(id, request)) : hub,
       connectors: () => children.connectorsFor(ex.name),
     });
     ex.calls = prepared.calls;
@@ -271,6 +275,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     workflowId: string,
     input: Parameters<ServiceCore['createExecution']>[1],
     parentExecution: string | undefined,
+    replay?: ReplayPlan,
   ): Execution {
     const wf = store.find(workflowId);
     const raw = input.argument;
@@ -328,7 +333,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const userEnv = wf.resource.userEnvVars;
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, replay);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
@@ -416,6 +421,17 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
     executionCalls(workflowId, executionId) {
       return findExecution(workflowId, executionId).calls?.records.slice() ?? [];
+    },
+
+    replayExecution(workflowId, executionId, o) {
+      const plan = replayPlan(core.executionRecording(workflowId, executionId), o);
+      const src = findExecution(workflowId, executionId).resource;
+      const current = store.find(workflowId).resource.revisionId;
+      if (!o.latest && current !== src.workflowRevisionId) {
+        throw new ApiError('FAILED_PRECONDITION', `execution "${src.name}" ran revision ${src.workflowRevisionId}; the workflow is now at ${current}: replay with {"revision": "latest"} (a redrive)`);
+      }
+      const labels = { ...src.labels, 'replay-of': executionId };
+      return createExecution(workflowId, { ...(src.argument !== undefined ? { argument: src.argument } : {}), labels }, undefined, plan);
     },
 
     executionRecording(workflowId, executionId) {

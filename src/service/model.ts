@@ -9,6 +9,7 @@ import type { MockSet } from '../mocks/mock-file.ts';
 import type { SourceProblems } from './source-problems.ts';
 import type { WorkflowSettings } from './workflow-settings.ts';
 import type { Recording } from './recording.ts';
+import type { ReplayOptions } from './replay.ts';
 
 /** Execution states (spec "States and transitions"). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -190,6 +191,13 @@ export interface ServiceCore {
    * recording (undefined before it starts). @throws ApiError NOT_FOUND for an unknown execution.
    */
   executionRecording(workflowId: string, executionId: string): RecordedExecution;
+  /**
+   * Starts a new execution from an ended one's recording (src/service/replay.ts): its argument, calls
+   * answered from the recorded ones, its times, UUIDs and callbacks; labelled `replay-of: {source ID}`.
+   * @throws ApiError NOT_FOUND for an unknown execution or a recording that is gone; FAILED_PRECONDITION for
+   *   an ACTIVE one, or when the workflow has a newer revision and `latest` is false.
+   */
+  replayExecution(workflowId: string, executionId: string, options: ReplayOptions): Execution;
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
 }
