@@ -112,6 +112,8 @@ export interface Execution {
   readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
+  /** The execution's labels (its own over its workflow's); a replay has `replay-of: {source execution ID}`. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -275,6 +277,14 @@ export interface Emulator {
    * test file that cannot be read, written or appended to.
    */
   testCase(execution: string | { readonly name: string }, options: TestCaseOptions): Promise<string>;
+  /**
+   * Starts a new execution replayed from an ended one's recording (docs/recording.md "Replay and redrive"):
+   * same argument, answers, times, UUIDs and callbacks, no outbound request; labelled `replay-of`. With
+   * `revision: 'latest'` the current revision runs and calls the recording does not hold go out (`strict`:
+   * they fail). Resolves to the new ACTIVE execution (`wait` for its end). Rejects with `code` `NOT_FOUND` when
+   * the recording is gone, `FAILED_PRECONDITION` for an ACTIVE source or a workflow now at another revision.
+   */
+  replay(execution: string | { readonly name: string }, options?: { readonly revision?: 'latest'; readonly strict?: boolean }): Promise<Execution>;
   /**
    * Replaces the mocks new executions start with (a file path or an object, as the `mocks` option); running
    * executions keep theirs. Rejects with file, line and column for invalid mocks, leaving the current ones.

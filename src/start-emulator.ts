@@ -167,6 +167,10 @@ export async function startEmulatorInProcess(options: EmulatorOptions): Promise<
       const { workflowId, executionId } = idsOf(execution);
       return callsOf(workflowId, executionId);
     },
+    async replay(execution, options) {
+      const { workflowId, executionId } = idsOf(execution);
+      return service.replayExecution(workflowId, executionId, { latest: options?.revision === 'latest', strict: options?.strict === true });
+    },
     async testCase(execution, options) {
       const { workflowId, executionId } = idsOf(execution);
       const recorded = service.executionRecording(workflowId, executionId);

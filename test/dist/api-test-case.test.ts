@@ -1,6 +1,7 @@
 // The JS API's testCase (docs/recording.md "From the JS API"): an ended execution as a test file's YAML, or
 // appended to a test file with the workflow named relative to it; the case, run by `workflows-emulator test`,
-// passes with its mocked call and its played-back time and UUID. An ACTIVE execution is refused.
+// passes with its mocked call and its played-back time and UUID; replay runs it again from its recording.
+// An ACTIVE execution is refused.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -57,6 +58,17 @@ s('testCase gives the YAML, and with a file appends the case there; `test` passe
   const r = spawnSync(process.execPath, [EMULATOR_JS, 'test', ctx.dir], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
   assert.is(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /2 passed/);
+});
+
+s('replay runs a new execution with the same UUID, time and answer; the mocks replaced meanwhile play no part', async (ctx) => {
+  const ex = await ctx.emulator.run('stamp');
+  await ctx.emulator.setMocks({ http: [{ match: { url: 'https://shop.test/price' }, respond: { status: 500 } }] });
+  const replayed = await ctx.emulator.replay(ex);
+  assert.is(replayed.labels?.['replay-of'], ex.executionId);
+  const done = await ctx.emulator.wait(replayed);
+  assert.is(done.state, 'SUCCEEDED', JSON.stringify(done.error));
+  assert.equal(done.result, ex.result);
+  await ctx.emulator.setMocks(null);
 });
 
 s('an ACTIVE execution is refused with FAILED_PRECONDITION', async (ctx) => {
