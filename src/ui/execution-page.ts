@@ -139,6 +139,7 @@ export function executionLive(d: ExecutionData): SafeHtml {
 <div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
 <div><dt>Revision</dt><dd>${revisionLink(src)}</dd></div>
 ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-link" href="${uiPath('executions', executionIds({ name: d.parent }).workflowId, executionIds({ name: d.parent }).executionId)}">${d.parent}</a></dd></div>` : ''}
+${e.labels?.['replay-of'] ? html`<div><dt>Replay of</dt><dd><a class="mono break" id="replay-of-link" href="${uiPath('executions', workflowId, e.labels['replay-of'])}">${e.labels['replay-of']}</a></dd></div>` : ''}
 <div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
 <div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
 <div><dt>Duration</dt><dd>${formatDuration(executionDurationMs(e, d.nowMs))}${e.state === 'ACTIVE' ? html` <span class="muted">so far</span>` : ''}</dd></div>

@@ -1,6 +1,6 @@
 // The execution page's "Save as test…" action (docs/recording.md "Saving a run as a test case"): an ended
 // execution's page links to the control API's `:testCase` as a download named after the workflow; an ACTIVE
-// execution's page has no such link.
+// execution's page has no such link. A replay's page links to its source (docs/recording.md "Replay and redrive").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startUi, type UiHarness } from './harness.ts';
@@ -27,6 +27,15 @@ s('an ended execution links to its test case as a download', async ({ ui }) => {
   assert.ok(link, 'the link is on the page');
   assert.is(link![1], `/emulator/v1/${e.name}:testCase`);
   assert.is(link![2], 'hello.test.yaml');
+});
+
+s('a replay links to the execution it replays', async ({ ui }) => {
+  const e = ui.core.createExecution('hello', {});
+  const id = e.name.split('/').pop()!;
+  await ui.settle('hello', id);
+  const replay = ui.core.replayExecution('hello', id, { latest: false, strict: false });
+  const page = await ui.get(`/ui/executions/hello/${replay.name.split('/').pop()}`);
+  assert.match(page.text, new RegExp(`<dt>Replay of</dt><dd><a class="mono break" id="replay-of-link" href="/ui/executions/hello/${id}">${id}</a>`));
 });
 
 s('an ACTIVE execution has no Save as test…', async ({ ui }) => {
