@@ -20,6 +20,7 @@
  *     result: {rows: []}                   # or results: [..], one per call, the last repeats ({raise} items too)
  *   - call: googleapis.pubsub.v1.projects.topics.publish
  *     raise: {code: 403, message: "...", tags: [HttpError]}
+ *   - call: "googleapis.firestore.v1.*"     # a glob; "*" alone answers every connector call
  * unmatched: {http: passthrough}           # passthrough (default) or error
  * ```
  *
@@ -73,8 +74,10 @@ export type ConnectorOutcome = { readonly kind: 'result'; readonly value: Value 
 /** One `connectors` entry. */
 export interface ConnectorMock {
   readonly where: string;
-  /** The dotted connector name, exact. */
+  /** The dotted connector name as written: exact, or a glob (`googleapis.firestore.v1.*`, `*`). */
   readonly call: string;
+  /** For a glob: its literal parts, between the `*`s (url-pattern.ts `globMatches`). */
+  readonly callGlob?: readonly string[];
   /** A subset of the call's args that must match (as {@link HttpMock.body}). */
   readonly args?: Value;
   readonly outcomes: readonly ConnectorOutcome[];
@@ -316,8 +319,9 @@ class Reader {
     const call = m.get('call');
     if (!call) this.fail(node, "a connector mock needs 'call' (the connector's dotted name)");
     const name = this.string(call.value, 'call');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(name)) {
-      this.fail(call.value, `call '${name}' is not a dotted connector name (e.g. googleapis.bigquery.v2.jobs.query)`);
+    // A name, a glob over names (each * stands for any characters, dots included), or * for every connector.
+    if (name !== '*' && !/^[A-Za-z_*][A-Za-z0-9_*]*(\.[A-Za-z_*][A-Za-z0-9_*]*)+$/.test(name)) {
+      this.fail(call.value, `call '${name}' is not a dotted connector name (e.g. googleapis.bigquery.v2.jobs.query), a glob of one (googleapis.firestore.v1.*) or *`);
     }
     const args = m.get('args');
     if (args && args.value.kind !== 'map') this.fail(args.value, 'args must be a map (a subset of the call\'s args)');
@@ -340,6 +344,7 @@ class Reader {
     return {
       where: this.where(node),
       call: name,
+      ...(name.includes('*') ? { callGlob: name.split('*') } : {}),
       ...(args ? { args: value(args.value) } : {}),
       outcomes,
       delayMs: this.delay(m.get('delay')),

@@ -6,7 +6,7 @@
 import { compareNumbers, isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { toJson } from '../lang/json.ts';
 import type { ConnectorMock, ConnectorOutcome, HttpMock, HttpOutcome, MockSet } from './mock-file.ts';
-import { urlFor } from './url-pattern.ts';
+import { globMatches, urlFor } from './url-pattern.ts';
 
 /** An outbound HTTP request as the mocks see it. */
 export interface MockedRequest {
@@ -37,7 +37,7 @@ export class MockSession {
   /** The outcome of the first connector entry matching the call (advancing its sequence), or undefined. */
   connector(name: string, args: Value): { readonly mock: ConnectorMock; readonly outcome: ConnectorOutcome } | undefined {
     for (const mock of this.mocks.connectors) {
-      if (mock.call !== name) continue;
+      if (mock.callGlob ? !globMatches(mock.callGlob, name) : mock.call !== name) continue;
       if (mock.args !== undefined && subsetMismatch(mock.args, args, 'args') !== undefined) continue;
       return { mock, outcome: this.next(mock, mock.outcomes) };
     }

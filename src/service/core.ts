@@ -424,14 +424,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     },
 
     replayExecution(workflowId, executionId, o) {
-      const plan = replayPlan(core.executionRecording(workflowId, executionId), o);
-      const src = findExecution(workflowId, executionId).resource;
-      const current = store.find(workflowId).resource.revisionId;
-      if (!o.latest && current !== src.workflowRevisionId) {
-        throw new ApiError('FAILED_PRECONDITION', `execution "${src.name}" ran revision ${src.workflowRevisionId}; the workflow is now at ${current}: replay with {"revision": "latest"} (a redrive)`);
-      }
-      const labels = { ...src.labels, 'replay-of': executionId };
-      return createExecution(workflowId, { ...(src.argument !== undefined ? { argument: src.argument } : {}), labels }, undefined, plan);
+      const rec = core.executionRecording(workflowId, executionId);
+      const plan = replayPlan(rec, o, store.find(workflowId).resource.revisionId);
+      const { argument, labels } = rec.execution;
+      return createExecution(workflowId, { ...(argument !== undefined ? { argument } : {}), labels: { ...labels, 'replay-of': executionId } }, undefined, plan);
     },
 
     executionRecording(workflowId, executionId) {

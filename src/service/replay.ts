@@ -35,12 +35,16 @@ export interface ReplayPlan {
 }
 
 /**
- * The plan of a replay of `rec` (an ended execution's recording).
- * @throws ApiError NOT_FOUND when the recording is gone, FAILED_PRECONDITION for an execution still ACTIVE.
+ * The plan of a replay of `rec` (an ended execution's recording), the workflow being at `currentRevision`.
+ * @throws ApiError NOT_FOUND when the recording is gone or incomplete, FAILED_PRECONDITION for an execution
+ *   still ACTIVE or, without `latest`, when the workflow is now at another revision.
  */
-export function replayPlan(rec: RecordedExecution, o: ReplayOptions): ReplayPlan {
-  const name = rec.execution.name;
+export function replayPlan(rec: RecordedExecution, o: ReplayOptions, currentRevision: string): ReplayPlan {
+  const { name, workflowRevisionId } = rec.execution;
   if (rec.execution.state === 'ACTIVE') throw new ApiError('FAILED_PRECONDITION', `execution "${name}" is still ACTIVE: only an ended execution can be replayed`);
+  if (!o.latest && currentRevision !== workflowRevisionId) {
+    throw new ApiError('FAILED_PRECONDITION', `execution "${name}" ran revision ${workflowRevisionId}; the workflow is now at ${currentRevision}: replay with {"revision": "latest"} (a redrive)`);
+  }
   const inputs = rec.inputs;
   if (!inputs) throw ApiError.notFound(`the recording of execution "${name}" is gone: it never started`);
   if (inputs.truncated) throw ApiError.notFound(`the recording of execution "${name}" is incomplete: it read more values than a recording keeps (10,000 of each kind)`);

@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MockFileError, mocksFromData, overlayMocks, parseMocks } from '../../src/mocks/mock-file.ts';
 import { compileUrlPattern, type UrlPattern } from '../../src/mocks/url-pattern.ts';
+import { runWorkflowInProcess } from '../../src/cli/test/run-workflow.ts';
 
 function refusal(text: string): MockFileError {
   try {
@@ -108,6 +109,42 @@ test('url patterns: * spans any characters, / included; exact URLs are normalize
   assert.ok(p('https://A.test').test('https://a.test/'));
   assert.ok(p('/https://a\\.test/[0-9]+/').test('https://a.test/42'));
   assert.not.ok(p('/a\\.test/').test('https://a.test/42'));
+});
+
+test('url: "*" matches every URL, its query included (docs/mocks-and-clock.md#mocks)', () => {
+  const star = compileUrlPattern('*') as UrlPattern;
+  assert.is(typeof star, 'object');
+  assert.ok(star.test('https://a.test/x?y=1'));
+  assert.ok(star.test('http://127.0.0.1:8080/'));
+  const set = mocksFromData({ http: [{ match: { url: '*' }, respond: { status: 200 } }] }, 'mocks option');
+  assert.is(set.http.length, 1);
+});
+
+test('connector names may be globs and call: "*" answers every connector; first match wins (docs/mocks-and-clock.md#mocks)', async () => {
+  const source = `main:
+  steps:
+    - doc:
+        call: googleapis.firestore.v1.projects.databases.documents.get
+        args:
+          name: d1
+        result: doc
+    - other:
+        call: googleapis.pubsub.v1.projects.topics.publish
+        args:
+          topic: t
+        result: sent
+    - done:
+        return:
+          - \${doc}
+          - \${sent}
+`;
+  const run = await runWorkflowInProcess({
+    source,
+    mocks: { connectors: [{ call: 'googleapis.firestore.v1.*', result: 'firestore' }, { call: '*', result: 'default' }] },
+  });
+  assert.is(run.state, 'SUCCEEDED', JSON.stringify(run.error));
+  assert.equal(run.result, ['firestore', 'default']);
+  assert.match(refusal('connectors:\n  - call: "googleapis..*"\n    result: 1\n').message, /2:11: call 'googleapis\.\.\*' is not a dotted connector name .*a glob of one/);
 });
 
 test.run();
