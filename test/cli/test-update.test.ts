@@ -87,4 +87,15 @@ s('-u is --update; a case whose workflow does not deploy is not updated', async 
   assert.is(readFileSync(join(ctx.dir, 'double.test.yaml'), 'utf8'), TESTS);
 });
 
+s('a malformed playback is an invalid test file: exit 2 with file:line:col (docs/recording.md)', async (ctx) => {
+  writeFileSync(join(ctx.dir, 'double.test.yaml'), 'workflow: ./double.yaml\ncases:\n  - name: bad\n    playback: {times: [-1], uuids: [u1], callbacks: [not-a-url]}\n');
+  const o = io(ctx.dir);
+  assert.is(await testCommand(['.'], o.io), 2);
+  assert.match(o.output(), /double\.test\.yaml:4:24: 'playback\.times' holds milliseconds since the epoch/);
+  writeFileSync(join(ctx.dir, 'double.test.yaml'), 'workflow: ./double.yaml\ncases:\n  - name: bad\n    playback: {callbacks: [not-a-url], when: 1}\n');
+  const again = io(ctx.dir);
+  assert.is(await testCommand(['.'], again.io), 2);
+  assert.match(again.output(), /double\.test\.yaml:4:40: unknown key 'when' in 'playback'/);
+});
+
 s.run();
