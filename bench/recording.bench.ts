@@ -2,8 +2,8 @@
 //   - what recording costs: a `for` loop of 20,000 mocked http.get calls, each reading sys.now, built by
 //     prepareExecution (recorded) against the same dependencies without the recording, steps/s, the median of 5
 //     (target: the recorded run keeps >= 90% of the steps/s);
-//   - a recorded execution of 1,000 steps (500 mocked calls) saved as a test case and run from it by the
-//     `test` command's runner, with its mocks and playback (target <= 50 ms);
+//   - a recorded execution of 1,000 steps (500 mocked calls) replayed by the service (POST :replay), and saved
+//     as a test case and run from it by the `test` command's runner (target <= 50 ms);
 //   - `test --update` over a file of 1,000 failing cases (target <= 3 s).
 // Usage: node --expose-gc --import tsx bench/recording.bench.ts
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -97,6 +97,17 @@ try {
   const id = started.name.split('/').pop()!;
   while (core.getExecution('loop', id).state === 'ACTIVE') await new Promise((res) => setTimeout(res, 1));
   const recorded = core.executionRecording('loop', id);
+  // Replayed by the service (POST :replay): from the call to its end.
+  const replays: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    const r = core.replayExecution('loop', id, { latest: false, strict: false });
+    const rid = r.name.split('/').pop()!;
+    while (core.getExecution('loop', rid).state === 'ACTIVE') await new Promise((res) => setImmediate(res));
+    replays.push(performance.now() - t0);
+    if (core.getExecution('loop', rid).state !== 'SUCCEEDED') throw new Error('the replay did not succeed');
+  }
+  report(`replay of a recorded ${recorded.steps?.length ?? 0}-step execution by the service (median of 7)`, median(replays), 'ms', { value: 50, higherIsBetter: false });
   core.close();
   const text = appendTestCase(undefined, 'loop.yaml', testCaseOf(recorded, 'recorded'), 'loop.test.yaml');
   const file = parseTestFile('loop.test.yaml', text);
