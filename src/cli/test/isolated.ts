@@ -26,6 +26,10 @@ import type { CallbackDelivery } from './suite.ts';
 import type { PlaybackValues } from '../../service/recording.ts';
 
 
+/** The project and location a case runs in unless its file sets them: the server's defaults (docs/cli.md). */
+export const DEFAULT_PROJECT = 'my-project';
+export const DEFAULT_LOCATION = 'us-central1';
+
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
   readonly definition: Definition;
@@ -40,6 +44,9 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** CLOUD_PROJECT_ID and CLOUD_LOCATION (default the server's: `my-project`, `us-central1`). */
+  readonly project?: string | undefined;
+  readonly location?: string | undefined;
   /** Times and UUIDs handed back first (a recorded run's). */
   readonly playback?: PlaybackValues | undefined;
 }
@@ -56,13 +63,15 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
   const virtual = r.clock === 'virtual' ? createVirtualTime() : undefined;
   const clock = virtual ?? systemClock;
   const executionId = crypto.randomUUID();
-  const callbacks = caseCallbacks(r.callbacks, `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual, r.playback?.callbacks);
+  const project = r.project ?? DEFAULT_PROJECT;
+  const location = r.location ?? DEFAULT_LOCATION;
+  const callbacks = caseCallbacks(r.callbacks, `projects/${project}/locations/${location}/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual, r.playback?.callbacks);
   const logs: Value[] = [];
   const abort = new AbortController();
   // The steps that ran and where the failure came from are the step history's (one record for the API's
   // stepEntries, the stack trace and this): every entry kept, up to far past the 100,000-step limit.
   const { deps, calls: callLog, history } = prepareExecution({
-    ids: { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: r.revisionId, executionId },
+    ids: { project, location, workflowId: r.workflowId, revisionId: r.revisionId, executionId },
     userEnv: r.env,
     clock,
     fetch: platformFetch,

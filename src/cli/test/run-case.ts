@@ -104,6 +104,8 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       clock: o.clock,
       timeoutSec: c.timeoutSec,
       playback: c.playback,
+      project: p.test.project,
+      location: p.test.location,
     });
   } catch (e) {
     return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };

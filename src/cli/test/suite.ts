@@ -9,6 +9,8 @@
  * workflow: ../workflows/order-saga.yaml   # required: relative to this file
  * mocks: ./mocks/shop.yaml                 # optional: a mock file (relative) or an inline mock map
  * env: {NAME: value}                       # optional: user env vars for every case
+ * project: my-project                      # optional: CLOUD_PROJECT_ID (default my-project)
+ * location: us-central1                    # optional: CLOUD_LOCATION (default us-central1)
  * cases:                                   # required, at least one
  *   - name: ships an order                 # required, unique in the file
  *     argument: {orderId: ord-1}           # optional: the execution argument (default: none)
@@ -101,6 +103,9 @@ export interface TestFile {
   /** A mock file path (relative to the test file, with where it is written) or inline mocks, when given. */
   readonly mocks?: Located<string> | MockSet;
   readonly env: Readonly<Record<string, string>>;
+  /** CLOUD_PROJECT_ID and CLOUD_LOCATION of its executions, when the file sets them. */
+  readonly project?: string;
+  readonly location?: string;
   readonly cases: readonly TestCase[];
 }
 
@@ -110,7 +115,7 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 /** Default wall-time limit of a case, seconds. */
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
-const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'cases']);
+const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'project', 'location', 'cases']);
 const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
 const PLAYBACK_KEYS = new Set(['times', 'uuids', 'callbacks']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
@@ -138,6 +143,8 @@ export function parseTestFile(file: string, text: string): TestFile {
   const workflow = { value: r.string(workflowNode, 'workflow'), pos: r.pos(workflowNode) };
   const mocksNode = r.get(root, 'mocks');
   const env = r.env(r.get(root, 'env'));
+  const projectNode = r.get(root, 'project');
+  const locationNode = r.get(root, 'location');
   const casesNode = r.required(root, 'cases', loaded.root);
   if (casesNode.kind !== 'seq' || casesNode.items.length === 0) return r.fail(casesNode, "'cases' must be a non-empty list of cases");
   const names = new Set<string>();
@@ -152,6 +159,8 @@ export function parseTestFile(file: string, text: string): TestFile {
     workflow,
     ...(mocksNode ? { mocks: r.mocks(mocksNode) } : {}),
     env,
+    ...(projectNode ? { project: r.string(projectNode, 'project') } : {}),
+    ...(locationNode ? { location: r.string(locationNode, 'location') } : {}),
     cases,
   };
 }
