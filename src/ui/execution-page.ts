@@ -62,6 +62,12 @@ function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
   return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
 }
 
+// Replays the ended execution from its recording, or redrives it on the current revision (docs/recording.md).
+function replayForm(workflowId: string, executionId: string): SafeHtml {
+  const action = uiPath('executions', workflowId, executionId, 'replay');
+  return html`<form class="replay" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" id="replay-button" title="Run it again from its recording: same argument, answers, times and callbacks, no network">Replay</button> <button type="submit" name="revision" value="latest" id="redrive-button" title="Run the current revision: recorded calls are answered from the recording, new ones go out">Replay with the current revision</button></form>`;
+}
+
 // Downloads the ended execution as a test file (docs/recording.md): the control API's `:testCase`.
 function saveAsTest(name: string, workflowId: string): SafeHtml {
   return html`<a class="save-test" id="save-test" href="/emulator/v1/${name}:testCase" download="${workflowId}.test.yaml" title="Download this execution as a test case for workflows-emulator test (its calls as mocks, its outcome as expect)">Save as test…</a>`;
@@ -150,7 +156,7 @@ ${e.labels?.['replay-of'] ? html`<div><dt>Replay of</dt><dd><a class="mono break
     e.argument === undefined || e.argument === '' ? html`<p class="muted">None.</p>` : html`<pre class="json">${prettyJson(e.argument)}</pre>`,
   );
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
-<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}${e.state === 'ACTIVE' ? '' : saveAsTest(e.name, workflowId)}</div>
+<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}${e.state === 'ACTIVE' ? '' : html`${replayForm(workflowId, executionId)}${saveAsTest(e.name, workflowId)}`}</div>
 ${facts}
 ${outcome(e, src)}
 ${argument}
