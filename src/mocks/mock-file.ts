@@ -66,6 +66,9 @@ export interface HttpMock {
   readonly outcomes: readonly HttpOutcome[];
   /** Time before the outcome, milliseconds (on the execution's clock, so virtual time skips it). */
   readonly delayMs: number;
+  /** Only calls made by this step, in this routine (workflow or subworkflow name). */
+  readonly step?: string | undefined;
+  readonly routine?: string | undefined;
 }
 
 /** What a connector mock answers on one call. */
@@ -82,6 +85,9 @@ export interface ConnectorMock {
   readonly args?: Value;
   readonly outcomes: readonly ConnectorOutcome[];
   readonly delayMs: number;
+  /** Only calls made by this step, in this routine. */
+  readonly step?: string;
+  readonly routine?: string;
 }
 
 /**
@@ -261,7 +267,7 @@ class Reader {
     const m = this.map(node, 'an http mock', ['match', 'respond', 'raise', 'delay']);
     const match = m.get('match');
     if (!match) this.fail(node, "an http mock needs 'match' (at least {url: ...})");
-    const mm = this.map(match.value, 'match', ['method', 'url', 'query', 'headers', 'body']);
+    const mm = this.map(match.value, 'match', ['method', 'url', 'query', 'headers', 'body', 'step', 'routine']);
     let methods: string[] | undefined;
     const method = mm.get('method');
     if (method) {
@@ -309,13 +315,14 @@ class Reader {
       ...(query ? { query } : {}),
       ...(headers ? { headers } : {}),
       ...(body ? { body: value(body.value) } : {}),
+      ...this.caller(mm, 'match.'),
       outcomes: outcomes as HttpOutcome[],
       delayMs: this.delay(m.get('delay')),
     };
   }
 
   connectorMock(node: SNode): ConnectorMock {
-    const m = this.map(node, 'a connector mock', ['call', 'args', 'result', 'results', 'raise', 'delay']);
+    const m = this.map(node, 'a connector mock', ['call', 'args', 'step', 'routine', 'result', 'results', 'raise', 'delay']);
     const call = m.get('call');
     if (!call) this.fail(node, "a connector mock needs 'call' (the connector's dotted name)");
     const name = this.string(call.value, 'call');
@@ -345,10 +352,24 @@ class Reader {
       where: this.where(node),
       call: name,
       ...(name.includes('*') ? { callGlob: name.split('*') } : {}),
+      ...this.caller(m, ''),
       ...(args ? { args: value(args.value) } : {}),
       outcomes,
       delayMs: this.delay(m.get('delay')),
     };
+  }
+
+  /** The calling `step` and `routine` a mock is limited to (names as the workflow writes them). */
+  caller(m: Map<string, SEntry>, prefix: string): { step?: string; routine?: string } {
+    const out: { step?: string; routine?: string } = {};
+    for (const k of ['step', 'routine'] as const) {
+      const e = m.get(k);
+      if (!e) continue;
+      const v = this.string(e.value, `${prefix}${k}`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) this.fail(e.value, `${prefix}${k} '${v}' is not a ${k} name (letters, digits and _)`);
+      out[k] = v;
+    }
+    return out;
   }
 
   outcomes<T>(

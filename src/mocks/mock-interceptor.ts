@@ -94,7 +94,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
       query: a.get('query'),
       timeout: a.get('timeout'),
     });
-    const req = mockedRequest(p.method, p.url, p.headers, p.body);
+    const req = { ...mockedRequest(p.method, p.url, p.headers, p.body), step: call.step, routine: call.routine };
     const hit = session.http(req);
     if (!hit) return undefined;
     rec.method = req.method;
@@ -147,7 +147,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
           }
         } else {
           rec.args = call.args;
-          const hit = session.connector(call.name, call.args);
+          const hit = session.connector(call.name, call.args, call);
           connectors ??= options.connectors?.();
           const own = connectors?.get(call.name);
           if (hit) {
