@@ -14,6 +14,7 @@ import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
+import { mocksCommand } from './cli/mocks-skeleton.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -98,6 +99,8 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test/command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.
+  if (args[0] === 'mocks') process.exit(await mocksCommand(args.slice(1)));
   await serve(args);
 }
 

@@ -212,9 +212,9 @@ export function appendTestCase(existing: string | undefined, workflow: string, t
   return doc.toString(YAML_OUTPUT);
 }
 
-/** Not a list or map: written inline in flow style. */
+/** Not a list or map, or an empty one: written inline in flow style. */
 function isScalar(v: Value): boolean {
-  return !Array.isArray(v) && !isMap(v);
+  return Array.isArray(v) ? v.length === 0 : isMap(v) ? v.size === 0 : true;
 }
 
 /** A workflow value as a YAML node: doubles keep a fraction digit (`1.0`), so they read back as doubles. */
@@ -222,13 +222,13 @@ export function yamlNode(v: Value): Node {
   if (Array.isArray(v)) {
     const s = new YAMLSeq();
     for (const i of v) s.items.push(yamlNode(i));
-    s.flow = v.length > 0 && v.every(isScalar);
+    s.flow = v.every(isScalar);
     return s;
   }
   if (isMap(v)) {
     const m = new YAMLMap();
     for (const [k, x] of v) m.items.push(new Pair(new Scalar(k), yamlNode(x)));
-    m.flow = v.size > 0 && v.size <= 5 && [...v.values()].every(isScalar);
+    m.flow = v.size <= 5 && [...v.values()].every(isScalar);
     return m;
   }
   if (v instanceof Uint8Array) return new Scalar(jsonSafe(v));
