@@ -86,6 +86,14 @@ export interface RunCaseOptions {
   readonly file: string;
 }
 
+/**
+ * A case's mocks as `test` applies them: an unmatched http.* call fails, naming the nearest mock, unless the
+ * mocks say `unmatched: {http: passthrough}` (tests should not reach the network unnoticed; docs/testing.md).
+ */
+function unmatchedFails(mocks: MockSet): MockSet {
+  return mocks.content.unmatched ? mocks : { ...mocks, unmatchedHttp: 'error' };
+}
+
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
 export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): Promise<CaseResult> {
   const started = performance.now();
@@ -99,7 +107,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       revisionId: p.revisionId,
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
       env: c.env,
-      mocks: c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks,
+      mocks: unmatchedFails(c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks),
       callbacks: c.callbacks,
       clock: o.clock,
       timeoutSec: c.timeoutSec,
