@@ -5,7 +5,7 @@
  * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createConnectRouter, type ConnectRouterOptions, type Interceptor } from '@connectrpc/connect';
 import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
 import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
@@ -62,6 +62,18 @@ export function minimalGrpcMessage(value: string): string {
 }
 
 /**
+ * The options of the gRPC API's Connect router: gzip and brotli, request messages limited to
+ * {@link MAX_GRPC_MESSAGE_BYTES}, ApiErrors turned into ConnectErrors ({@link toConnectError}). Exported so
+ * that the differential test of the fast path (test/api/grpc-fast-path.test.ts) serves the same RPCs through
+ * Connect's own Node adapter with exactly these options.
+ */
+export const GRPC_ROUTER_OPTIONS: ConnectRouterOptions = Object.freeze({
+  interceptors: [errorMapping],
+  acceptCompression: [compressionGzip, compressionBrotli],
+  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+});
+
+/**
  * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
  * Connect's universal handler of each RPC, from one router with gzip and brotli, request messages limited to
  * {@link MAX_GRPC_MESSAGE_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
@@ -69,11 +81,7 @@ export function minimalGrpcMessage(value: string): string {
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
 function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
-  const router = createConnectRouter({
-    interceptors: [errorMapping],
-    acceptCompression: [compressionGzip, compressionBrotli],
-    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
-  });
+  const router = createConnectRouter(GRPC_ROUTER_OPTIONS);
   const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
     router.service(desc, rpcs as never);
