@@ -41,8 +41,8 @@ const errorMapping: Interceptor = (next) => async (request) => {
 };
 
 /**
- * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
- * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
+ * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E, `%` itself and a
+ * space at either end are escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
  * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
  * decodes with decodeURI and would show `/`, `:` and `,` as `%2F`, `%3A`, `%2C`. Returns `value` unchanged when
  * it is not valid percent-encoding.
@@ -54,9 +54,13 @@ export function minimalGrpcMessage(value: string): string {
   } catch {
     return value;
   }
+  const bytes = new TextEncoder().encode(text);
   let out = '';
-  for (const byte of new TextEncoder().encode(text)) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const [i, byte] of bytes.entries()) {
+    // A space at either end is escaped too: HTTP/2 forbids white space around a field value (RFC 9113
+    // section 8.2.1), and a client drops a `grpc-message` that has it.
+    const edgeSpace = byte === 0x20 && (i === 0 || i === bytes.length - 1);
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 && !edgeSpace ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
