@@ -5,7 +5,7 @@
  * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createConnectRouter, type ConnectRouterOptions, type Interceptor } from '@connectrpc/connect';
 import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
 import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
@@ -41,8 +41,8 @@ const errorMapping: Interceptor = (next) => async (request) => {
 };
 
 /**
- * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
- * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
+ * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E, `%` itself and a
+ * space at either end are escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
  * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
  * decodes with decodeURI and would show `/`, `:` and `,` as `%2F`, `%3A`, `%2C`. Returns `value` unchanged when
  * it is not valid percent-encoding.
@@ -54,12 +54,28 @@ export function minimalGrpcMessage(value: string): string {
   } catch {
     return value;
   }
+  const bytes = new TextEncoder().encode(text);
   let out = '';
-  for (const byte of new TextEncoder().encode(text)) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const [i, byte] of bytes.entries()) {
+    // A space at either end is escaped too: HTTP/2 forbids white space around a field value (RFC 9113
+    // section 8.2.1), and a client drops a `grpc-message` that has it.
+    const edgeSpace = byte === 0x20 && (i === 0 || i === bytes.length - 1);
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 && !edgeSpace ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
+
+/**
+ * The options of the gRPC API's Connect router: gzip and brotli, request messages limited to
+ * {@link MAX_GRPC_MESSAGE_BYTES}, ApiErrors turned into ConnectErrors ({@link toConnectError}). Exported so
+ * that the differential test of the fast path (test/api/grpc-fast-path.test.ts) serves the same RPCs through
+ * Connect's own Node adapter with exactly these options.
+ */
+export const GRPC_ROUTER_OPTIONS: ConnectRouterOptions = Object.freeze({
+  interceptors: [errorMapping],
+  acceptCompression: [compressionGzip, compressionBrotli],
+  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+});
 
 /**
  * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
@@ -69,11 +85,7 @@ export function minimalGrpcMessage(value: string): string {
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
 function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
-  const router = createConnectRouter({
-    interceptors: [errorMapping],
-    acceptCompression: [compressionGzip, compressionBrotli],
-    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
-  });
+  const router = createConnectRouter(GRPC_ROUTER_OPTIONS);
   const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
     router.service(desc, rpcs as never);

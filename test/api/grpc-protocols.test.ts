@@ -102,6 +102,11 @@ s('grpc-message escapes only what the gRPC spec requires, so grpc-js reads `/` a
   assert.is(minimalGrpcMessage('%E0%A4%A'), '%E0%A4%A');
 });
 
+s('grpc-message escapes a space at either end, which HTTP/2 forbids around a field value (RFC 9113 section 8.2.1)', () => {
+  assert.is(minimalGrpcMessage(encodeURIComponent(' invalid value: ')), '%20invalid value:%20');
+  assert.is(minimalGrpcMessage(encodeURIComponent(' ')), '%20');
+});
+
 s('timestamps keep every fractional digit, in UTC or with an offset (spec "Workflow": ISO 8601 UTC)', () => {
   const t = timestampFromRfc3339('2026-11-21T07:10:44.123456789Z');
   assert.is(t.seconds, BigInt(Date.UTC(2026, 10, 21, 7, 10, 44) / 1000));
