@@ -53,6 +53,7 @@ export function isBlocking(name: string): boolean {
 /** The standard library as the definition compiler sees it: `compileDefinition(source, DEFINITION_LIBRARY)`. */
 export const DEFINITION_LIBRARY: DefinitionLibrary = {
   hasFunction: (name) => STDLIB.has(name),
+  paramNames: (name) => STDLIB.get(name)?.params.map((p) => p.name),
   functionNames: () => STDLIB.keys(),
   isBlocking,
   retryPolicies: RETRY_POLICIES,

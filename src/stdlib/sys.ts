@@ -21,6 +21,9 @@ const LOG_SEVERITIES = [
   'EMERGENCY',
 ] as const;
 
+/** The types sys.log writes as `data` or `text` (Google's sys.log: integer, float, bool, string, list, dict). */
+const LOGGABLE: ReadonlySet<string> = new Set(['int', 'double', 'bool', 'string', 'list', 'map']);
+
 /**
  * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
  * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
@@ -138,13 +141,16 @@ export function executionEnv(
 export const functions: StdlibFunction[] = [
   {
     // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
+    // Google: "TypeError: If either name or default is not a string"
+    // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/get_env).
     name: 'sys.get_env',
     params: [{ name: 'name' }, { name: 'default', optional: true }],
     impl: ([name, dflt], ctx) => {
       const key = str('sys.get_env', 'name', name);
+      const fallback = dflt === undefined ? undefined : str('sys.get_env', 'default', dflt);
       const v = ctx.env.get(key);
       if (v !== undefined) return v;
-      if (dflt !== undefined) return dflt;
+      if (fallback !== undefined) return fallback;
       throw keyError(`sys.get_env: environment variable '${key}' is not set`);
     },
   },
@@ -155,32 +161,42 @@ export const functions: StdlibFunction[] = [
     impl: (_args, ctx) => ctx.clock.now() / 1000,
   },
   {
-    // Spec: "sys.log(data, severity)"; `text` is an alias of `data`; `json` gives structured logging (a map or list).
-    // Google's reference also lists `timestamp`, accepted and ignored here (entries carry the call time).
+    // Spec: "sys.log(data, severity)"; `json` gives structured logging. Google's reference
+    // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log): parameters data, severity, text, json,
+    // timeout in that order (a `call` step may give them as a list); data or text of a type other than
+    // integer, float, bool, string, list or dict, json other than a dict, more than one of them or none is a
+    // TypeError; `text` is always a textPayload. A null argument counts as not given (the page's list form
+    // writes `[${null}, "ERROR", ${myVar}]` to log text). `timestamp`, which older pages list, is accepted too;
+    // `timestamp` and `timeout` are ignored (an entry carries the call's time; writing it never waits).
     name: 'sys.log',
     params: [
-      { name: 'data', aliases: ['text'], optional: true },
+      { name: 'data', optional: true },
       { name: 'severity', optional: true, default: 'DEFAULT' },
+      { name: 'text', optional: true },
       { name: 'json', optional: true },
+      { name: 'timeout', optional: true },
       { name: 'timestamp', optional: true },
     ],
-    impl: ([data, severity, json], ctx) => {
-      const sev = str('sys.log', 'severity', severity).toUpperCase();
+    impl: ([data, severity, text, json], ctx) => {
+      const sev = str('sys.log', 'severity', severity ?? 'DEFAULT').toUpperCase();
       if (!(LOG_SEVERITIES as readonly string[]).includes(sev)) {
         throw valueError(`sys.log: severity must be one of ${LOG_SEVERITIES.join(', ')}, got '${sev}'`);
       }
-      if (data !== undefined && json !== undefined) throw typeError('sys.log: give either data (text) or json, not both');
-      if (json !== undefined && !isMap(json) && !isList(json)) {
-        throw typeError(`sys.log: json must be a map or a list, got ${typeName(json)}`);
+      const given = [['data', data], ['text', text], ['json', json]].filter(([, v]) => v !== undefined && v !== null);
+      if (given.length > 1) throw typeError(`sys.log: give one of data, text or json, not ${given.map(([n]) => n).join(' and ')}`);
+      const [which, payload] = (given[0] ?? []) as [string | undefined, Value];
+      if (which === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
+      if (which === 'json' && !isMap(payload)) throw typeError(`sys.log: json must be a map, got ${typeName(payload)}`);
+      if (which !== 'json' && !LOGGABLE.has(typeName(payload))) {
+        throw typeError(`sys.log: ${which} must be an int, double, bool, string, list or map, got ${typeName(payload)}`);
       }
-      if (data === undefined && json === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
-      const payload = json ?? data!;
-      // Google's sys.log: a map or list (given as `data` or `json`) is a jsonPayload, anything else a textPayload.
+      // Google's sys.log: a map or list given as `data`, or a `json` map, is a jsonPayload; `text` and
+      // anything else a textPayload.
       ctx.log({
         time: new Date(ctx.clock.now()).toISOString(),
         severity: sev,
         payload,
-        structured: isMap(payload) || isList(payload),
+        structured: which !== 'text' && (isMap(payload) || isList(payload)),
       });
       return null;
     },

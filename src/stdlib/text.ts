@@ -25,20 +25,25 @@ const reCache = new Map<string, RE2JS>();
 const RE_CACHE_MAX = 256;
 
 /**
- * Compiles an RE2 pattern with re2js (cached).
+ * Compiles an RE2 pattern with re2js (cached). `longest` picks leftmost-longest matching, which
+ * `text.find_all_regex` and `text.replace_all_regex` use: "If the overlapping matches start at the same index,
+ * then the longest match is considered"
+ * (https://cloud.google.com/workflows/docs/reference/stdlib/text/find_all_regex), so `a|ab` finds `ab` in
+ * `abcd`.
  *
  * @throws WorkflowError tagged ValueError naming the function when the pattern is not valid RE2 syntax.
  */
-function compileRegex(fn: string, pattern: string): RE2JS {
-  let re = reCache.get(pattern);
+function compileRegex(fn: string, pattern: string, longest = false): RE2JS {
+  const key = longest ? '\u0000L' + pattern : pattern;
+  let re = reCache.get(key);
   if (re) return re;
   try {
-    re = RE2JS.compile(pattern);
+    re = RE2JS.compile(pattern, longest ? RE2JS.LONGEST_MATCH : 0);
   } catch (e) {
     throw valueError(`${fn}: invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (reCache.size >= RE_CACHE_MAX) reCache.delete(reCache.keys().next().value!);
-  reCache.set(pattern, re);
+  reCache.set(key, re);
   return re;
 }
 
@@ -189,8 +194,10 @@ function urlDecode(s: string): string {
 
 /**
  * The charsets text.encode and text.decode implement themselves, by canonical name; lookups ignore case,
- * `-`, `_` and spaces. text.decode also accepts any other charset label the platform's `TextDecoder` knows
- * (e.g. ISO-8859-2, windows-1252, Shift_JIS); text.encode supports only these.
+ * `-`, `_` and spaces. Both also accept any other charset label the platform's `TextDecoder` knows (e.g.
+ * ISO-8859-2, windows-1252, Shift_JIS): Google's text.encode and text.decode pages name the same charsets
+ * (https://cloud.google.com/workflows/docs/reference/stdlib/text/encode); text.encode writes those through a
+ * table built from the decoder ({@link encoderTable}).
  */
 const CHARSETS: ReadonlyMap<string, string> = new Map([
   ['utf8', 'UTF-8'],
@@ -208,7 +215,7 @@ function charsetName(fn: string, v: Value | undefined): string {
 }
 
 function unsupported(fn: string, name: string): never {
-  throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16, UTF-16LE, UTF-16BE)`);
+  throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16 and the labels of the WHATWG Encoding Standard, e.g. ISO-8859-2, windows-1252, Shift_JIS)`);
 }
 
 function ownCharset(name: string): string | undefined {
@@ -222,7 +229,8 @@ function ownCharset(name: string): string | undefined {
  *   represent (Google text.encode).
  */
 function encodeText(s: string, name: string): Uint8Array {
-  const charset = ownCharset(name) ?? unsupported('text.encode', name);
+  const charset = ownCharset(name);
+  if (charset === undefined) return encodeWithTable(s, name);
   switch (charset) {
     case 'UTF-8':
       return utf8(s);
@@ -254,6 +262,64 @@ function encodeText(s: string, name: string): Uint8Array {
       return out;
     }
   }
+}
+
+// The WHATWG encodings whose characters beyond ASCII take two bytes, by the decoder's `encoding` name.
+const DOUBLE_BYTE: ReadonlySet<string> = new Set(['shift_jis', 'euc-jp', 'euc-kr', 'big5', 'gbk', 'gb18030']);
+
+// Encoder tables by decoder encoding name (the platform's canonical name), built on first use.
+const encoderTables = new Map<string, ReadonlyMap<string, readonly number[]>>();
+
+/**
+ * The table from a character to its bytes in a charset the platform's `TextDecoder` knows, read off the
+ * decoder itself: every single byte, then every two-byte sequence whose first byte is 0x80 or over (the
+ * double-byte charsets: Shift_JIS, EUC-KR, Big5, GBK, gb18030's two-byte part). The first sequence that
+ * decodes to a character is the one written, so decode(encode(s)) is s. Characters only a longer or stateful
+ * sequence gives (gb18030's four-byte ones, EUC-JP's JIS X 0212, ISO-2022-JP) have no entry.
+ * @throws WorkflowError tagged ValueError when the platform knows no such charset.
+ */
+function encoderTable(name: string): ReadonlyMap<string, readonly number[]> {
+  let d: TextDecoder;
+  try {
+    d = new TextDecoder(name, { fatal: true });
+  } catch {
+    unsupported('text.encode', name);
+  }
+  const known = encoderTables.get(d.encoding);
+  if (known) return known;
+  const table = new Map<string, number[]>();
+  const add = (seq: number[]): void => {
+    let ch: string;
+    try {
+      ch = d.decode(new Uint8Array(seq));
+    } catch {
+      return;
+    }
+    if (ch.length > 0 && Array.from(ch).length === 1 && !table.has(ch)) table.set(ch, seq);
+  };
+  for (let b = 0; b < 256; b++) add([b]);
+  if (DOUBLE_BYTE.has(d.encoding)) {
+    for (let lead = 0x80; lead < 0x100; lead++) for (let trail = 0x21; trail < 0x100; trail++) add([lead, trail]);
+  }
+  encoderTables.set(d.encoding, table);
+  return table;
+}
+
+/**
+ * Encodes `s` with {@link encoderTable}.
+ * @throws WorkflowError tagged ValueError for an unknown charset or a character it cannot represent.
+ */
+function encodeWithTable(s: string, name: string): Uint8Array {
+  const table = encoderTable(name);
+  const out: number[] = [];
+  let i = 0;
+  for (const ch of s) {
+    const seq = table.get(ch);
+    if (seq === undefined) throw valueError(`text.encode: character at position ${i} cannot be encoded in ${name}`);
+    out.push(...seq);
+    i++;
+  }
+  return Uint8Array.from(out);
 }
 
 /** `s` with every unpaired surrogate replaced by U+FFFD. */
@@ -329,12 +395,12 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // text.find_all_regex(source, regexp): [{index, match}] of every RE2 match, leftmost-first.
+    // text.find_all_regex(source, regexp): [{index, match}] of every RE2 match, leftmost-longest.
     name: 'text.find_all_regex',
     params: [{ name: 'source' }, { name: 'regexp', aliases: ['pattern'] }],
     impl: ([source, regexp]) => {
       const s = str('text.find_all_regex', 'source', source);
-      const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp));
+      const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp), true);
       return matchList('text.find_all_regex', s, allMatches(re, s, false));
     },
   },
@@ -376,7 +442,7 @@ export const functions: StdlibFunction[] = [
     impl: ([source, regexp, repl]) => {
       const fn = 'text.replace_all_regex';
       const s = str(fn, 'source', source);
-      const re = compileRegex(fn, str(fn, 'regexp', regexp));
+      const re = compileRegex(fn, str(fn, 'regexp', regexp), true);
       const r = str(fn, 'repl', repl);
       let out = '';
       let last = 0;

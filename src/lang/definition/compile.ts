@@ -449,11 +449,26 @@ class Compiler implements StepCompiler {
     if (argsEntry) {
       const a = argsEntry.value;
       if (a.kind === 'scalar' && a.value === null) out.args = [];
+      else if (a.kind === 'seq') out.args = this.positionalArgs(target, a);
       else if (a.kind !== 'map') return this.fail(a, "'args' must be a map of argument names to values");
       else out.args = a.entries.map((e) => [e.key, compileTemplate(e.value, this.cx)] as const);
     }
     if (resultEntry) out.result = this.ident(resultEntry.value, "'result'");
     return out;
+  }
+
+  /**
+   * A list of `args` for a standard-library function, bound to its parameters by position as Google's
+   * sys.log examples write it (`args: [${myVar}, "ERROR"]`,
+   * https://cloud.google.com/workflows/docs/reference/stdlib/sys/log).
+   */
+  private positionalArgs(target: CallTarget, a: Extract<SNode, { kind: 'seq' }>): (readonly [string, Template])[] {
+    const names = target.kind === 'stdlib' ? this.cx.library.paramNames?.(target.name) : undefined;
+    if (!names) return this.fail(a, "'args' must be a map of argument names to values (a list is taken only by standard-library functions)");
+    if (a.items.length > names.length) {
+      return this.fail(a.items[names.length]!, `'args' of ${target.name} takes at most ${names.length} values, got ${a.items.length}`);
+    }
+    return a.items.map((item, i) => [names[i]!, compileTemplate(item, this.cx)] as const);
   }
 
   ident(node: SNode, what: string): string {
