@@ -25,6 +25,8 @@ import { displayHost, listenHttp, type HttpListener } from '../api/http-server.t
 import { createCallbackHandler } from '../api/callback-handler.ts';
 import { argvTokens, parseConfig } from './config.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
+import { userEnvFromArgs } from './env-args.ts';
+import type { Compat } from '../lang/compat.ts';
 import { systemClock } from '../engine/clock.ts';
 import { createVirtualTime, fetchHoldingTime } from '../engine/virtual-time.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
@@ -74,8 +76,13 @@ Options:
   --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
   --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
   --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
+  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER (PROJECT_NUMBER, default 123456789012)
+  --env NAME=VALUE      a user environment variable sys.get_env reads (repeatable; a workflow's userEnvVars)
+  --env-file <file>     user environment variables, one NAME=VALUE per line (# comments); --env wins
   --mocks <file>        mock file for http.* and connector calls (MOCKS); an invalid one exits 2
   --clock <mode>        real (default) or virtual: sleeps, backoffs and mock delays take no time (CLOCK)
+  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
+                        (COMPAT; docs/compat.md)
   --help                print this help
 `;
 
@@ -114,6 +121,12 @@ interface RunArgs {
   /** `--mocks FILE` read and checked (issue 13). */
   readonly mocks?: MockSet;
   readonly clock?: 'real' | 'virtual';
+  /** `--project-number`: GOOGLE_CLOUD_PROJECT_NUMBER. */
+  readonly projectNumber?: string;
+  /** `--compat google`: Google's behaviour where it and the specification differ (docs/compat.md). */
+  readonly compat?: Compat;
+  /** `--env` and `--env-file`: the user environment variables sys.get_env reads. */
+  readonly userEnv?: Readonly<Record<string, string>>;
 }
 
 /** A reason the run could not start: printed on one line, exit code 2. */
@@ -136,7 +149,7 @@ export async function runCommand(args: readonly string[], io: RunIO = processIO(
       return RUN_EXIT.succeeded;
     }
     source = readSource(parsed.file);
-    definition = compileFile(parsed.file, source);
+    definition = compileFile(parsed.file, source, parsed.compat);
     if (parsed.data !== undefined) argument = await readArgument(parsed.data, io);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -151,7 +164,9 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   let file: string | undefined;
   let data: string | undefined;
   const rest: string[] = [];
-  for (const token of argvTokens(args, { data: { type: 'string' } })) {
+  const envAssignments: string[] = [];
+  const envFiles: string[] = [];
+  for (const token of argvTokens(args, { data: { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string' } })) {
     if (token.kind === 'option-terminator') throw new UsageError('unknown option "--" (see workflows-emulator run --help)');
     if (token.kind === 'positional') {
       if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${token.value}")`);
@@ -165,7 +180,12 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
       data = token.value;
       continue;
     }
-    if (/^--(port|host|project|location|mocks|clock)$/.test(token.rawName)) {
+    if (token.rawName === '--env' || token.rawName === '--env-file') {
+      if (token.value === undefined) throw new UsageError(`option ${token.rawName} needs a value`);
+      (token.rawName === '--env' ? envAssignments : envFiles).push(token.value);
+      continue;
+    }
+    if (/^--(port|host|project|location|mocks|clock|project-number|compat)$/.test(token.rawName)) {
       // The server's options, checked by its parser below.
       if (token.inlineValue) rest.push(`${token.rawName}=${token.value}`);
       else rest.push(token.rawName, ...(token.value !== undefined ? [token.value] : []));
@@ -176,13 +196,27 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   }
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
-  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK } = env;
+  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT } = env;
   // The callback endpoint takes a free port unless one is asked for, so a run works next to a running emulator.
-  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK });
+  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT });
   if (config.kind === 'error') throw new UsageError(config.message);
   if (config.kind !== 'config') return 'help';
-  const { port, host, project, location, mocks, clock } = config.config;
-  return { file, data, port, host, project, location, ...(mocks ? { mocks } : {}), ...(clock ? { clock } : {}) };
+  const { port, host, project, location, mocks, clock, projectNumber, compat } = config.config;
+  const userEnv = userEnvFromArgs(envFiles, envAssignments);
+  if (typeof userEnv === 'string') throw new UsageError(userEnv);
+  return {
+    file,
+    data,
+    port,
+    host,
+    project,
+    location,
+    ...(mocks ? { mocks } : {}),
+    ...(clock ? { clock } : {}),
+    ...(projectNumber !== undefined ? { projectNumber } : {}),
+    ...(compat ? { compat } : {}),
+    userEnv,
+  };
 }
 
 function readSource(file: string): string {
@@ -197,8 +231,8 @@ function readSource(file: string): string {
 }
 
 /** Compiles the file; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
-function compileFile(file: string, source: string): Definition {
-  const compiled = compileWorkflowFile(file, source);
+function compileFile(file: string, source: string, compat: Compat | undefined): Definition {
+  const compiled = compileWorkflowFile(file, source, compat);
   if ('error' in compiled) throw new UsageError(compiled.error);
   return compiled.definition;
 }
@@ -258,18 +292,23 @@ async function execute(args: RunArgs, definition: Definition, source: string, ar
   const hub = callbacks?.hubFor({ executionName, isActive: () => active });
   const mocked = mockExecution(args.mocks ?? NO_MOCKS, { realFetch: fetchHoldingTime(clock, platformFetch), clock });
 
-  const env = executionEnv({
-    project: args.project,
-    location: args.location,
-    workflowId,
-    revisionId: revision,
-    executionId,
-  });
+  const env = executionEnv(
+    {
+      project: args.project,
+      location: args.location,
+      workflowId,
+      revisionId: revision,
+      executionId,
+      ...(args.projectNumber !== undefined ? { projectNumber: args.projectNumber } : {}),
+    },
+    args.userEnv,
+  );
   const deps: ExecutionDeps = {
     clock,
     fetch: mocked.fetch,
     hooks: { interceptor: mocked.interceptor },
     env,
+    ...(args.compat ? { compat: args.compat } : {}),
     log: (entry) => err(logLine(entry, workflowId, executionId) + '\n'),
     callbacks: {
       create: (method) => {

@@ -19,6 +19,7 @@ import { SourceProblems } from './source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
+import type { Compat } from '../lang/compat.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
@@ -70,6 +71,13 @@ export interface ServiceCoreOptions {
   readonly project: string;
   /** LOCATION: used in resource names and CLOUD_LOCATION. */
   readonly location: string;
+  /** PROJECT_NUMBER: GOOGLE_CLOUD_PROJECT_NUMBER; default DEFAULT_PROJECT_NUMBER (src/stdlib/sys.ts). */
+  readonly projectNumber?: string;
+  /**
+   * `google` (`--compat google`): definitions and executions follow Google's behaviour where it and the
+   * specification differ (docs/compat.md). Default: the specification's.
+   */
+  readonly compat?: Compat;
   /**
    * Scheme, host and port that callback URLs start with (`http://localhost:8787`); a trailing slash is
    * dropped. Callback URLs are `<callbackBaseUrl>/callbacks/<id>`.
@@ -163,7 +171,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
-  const store = createWorkflowStore({ parent, clock, library: options.library ?? DEFINITION_LIBRARY, emit });
+  const store = createWorkflowStore({
+    parent,
+    clock,
+    library: options.library ?? DEFINITION_LIBRARY,
+    emit,
+    ...(options.compat === 'google' ? { compat: options.compat } : {}),
+  });
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -207,9 +221,18 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     argument: Value,
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
+    serviceAccount: string | undefined,
   ): void {
     // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-    const ids = { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId };
+    const ids = {
+      project,
+      location,
+      workflowId: ex.workflowId,
+      revisionId: revision,
+      executionId: ex.executionId,
+      ...(options.projectNumber !== undefined ? { projectNumber: options.projectNumber } : {}),
+      ...(serviceAccount !== undefined ? { serviceAccount } : {}),
+    };
     const env = executionEnv(ids, userEnv, extraEnv);
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
@@ -220,6 +243,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       env,
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
+      ...(options.compat === 'google' ? { compat: options.compat } : {}),
       hooks: {
         interceptor: mocked.interceptor,
         callSteps: callLogObserver(ex.callLogLevel, {
@@ -324,9 +348,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const definition = wf.definition;
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
+    const serviceAccount = wf.resource.serviceAccount;
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });

@@ -52,10 +52,38 @@ export interface ExecutionIds {
   readonly workflowId: string;
   readonly revisionId: string;
   readonly executionId: string;
+  /** GOOGLE_CLOUD_PROJECT_NUMBER: the project's number (`--project-number`); {@link DEFAULT_PROJECT_NUMBER}. */
+  readonly projectNumber?: string;
+  /**
+   * GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the execution's service account e-mail ({@link serviceAccountName});
+   * absent: the project's default compute account.
+   */
+  readonly serviceAccount?: string;
 }
 
-/** The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, by the ID they give. */
-const BUILT_IN = new Map<string, keyof ExecutionIds>();
+/**
+ * The project number an emulated project has unless configured (`--project-number` / PROJECT_NUMBER): twelve
+ * digits, as Google's project numbers are, and recognisably not a real one.
+ */
+export const DEFAULT_PROJECT_NUMBER = '123456789012';
+
+/**
+ * The e-mail GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME gives: the account of a workflow's `serviceAccount` (written
+ * `projects/{project}/serviceAccounts/{account}` or as the account alone), else the project's Compute Engine
+ * default service account, `{projectNumber}-compute@developer.gserviceaccount.com`, which Google's workflows
+ * run as when none is given (https://cloud.google.com/workflows/docs/authentication).
+ */
+export function serviceAccountName(serviceAccount: string | undefined, projectNumber: string = DEFAULT_PROJECT_NUMBER): string {
+  if (serviceAccount !== undefined && serviceAccount !== '') return serviceAccount.slice(serviceAccount.lastIndexOf('/') + 1);
+  return `${projectNumber}-compute@developer.gserviceaccount.com`;
+}
+
+/**
+ * The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME
+ * (https://cloud.google.com/workflows/docs/reference/environment-variables), by what gives their value.
+ */
+const BUILT_IN = new Map<string, (ids: ExecutionIds) => string>();
 for (const [name, id] of [
   ['PROJECT_ID', 'project'],
   ['LOCATION', 'location'],
@@ -63,8 +91,11 @@ for (const [name, id] of [
   ['WORKFLOW_REVISION_ID', 'revisionId'],
   ['WORKFLOW_EXECUTION_ID', 'executionId'],
 ] as const) {
-  BUILT_IN.set(`CLOUD_${name}`, id).set(`GOOGLE_CLOUD_${name}`, id);
+  const read = (ids: ExecutionIds): string => ids[id];
+  BUILT_IN.set(`CLOUD_${name}`, read).set(`GOOGLE_CLOUD_${name}`, read);
 }
+BUILT_IN.set('GOOGLE_CLOUD_PROJECT_NUMBER', (ids) => ids.projectNumber ?? DEFAULT_PROJECT_NUMBER);
+BUILT_IN.set('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME', (ids) => serviceAccountName(ids.serviceAccount, ids.projectNumber));
 
 /** `record[key]` when it is the record's own property. */
 function own(record: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
@@ -85,8 +116,8 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
   ) {}
 
   get(key: string): string | undefined {
-    const id = BUILT_IN.get(key);
-    if (id !== undefined) return this.ids[id];
+    const read = BUILT_IN.get(key);
+    if (read !== undefined) return read(this.ids);
     return own(this.extra, key) ?? own(this.base, key);
   }
 
@@ -99,7 +130,7 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
     if (this.#all) return this.#all;
     const all = new Map<string, string>();
     for (const layer of [this.base, this.extra]) if (layer) for (const k of Object.keys(layer)) all.set(k, layer[k]!);
-    for (const [name, id] of BUILT_IN) all.set(name, this.ids[id]);
+    for (const [name, read] of BUILT_IN) all.set(name, read(this.ids));
     return (this.#all = all);
   }
 
@@ -126,7 +157,8 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
 /**
  * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
  * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
- * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, over `extra`
+ * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME, over `extra`
  * (user-supplied values, which the built-ins win over), itself over `base` (values `extra` may override).
  */
 export function executionEnv(

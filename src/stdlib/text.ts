@@ -8,8 +8,9 @@
  * counts. Named arguments follow Google (`source`, `substr`, `regexp`, `repl`, `separator`, `start`, `end`,
  * `data`, `text`, `charset`); the spec's words (`pattern`, `replacement`) are aliases.
  *
- * Where the spec and Google's documentation differ, the spec wins:
- * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a plain list of indexes).
+ * Where the spec and Google's documentation differ, the spec is the default and `--compat google` (the
+ * context's `compat`) switches to Google's (docs/compat.md):
+ * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a sorted list of indexes).
  * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (spec: "full match and groups 1 to 9
  *   referenced by backslash-digit"; Google says replacement backreferences are not supported).
  */
@@ -97,6 +98,24 @@ function matchList(fn: string, s: string, spans: Iterable<{ start: number; end: 
       ['index', BigInt(at(start))],
       ['match', s.slice(start, end)],
     ]));
+  }
+  return out;
+}
+
+/**
+ * Google's `text.find_all` (`--compat google`): "A sorted list of indexes" (code points) of the
+ * non-overlapping occurrences of `sub`, leftmost first: `find_all("Hello World", "l")` is `[2, 3, 9]`,
+ * `find_all("00000", "00")` is `[0, 2]` (https://cloud.google.com/workflows/docs/reference/stdlib/text/find_all).
+ * Stops at the variable-memory limit.
+ * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
+ */
+function indexList(s: string, sub: string): bigint[] {
+  const at = codePointCounter(s);
+  const budget = new SizeBudget('text.find_all');
+  const out: bigint[] = [];
+  for (const start of substringOffsets(s, sub)) {
+    budget.add(8);
+    out.push(BigInt(at(start)));
   }
   return out;
 }
@@ -382,12 +401,14 @@ function decodeText(b: Uint8Array, name: string): string {
 /** The text functions, one row per function. */
 export const functions: StdlibFunction[] = [
   {
-    // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first.
+    // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first
+    // (spec); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
     name: 'text.find_all',
     params: [{ name: 'source' }, { name: 'substr' }],
-    impl: ([source, substr]) => {
+    impl: ([source, substr], ctx) => {
       const s = str('text.find_all', 'source', source);
       const sub = str('text.find_all', 'substr', substr);
+      if (ctx.compat === 'google') return indexList(s, sub);
       const spans = (function* () {
         for (const start of substringOffsets(s, sub)) yield { start, end: start + sub.length };
       })();
@@ -439,15 +460,17 @@ export const functions: StdlibFunction[] = [
       { name: 'regexp', aliases: ['pattern'] },
       { name: 'repl', aliases: ['replacement'] },
     ],
-    impl: ([source, regexp, repl]) => {
+    impl: ([source, regexp, repl], ctx) => {
       const fn = 'text.replace_all_regex';
       const s = str(fn, 'source', source);
       const re = compileRegex(fn, str(fn, 'regexp', regexp), true);
       const r = str(fn, 'repl', repl);
+      // Google: "Backreferences are not supported" (the replacement is literal) under `--compat google`.
+      const literal = ctx.compat === 'google';
       let out = '';
       let last = 0;
-      for (const mt of allMatches(re, s, true)) {
-        out += s.slice(last, mt.start) + expandReplacement(r, mt.groups);
+      for (const mt of allMatches(re, s, !literal)) {
+        out += s.slice(last, mt.start) + (literal ? r : expandReplacement(r, mt.groups));
         last = mt.end;
         checkStringUnits(fn, out.length + s.length - last);
       }

@@ -23,6 +23,7 @@ import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import { mockExecution } from '../../mocks/mock-interceptor.ts';
 import type { CallbackDelivery } from './suite.ts';
+import type { Compat } from '../../lang/compat.ts';
 
 /** Entries inside a step (iterations, branches, conditions, retries, except blocks): not steps that ran. */
 const INNER_ENTRIES: ReadonlySet<string> = new Set(['STEP_CONDITION', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_RETRY', 'STEP_EXCEPT']);
@@ -41,6 +42,8 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** `google`: Google's behaviour where it and the spec differ (docs/compat.md). */
+  readonly compat?: Compat;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function runIsolated(r: IsolatedRun): Promise<CaseOutcome & { faile
       r.env,
     ),
     log: (entry) => logs.push(entry.payload),
+    ...(r.compat ? { compat: r.compat } : {}),
     callbacks: {
       create: (method) => {
         created++;

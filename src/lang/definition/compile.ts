@@ -36,6 +36,7 @@ import { MAX_ASSIGNMENTS } from '../limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
+import type { Compat } from '../compat.ts';
 import { entryOf, loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
 import { compileSwitch } from './switch.ts';
@@ -53,6 +54,12 @@ export interface CompileOptions {
    * value).
    */
   readonly format?: 'yaml' | 'json';
+  /**
+   * `google`: read the definition as Google's service does where it and the specification differ (operator
+   * precedence, `+` with a string, a parallel step's default exception policy, the non-idempotent retry
+   * policy; docs/compat.md). Default: the specification's.
+   */
+  readonly compat?: Compat;
 }
 
 /**
@@ -68,7 +75,7 @@ export interface CompileOptions {
  */
 export function compileDefinition(source: string, library: DefinitionLibrary, options: CompileOptions = {}): Definition {
   const load = loadSource(source, options.format);
-  return new Compiler(load, library).definition();
+  return new Compiler(load, library, options.compat ?? 'spec').definition();
 }
 
 
@@ -120,9 +127,10 @@ class Compiler implements StepCompiler {
   constructor(
     private readonly load: LoadedSource,
     library: DefinitionLibrary,
+    compat: Compat,
   ) {
-    const { compiled, expressionOptions } = expressionState({ workflows: this.workflowNames, library });
-    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined, compiled, expressionOptions };
+    const { compiled, expressionOptions } = expressionState({ workflows: this.workflowNames, library, compat });
+    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined, compiled, expressionOptions, compat };
   }
 
   pos(node: SNode | SScalar): SourcePos {

@@ -31,7 +31,7 @@ export interface DefinitionLibrary {
    */
   isBlocking(name: string): boolean;
   /** Named retry policies (`retry: ${http.default_retry}`) by dotted name, with their predicate's name. */
-  readonly retryPolicies: ReadonlyMap<string, { readonly predicate: string }>;
+  readonly retryPolicies: ReadonlyMap<string, { readonly predicate: string; readonly googlePredicate?: string }>;
   /** Named backoffs (`backoff: ${retry.default_backoff}`) by dotted name. */
   readonly backoffs: ReadonlyMap<string, BackoffSpec>;
   /** The backoff of a custom retry without `backoff` (Google: `retry.default_backoff`). */
