@@ -39,6 +39,7 @@ import type { DefinitionLibrary } from './library.ts';
 import type { Compat } from '../compat.ts';
 import { entryOf, loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
+import { checkScopes } from './scope-check.ts';
 import { compileSwitch } from './switch.ts';
 import { compileTry } from './try.ts';
 import type { RetryContext } from './retry.ts';
@@ -172,7 +173,9 @@ class Compiler implements StepCompiler {
     } else {
       this.fail(root, 'a workflow definition must be a map of workflows or a list of steps');
     }
-    return { main: workflows.get('main')!, workflows };
+    const def = { main: workflows.get('main')!, workflows };
+    checkScopes(def);
+    return def;
   }
 
   private workflowBody(e: SEntry): SMap {
