@@ -112,6 +112,8 @@ export interface Execution {
     readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
   };
   readonly startTime: string;
+  /** When the execution was created (Google's `createTime`); the same as `startTime` here. */
+  readonly createTime: string;
   readonly endTime?: string;
   /** Once ended: endTime - startTime, e.g. `"0.012s"`. */
   readonly duration?: string;
