@@ -156,7 +156,7 @@ class ExecutionCancelled extends Error {
  * Every method throws {@link ApiError} as described on {@link ServiceCore}.
  */
 export function createServiceCore(options: ServiceCoreOptions): ServiceCore & EmulatorControl & { close(): void } {
-  const { project, location } = options;
+  const { project, location, projectNumber } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
   /** The clock's reading in milliseconds (one function for every execution's history and call log). */
@@ -171,13 +171,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
-  const store = createWorkflowStore({
-    parent,
-    clock,
-    library: options.library ?? DEFINITION_LIBRARY,
-    emit,
-    ...(options.compat === 'google' ? { compat: options.compat } : {}),
-  });
+  const compat = options.compat === 'google' ? ({ compat: 'google' } as const) : {};
+  const store = createWorkflowStore({ parent, clock, library: options.library ?? DEFINITION_LIBRARY, emit, ...compat });
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -224,15 +219,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     serviceAccount: string | undefined,
   ): void {
     // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-    const ids = {
-      project,
-      location,
-      workflowId: ex.workflowId,
-      revisionId: revision,
-      executionId: ex.executionId,
-      ...(options.projectNumber !== undefined ? { projectNumber: options.projectNumber } : {}),
-      ...(serviceAccount !== undefined ? { serviceAccount } : {}),
-    };
+    const ids = { project, location, projectNumber, serviceAccount, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId };
     const env = executionEnv(ids, userEnv, extraEnv);
     const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
@@ -243,7 +230,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       env,
       log: (entry) => recordLog(ex, entry),
       callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
-      ...(options.compat === 'google' ? { compat: options.compat } : {}),
+      ...compat,
       hooks: {
         interceptor: mocked.interceptor,
         callSteps: callLogObserver(ex.callLogLevel, {

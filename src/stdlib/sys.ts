@@ -53,12 +53,12 @@ export interface ExecutionIds {
   readonly revisionId: string;
   readonly executionId: string;
   /** GOOGLE_CLOUD_PROJECT_NUMBER: the project's number (`--project-number`); {@link DEFAULT_PROJECT_NUMBER}. */
-  readonly projectNumber?: string;
+  readonly projectNumber?: string | undefined;
   /**
    * GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the execution's service account e-mail ({@link serviceAccountName});
    * absent: the project's default compute account.
    */
-  readonly serviceAccount?: string;
+  readonly serviceAccount?: string | undefined;
 }
 
 /**
