@@ -80,6 +80,7 @@ class ScopeWalk {
 
   check(): void {
     this.list(this.wf.steps);
+    this.index();
     const params = new Set(this.wf.params.map((p) => p.name));
     this.exceptRule(params);
     for (const p of this.parallels) {
@@ -215,129 +216,125 @@ class ScopeWalk {
         for (const i of t.items) this.template(i);
         return;
       case 'map':
-        t.keyExprs?.forEach((k) => k && this.expr(k, undefined));
+        for (const k of t.keyExprs ?? []) if (k) this.expr(k, undefined);
         for (const [, v] of t.entries) this.template(v);
         return;
     }
   }
 
   private expr(e: CompiledExpression, pos: SourcePos | undefined): void {
-    const at = pos ?? this.wf.pos;
-    const walk = (x: Expr): void => {
-      switch (x.kind) {
-        case 'literal':
-          return;
-        case 'var':
-          if (!this.workflows.has(x.name)) this.emit('read', x.name, at);
-          return;
-        case 'member':
-          return walk(x.object);
-        case 'index':
-          walk(x.object);
-          return walk(x.index);
-        case 'call':
-          return x.args.forEach(walk);
-        case 'unary':
-          return walk(x.operand);
-        case 'binary':
-          walk(x.left);
-          return walk(x.right);
-        case 'list':
-          return x.items.forEach(walk);
-        case 'map':
-          for (const [k, v] of x.entries) {
-            walk(k);
-            walk(v);
-          }
-      }
-    };
-    walk(e.ast);
+    this.walkExpr(e.ast, pos ?? this.wf.pos);
+  }
+
+  private walkExpr(x: Expr, at: SourcePos): void {
+    switch (x.kind) {
+      case 'literal':
+        return;
+      case 'var':
+        if (!this.workflows.has(x.name)) this.emit('read', x.name, at);
+        return;
+      case 'member':
+        return this.walkExpr(x.object, at);
+      case 'index':
+        this.walkExpr(x.object, at);
+        return this.walkExpr(x.index, at);
+      case 'call':
+        for (const a of x.args) this.walkExpr(a, at);
+        return;
+      case 'unary':
+        return this.walkExpr(x.operand, at);
+      case 'binary':
+        this.walkExpr(x.left, at);
+        return this.walkExpr(x.right, at);
+      case 'list':
+        for (const i of x.items) this.walkExpr(i, at);
+        return;
+      case 'map':
+        for (const [k, v] of x.entries) {
+          this.walkExpr(k, at);
+          this.walkExpr(v, at);
+        }
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------
-  // The rules
+  // The rules (each looks names up in the indexes below, so a check costs about one pass over the events)
+
+  /** Indexes of the events that assign or bind each name, and of those that read it, in order. */
+  private writes = new Map<string, number[]>();
+  private reads = new Map<string, number[]>();
+
+  private index(): void {
+    for (let i = 0; i < this.events.length; i++) {
+      const ev = this.events[i]!;
+      const by = ev.kind === 'read' ? this.reads : this.writes;
+      const list = by.get(ev.name);
+      if (list) list.push(i);
+      else by.set(ev.name, [i]);
+    }
+  }
 
   private fail(ev: NameEvent, reason: string, code: DefinitionErrorCode): never {
     throw new DefinitionError(reason, { pos: ev.pos, step: ev.step, code });
   }
 
-  /** Names a parameter is, or a step assigns or binds outside every `except` block. */
-  private namesOutsideExcepts(params: ReadonlySet<string>): Set<string> {
-    const out = new Set(params);
-    for (const ev of this.events) if (ev.kind !== 'read' && !ev.path.some((f) => f.kind === 'except')) out.add(ev.name);
-    return out;
+  /** Whether a step inside `frame` assigns or binds `name` (`own`: `frame` itself binds it, as a loop variable). */
+  private assignsIn(frame: Frame, name: string, own = false): boolean {
+    return (this.writes.get(name) ?? []).some((i) => {
+      const ev = this.events[i]!;
+      return own ? ev.kind === 'bind' && ev.path[ev.path.length - 1] === frame : ev.path.includes(frame);
+    });
   }
 
   /** A variable created in an `except` block and read after it (Google's Variables page). */
   private exceptRule(params: ReadonlySet<string>): void {
-    if (this.excepts.length === 0) return;
-    const outside = this.namesOutsideExcepts(params);
     for (const ex of this.excepts) {
-      const created = new Set<string>();
       for (let i = ex.start; i < ex.end; i++) {
         const ev = this.events[i]!;
-        if (ev.kind === 'write' && !ev.partial && !outside.has(ev.name)) created.add(ev.name);
-      }
-      if (created.size === 0) continue;
-      for (let i = ex.end; i < this.events.length; i++) {
-        const ev = this.events[i]!;
-        if (ev.kind !== 'read' || !created.has(ev.name) || ev.path.includes(ex.frame)) continue;
-        // A loop, branch or other except block around the read that assigns the name makes its own.
-        if (ev.path.some((f) => this.assignsIn(f, ev.name))) continue;
-        this.fail(ev, `'${ev.name}' is created inside an except block and is not defined after it; assign it before the try step to use it there`, 'EXCEPT_VARIABLE_OUT_OF_SCOPE');
+        if (ev.kind !== 'write' || ev.partial || params.has(ev.name)) continue;
+        const name = ev.name;
+        // Created here only when no step outside every except block assigns it.
+        if (this.writes.get(name)!.some((w) => !this.events[w]!.path.some((f) => f.kind === 'except'))) continue;
+        for (const r of this.reads.get(name) ?? []) {
+          const read = this.events[r]!;
+          if (r < ex.end || read.path.includes(ex.frame)) continue;
+          // A loop, branch or other except block around the read that assigns the name makes its own.
+          if (read.path.some((f) => this.assignsIn(f, name))) continue;
+          this.fail(read, `'${name}' is created inside an except block and is not defined after it; assign it before the try step to use it there`, 'EXCEPT_VARIABLE_OUT_OF_SCOPE');
+        }
       }
     }
-  }
-
-  /** Whether a step inside `frame` assigns or binds `name`. */
-  private assignsIn(frame: Frame, name: string): boolean {
-    return this.events.some((ev) => ev.kind !== 'read' && ev.name === name && ev.path.includes(frame));
   }
 
   /** A branch or iteration assigning a parent variable that is not in `shared`. */
   private sharedRule(p: ParallelInfo, params: ReadonlySet<string>): void {
-    const parent = new Set(params);
-    for (let i = 0; i < p.start; i++) {
-      const ev = this.events[i]!;
-      if (ev.kind !== 'read' && ev.path.every((f) => p.path.includes(f))) parent.add(ev.name);
-    }
     for (let i = p.start; i < p.end; i++) {
       const ev = this.events[i]!;
-      if (ev.kind !== 'write' || !parent.has(ev.name) || p.shared.has(ev.name)) continue;
+      if (ev.kind !== 'write' || p.shared.has(ev.name)) continue;
+      const name = ev.name;
+      const parent = params.has(name) || this.writes.get(name)!.some((w) => w < p.start && this.events[w]!.path.every((f) => p.path.includes(f)));
+      if (!parent) continue;
       // A loop variable or except `as` of the same name inside the branch is a new, local one.
-      const inner = ev.path.slice(p.path.length);
-      if (inner.some((f) => this.bindsIn(f, ev.name))) continue;
-      this.fail(ev, `'${ev.name}' is a variable of the parent scope and parallel step '${p.step.name}' does not list it in 'shared'; add it to 'shared' to assign it in a branch`, 'UNSHARED_PARENT_ASSIGNMENT');
+      if (ev.path.slice(p.path.length).some((f) => this.assignsIn(f, name, true))) continue;
+      this.fail(ev, `'${name}' is a variable of the parent scope and parallel step '${p.step.name}' does not list it in 'shared'; add it to 'shared' to assign it in a branch`, 'UNSHARED_PARENT_ASSIGNMENT');
     }
-  }
-
-  /** Whether `frame` itself binds `name` (a loop's value or index, an except block's `as`). */
-  private bindsIn(frame: Frame, name: string): boolean {
-    return this.events.some((ev) => ev.kind === 'bind' && ev.name === name && ev.path[ev.path.length - 1] === frame);
   }
 
   /** A branch reading a variable that only a sibling branch assigns. */
   private siblingRule(p: ParallelInfo, params: ReadonlySet<string>): void {
     if (p.branches.length < 2) return;
-    const outsideP = new Set(params);
-    for (let i = 0; i < this.events.length; i++) {
-      const ev = this.events[i]!;
-      if (ev.kind !== 'read' && (i < p.start || i >= p.end)) outsideP.add(ev.name);
-    }
-    const assignedBy = new Map<Frame, Set<string>>(p.branches.map((b) => [b, new Set<string>()]));
+    const depth = p.path.length;
     for (let i = p.start; i < p.end; i++) {
       const ev = this.events[i]!;
-      const b = ev.path[p.path.length];
-      if (ev.kind !== 'read' && b) assignedBy.get(b)?.add(ev.name);
-    }
-    for (let i = p.start; i < p.end; i++) {
-      const ev = this.events[i]!;
-      const b = ev.path[p.path.length];
-      if (ev.kind !== 'read' || !b || outsideP.has(ev.name) || p.shared.has(ev.name) || assignedBy.get(b)?.has(ev.name)) continue;
-      const sibling = p.branches.find((o) => o !== b && assignedBy.get(o)!.has(ev.name));
+      const branch = ev.path[depth];
+      if (ev.kind !== 'read' || !branch || params.has(ev.name) || p.shared.has(ev.name)) continue;
+      const writes = (this.writes.get(ev.name) ?? []).map((w) => this.events[w]!);
+      // Assigned outside the parallel step, or in the reading branch itself: not a sibling's variable.
+      if (writes.some((w) => w.path[depth] === undefined || !p.branches.includes(w.path[depth]!) || w.path[depth] === branch)) continue;
+      const sibling = writes.find((w) => w.path[depth] !== branch)?.path[depth];
       if (!sibling) continue;
       const branchName = (f: Frame): string => p.step.branches?.[p.branches.indexOf(f)]?.name ?? '?';
-      this.fail(ev, `'${ev.name}' is assigned only in branch '${branchName(sibling)}' of parallel step '${p.step.name}'; branch '${branchName(b)}' cannot read it (assign it before the parallel step and list it in 'shared')`, 'SIBLING_BRANCH_VARIABLE');
+      this.fail(ev, `'${ev.name}' is assigned only in branch '${branchName(sibling)}' of parallel step '${p.step.name}'; branch '${branchName(branch)}' cannot read it (assign it before the parallel step and list it in 'shared')`, 'SIBLING_BRANCH_VARIABLE');
     }
   }
 }
