@@ -172,6 +172,19 @@ s('sys.sleep and sys.sleep_until are blocking; get_env, now and log are not (exp
   for (const n of ['sys.get_env', 'sys.now', 'sys.log']) assert.not.ok(STDLIB.get(n)!.blocking, n);
 });
 
+s("GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the project number (default 123456789012) and the workflow's service account, else the default compute account (https://cloud.google.com/workflows/docs/reference/environment-variables)", () => {
+  const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
+  const plain = executionEnv(ids);
+  assert.is(plain.get('GOOGLE_CLOUD_PROJECT_NUMBER'), '123456789012');
+  assert.is(plain.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), '123456789012-compute@developer.gserviceaccount.com');
+  const numbered = executionEnv({ ...ids, projectNumber: '42' });
+  assert.is(numbered.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), '42-compute@developer.gserviceaccount.com');
+  const named = executionEnv({ ...ids, serviceAccount: 'projects/p/serviceAccounts/sa@p.iam.gserviceaccount.com' }, { GOOGLE_CLOUD_PROJECT_NUMBER: 'spoofed' });
+  assert.is(named.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), 'sa@p.iam.gserviceaccount.com');
+  assert.is(named.get('GOOGLE_CLOUD_PROJECT_NUMBER'), '123456789012');
+  assert.is(executionEnv({ ...ids, serviceAccount: 'bare@p.iam.gserviceaccount.com' }).get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), 'bare@p.iam.gserviceaccount.com');
+});
+
 s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (spec "sys")', () => {
   const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
   const user = JSON.parse('{"MODE": "user", "CLOUD_PROJECT_ID": "spoofed", "__proto__": "just a key"}') as Record<string, string>;
@@ -188,12 +201,12 @@ s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over 
   const all = Object.fromEntries(env);
   assert.equal(Object.keys(all).sort(), [
     'CLOUD_LOCATION', 'CLOUD_PROJECT_ID', 'CLOUD_WORKFLOW_EXECUTION_ID', 'CLOUD_WORKFLOW_ID', 'CLOUD_WORKFLOW_REVISION_ID',
-    'GOOGLE_CLOUD_LOCATION', 'GOOGLE_CLOUD_PROJECT_ID', 'GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', 'GOOGLE_CLOUD_WORKFLOW_ID',
-    'GOOGLE_CLOUD_WORKFLOW_REVISION_ID', 'MODE', 'REGION', '__proto__',
+    'GOOGLE_CLOUD_LOCATION', 'GOOGLE_CLOUD_PROJECT_ID', 'GOOGLE_CLOUD_PROJECT_NUMBER', 'GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME',
+    'GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', 'GOOGLE_CLOUD_WORKFLOW_ID', 'GOOGLE_CLOUD_WORKFLOW_REVISION_ID', 'MODE', 'REGION', '__proto__',
   ]);
   assert.is(all['CLOUD_PROJECT_ID'], 'p');
-  assert.is(env.size, 13);
-  assert.equal([...env.keys()].length, 13);
+  assert.is(env.size, 15);
+  assert.equal([...env.keys()].length, 15);
   assert.equal(executionEnv(ids).get('CLOUD_LOCATION'), 'l');
 });
 
