@@ -69,6 +69,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const service = createServiceCore({
     project: config.project,
     location: config.location,
+    ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
+    ...(config.compat === 'google' ? { compat: config.compat } : {}),
     callbackBaseUrl: url,
     ...(config.history !== undefined ? { defaultHistory: config.history } : {}),
     onExecutionEnd: (execution) => {

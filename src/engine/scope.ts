@@ -157,6 +157,7 @@ export class Frame {
       signal: this.signal,
       log: (entry) => deps.log(entry),
       callbacks: deps.callbacks,
+      ...(deps.compat !== undefined ? { compat: deps.compat } : {}),
     };
     return this.ctx;
   }

@@ -5,7 +5,9 @@
  *
  * - `googleapis.workflowexecutions.v1.projects.locations.workflows.executions.run` (`workflow_id`, optional
  *   `argument` as a value, `project_id`, `location`): starts the workflow's current revision, waits for it,
- *   and returns its result decoded from JSON;
+ *   and returns its result decoded from JSON; with `connector_params.skip_polling` true it returns null at
+ *   once and the child runs on ("run() doesn't return anything",
+ *   https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/v1/projects.locations.workflows.executions/run);
  * - `....executions.create` (`parent` = `projects/*\/locations/*\/workflows/{id}`, optional `body` with the
  *   Executions API's `argument` JSON string): starts it and, unless `connector_params.skip_polling` is
  *   true, waits for it; returns the Execution resource (`name`, `state`, `argument`, `result`, `error`,
@@ -65,6 +67,8 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
             const arg = call.args.get('argument');
             const argument = arg === undefined || arg === null ? undefined : jsonArgument(arg);
             const child = apiCall(() => host.start(workflowId, argument, parentExecution));
+            // "if skip_polling is set to True, run() doesn't return anything" (the child runs on).
+            if (skipPolling(call.args)) return null;
             const done = await waitFor(host, child.name, call.args, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return done.result === undefined ? null : parseJson(done.result);
@@ -86,8 +90,7 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
               }
             }
             const child = apiCall(() => host.start(m[1]!, argument, parentExecution));
-            const params = call.args.get('connector_params');
-            if (isMap(params) && params.get('skip_polling') === true) return resourceValue(child);
+            if (skipPolling(call.args)) return resourceValue(child);
             const done = await waitFor(host, child.name, call.args, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return resourceValue(done);
@@ -104,6 +107,12 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
       ]);
     },
   };
+}
+
+/** True when the call's `connector_params.skip_polling` is true: start the child and do not wait for it. */
+function skipPolling(args: WMap): boolean {
+  const params = args.get('connector_params');
+  return isMap(params) && params.get('skip_polling') === true;
 }
 
 /** An execution name with any project and location, as this emulator's. */

@@ -18,6 +18,7 @@
 import { SourceProblems } from './source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
+import type { Compat } from '../lang/compat.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
@@ -66,6 +67,13 @@ export interface ServiceCoreOptions {
   readonly project: string;
   /** LOCATION: used in resource names and CLOUD_LOCATION. */
   readonly location: string;
+  /** PROJECT_NUMBER: GOOGLE_CLOUD_PROJECT_NUMBER; default DEFAULT_PROJECT_NUMBER (src/stdlib/sys.ts). */
+  readonly projectNumber?: string;
+  /**
+   * `google` (`--compat google`): definitions and executions follow Google's behaviour where it and the
+   * specification differ (docs/compat.md). Default: the specification's.
+   */
+  readonly compat?: Compat;
   /**
    * Scheme, host and port that callback URLs start with (`http://localhost:8787`); a trailing slash is
    * dropped. Callback URLs are `<callbackBaseUrl>/callbacks/<id>`.
@@ -156,7 +164,7 @@ class ExecutionCancelled extends Error {
  * Every method throws {@link ApiError} as described on {@link ServiceCore}.
  */
 export function createServiceCore(options: ServiceCoreOptions): ServiceCore & EmulatorControl & { close(): void } {
-  const { project, location } = options;
+  const { project, location, projectNumber } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
   const realFetch = options.fetch ?? platformFetch;
@@ -169,7 +177,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
-  const store = createWorkflowStore({ parent, clock, library, emit });
+  const compat = options.compat === 'google' ? ({ compat: 'google' } as const) : {};
+  const store = createWorkflowStore({ parent, clock, library, emit, ...compat });
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -213,10 +222,11 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     argument: Value,
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
+    serviceAccount: string | undefined,
   ): void {
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-      ids: { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
+      ids: { project, location, projectNumber, serviceAccount, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
       userEnv,
       baseEnv: extraEnv,
       clock,
@@ -230,6 +240,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       log: (entry) => recordLog(ex, entry),
       callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
       connectors: () => children.connectorsFor(ex.name),
+      ...compat,
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
@@ -321,9 +332,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const definition = wf.definition;
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
+    const serviceAccount = wf.resource.serviceAccount;
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });

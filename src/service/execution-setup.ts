@@ -7,6 +7,7 @@
  * workflows, https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview).
  */
 import type { ExecutionDeps } from '../engine/types.ts';
+import type { Compat } from '../lang/compat.ts';
 import { fetchHoldingTime } from '../engine/virtual-time.ts';
 import type { CallLog } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
@@ -49,6 +50,8 @@ export interface ExecutionOptions {
   readonly callbacks: CallbackHub;
   /** Connectors the emulator runs itself (asked for on the first connector call), mocks winning over them. */
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
+  /** `google`: Google's behaviour where it and the emulator's default differ (docs/compat.md). */
+  readonly compat?: Compat | undefined;
 }
 
 /** A prepared execution: its dependencies for `runExecution`/`runToOutcome`, and what it records. */
@@ -91,6 +94,7 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     log: o.log,
     callbacks: o.callbacks,
     library: o.library,
+    ...(o.compat === 'google' ? { compat: o.compat } : {}),
     hooks: {
       interceptor: mocked.interceptor,
       ...(callSteps ? { callSteps } : {}),

@@ -201,9 +201,8 @@ export abstract class StepRing implements StepObserver<number> {
     const parentId = parent ?? 0;
     const type = event.stepType;
     let state = IN_PROGRESS | (event.callDepth << DEPTH_SHIFT);
-    // Loops learn their size after they are entered; detailed history reads variables when the step is left;
-    // a parallel for's iterations carry their loop's size and a branch its name.
-    if (this.detailed || type === 'STEP_FOR' || type === 'STEP_PARALLEL_FOR' || event.branch !== undefined || event.expectedIterations !== undefined) {
+    // Detailed history reads variables, and loops' sizes, when the step is left; a branch keeps its name.
+    if (this.detailed || event.branch !== undefined) {
       this.ownExtras().set(id, { event });
       state |= HAS_EXTRA;
     }
@@ -266,7 +265,9 @@ export abstract class StepRing implements StepObserver<number> {
     if (extra?.event !== undefined) {
       const event = extra.event;
       extra.event = undefined;
-      if (event.expectedIterations !== undefined) extra.expectedIterations = event.expectedIterations;
+      // Google gives the expected number of iterations (for loops, parallel branches and iterations) only at
+      // the detailed level (https://cloud.google.com/workflows/docs/debug-steps#execution-history-level).
+      if (this.detailed && event.expectedIterations !== undefined) extra.expectedIterations = event.expectedIterations;
       if (event.branch !== undefined) extra.branch = event.branch;
       // A dropped entry's variables are never read: they would only count against the byte cap.
       if (this.detailed && !dropped) this.recordVariables(extra, event);
@@ -398,7 +399,7 @@ export abstract class StepRing implements StepObserver<number> {
       previous: 0,
       next: 0,
       progress: p === 0 ? undefined : p,
-      expectedIterations: extra?.expectedIterations ?? event?.expectedIterations,
+      expectedIterations: extra?.expectedIterations ?? (this.detailed ? event?.expectedIterations : undefined),
       branch: extra?.branch ?? event?.branch,
       error: extra?.error,
       variables: extra?.variables,

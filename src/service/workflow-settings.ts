@@ -101,7 +101,13 @@ export function checkLabels(v: unknown, field: string): Readonly<Record<string, 
   return keys.length === 0 ? undefined : map;
 }
 
-function checkUserEnvVars(v: unknown): Readonly<Record<string, string>> | undefined {
+/**
+ * User environment variables (Google's "Use environment variables": at most 20; a name is not empty and does
+ * not start with GOOGLE or WORKFLOWS; 4 KiB per name or value).
+ * @returns undefined for an absent or empty map.
+ * @throws ApiError INVALID_ARGUMENT naming the rule broken.
+ */
+export function checkUserEnvVars(v: unknown): Readonly<Record<string, string>> | undefined {
   const map = stringMap(v, 'userEnvVars');
   if (!map) return undefined;
   const keys = Object.keys(map);

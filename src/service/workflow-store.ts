@@ -10,6 +10,7 @@ import { compileDefinition } from '../lang/definition/compile.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { DefinitionError } from '../lang/definition/errors.ts';
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
+import type { Compat } from '../lang/compat.ts';
 import type { Clock } from '../stdlib/types.ts';
 import {
   checkSettings,
@@ -57,6 +58,8 @@ export interface WorkflowStoreOptions {
   readonly clock: Clock;
   /** The functions, retry policies and backoffs definitions may name. */
   readonly library: DefinitionLibrary;
+  /** `google`: definitions are read as Google's service reads them (docs/compat.md); default the spec's. */
+  readonly compat?: Compat;
   /** Called after every change of a workflow. */
   readonly emit: (event: ServiceEvent) => void;
 }
@@ -103,7 +106,7 @@ export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStor
   function compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
     try {
-      return compileDefinition(sourceContents, options.library);
+      return compileDefinition(sourceContents, options.library, options.compat === 'google' ? { compat: 'google' } : {});
     } catch (e) {
       throw definitionError(e);
     }

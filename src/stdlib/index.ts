@@ -66,6 +66,7 @@ function functionLibrary(
     functions,
     retryPolicies,
     hasFunction: (name) => functions.has(name),
+    paramNames: (name) => functions.get(name)?.params.map((p) => p.name),
     functionNames: () => functions.keys(),
     isBlocking: (name) => functions.get(name)?.blocking === true,
     backoffs: BACKOFFS,

@@ -6,6 +6,7 @@
  */
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import type { Value } from '../lang/value.ts';
+import type { Compat } from '../lang/compat.ts';
 
 /** One parameter of a stdlib function. */
 export interface ParamSpec {
@@ -38,6 +39,12 @@ export interface CallContext {
   log(entry: LogEntry): void;
   /** The callback endpoints of this execution (events.*). */
   readonly callbacks: CallbackHub;
+  /**
+   * `google`: Google's behaviour where it and the specification differ (`text.find_all`'s result,
+   * `text.replace_all_regex`'s replacement, the non-idempotent retry policy, the default `http.*` timeout;
+   * docs/compat.md). Absent: the specification's.
+   */
+  readonly compat?: Compat;
 }
 
 /** A stdlib function: one row of the table. */
@@ -111,6 +118,8 @@ export interface CallbackHub {
 export interface RetryPolicy {
   /** The stdlib predicate function deciding whether an error map is retried. */
   readonly predicate: string;
+  /** The predicate under `--compat google`, where it differs from the spec's (docs/compat.md). */
+  readonly googlePredicate?: string;
   readonly maxRetries: number;
   readonly initialDelaySec: number;
   readonly maxDelaySec: number;

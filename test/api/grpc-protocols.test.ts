@@ -139,6 +139,7 @@ s('executions convert with state, times, duration and payloads; BASIC omits argu
     argument: '{"a":1}',
     error: { payload: '{"message":"boom"}', context: 'step: explode' },
     startTime: '2026-11-21T07:00:00.250Z',
+    createTime: '2026-11-21T07:00:00.250Z',
     endTime: '2026-11-21T07:00:01.000Z',
     workflowRevisionId: '000001-abc',
   };

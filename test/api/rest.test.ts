@@ -191,7 +191,7 @@ s('DELETE answers a done operation; the workflow is gone, its executions stay re
 s('POST executions returns it ACTIVE; GET by name appended to /v1/ shows SUCCEEDED with the JSON result (spec "Endpoints")', async () => {
   const ex = await runRaw('echo', '{"n": 9007199254740993, "d": 1.0, "s": "x"}');
   assert.is(ex.state, 'ACTIVE');
-  assert.equal(Object.keys(ex).sort(), ['argument', 'name', 'startTime', 'state', 'workflowRevisionId']);
+  assert.equal(Object.keys(ex).sort(), ['argument', 'createTime', 'name', 'startTime', 'state', 'workflowRevisionId']);
   assert.match(ex.name, /^projects\/my-project\/locations\/us-central1\/workflows\/echo\/executions\/[0-9a-f-]{36}$/);
   const done = await finished(ex.name);
   assert.is(done.state, 'SUCCEEDED');

@@ -153,7 +153,7 @@ s('an execution runs asynchronously: created ACTIVE, then SUCCEEDED with the JSO
   const wf = c.createWorkflow('w', { sourceContents: RETURN_ARG });
   const ex = c.createExecution('w', { argument: '{"a": 1, "big": 9007199254740993, "d": 2.0}' });
   assert.is(ex.state, 'ACTIVE');
-  assert.equal(Object.keys(ex).sort(), ['argument', 'name', 'startTime', 'state', 'workflowRevisionId']);
+  assert.equal(Object.keys(ex).sort(), ['argument', 'createTime', 'name', 'startTime', 'state', 'workflowRevisionId']);
   assert.match(ex.name, /^projects\/p1\/locations\/l1\/workflows\/w\/executions\/[0-9a-f-]{36}$/);
   assert.is(ex.workflowRevisionId, wf.revisionId);
   const done = await settled(c, 'w', idOf(ex));

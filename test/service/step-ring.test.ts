@@ -106,7 +106,8 @@ class Enter implements fc.AsyncCommand<Model, StepHistory> {
       previous: 0,
       next: 0,
       progress: sp.progress,
-      expectedIterations: sp.expectedIterations,
+      // Google gives the expected count only at the detailed level (https://cloud.google.com/workflows/docs/debug-steps#execution-history-level).
+      expectedIterations: m.detailed ? sp.expectedIterations : undefined,
       branch: sp.branch,
       error: undefined,
       variables: undefined,

@@ -23,7 +23,7 @@ import type { HistoryEntry } from '../../service/step-ring.ts';
 import { callRecordValue } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import type { CallbackDelivery } from './suite.ts';
-
+import type { Compat } from '../../lang/compat.ts';
 
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
@@ -39,6 +39,8 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** `google`: Google's behaviour where it and the spec differ (docs/compat.md). */
+  readonly compat?: Compat;
 }
 
 /** What a case's run gives back: the case's outcome, and where the failure came from. */
@@ -68,6 +70,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     history: 'basic',
     maxStepEntries: 1_000_000,
     log: (entry) => void logs.push(entry.payload),
+    compat: r.compat,
     callbacks: callbacks.hub,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
