@@ -13,7 +13,8 @@ import { OperationSchema, type Operation } from '../../gen/google/longrunning/op
 import { OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
-import { locationName, timestampFromDate } from './convert.ts';
+import { parentName } from '../service/names.ts';
+import { timestampFromDate } from './convert.ts';
 
 /** How many operations are kept; older ones are forgotten (GetOperation then answers NOT_FOUND). */
 const MAX_KEPT_OPERATIONS = 10_000;
@@ -32,7 +33,7 @@ class OperationStore {
    */
   record<Desc extends DescMessage>(verb: string, target: string, schema: Desc, response: MessageShape<Desc>): Operation {
     const now = new Date();
-    const name = `${locationName(this.service)}/operations/operation-${now.getTime()}-${nodeCrypto().randomBytes(8).toString('hex')}`;
+    const name = `${parentName(this.service.project, this.service.location)}/operations/operation-${now.getTime()}-${nodeCrypto().randomBytes(8).toString('hex')}`;
     const metadata = create(OperationMetadataSchema, {
       createTime: timestampFromDate(now),
       endTime: timestampFromDate(now),

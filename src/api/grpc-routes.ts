@@ -12,24 +12,19 @@ import type { ServiceCore } from '../service/model.ts';
 import { API_CODES, ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
 import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
+import { MAX_REQUEST_BYTES } from '../platform/request-body.ts';
 
-/**
- * The largest request message the gRPC API reads, in bytes: 4 MB, as REST's request bodies (rest.ts
- * MAX_API_BODY_BYTES). A larger one is refused with RESOURCE_EXHAUSTED (gRPC's own default limit and code).
- */
-export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The ConnectError a gRPC client receives for `error`: an {@link ApiError} keeps its message and maps to the
  * gRPC code of the same name (NOT_FOUND 5, ALREADY_EXISTS 6, INVALID_ARGUMENT 3, FAILED_PRECONDITION 9,
  * UNIMPLEMENTED 12, INTERNAL 13; src/service/errors.ts `API_CODES`); a ConnectError passes through; anything
- * else becomes INTERNAL with its message.
+ * else becomes INTERNAL ({@link ApiError.from}).
  */
 export function toConnectError(error: unknown): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (error instanceof ApiError) return new ConnectError(error.message, API_CODES[error.code].grpc as Code, undefined, undefined, error);
-  const message = error instanceof Error ? error.message : String(error);
-  return new ConnectError(message, Code.Internal, undefined, undefined, error);
+  const apiError = ApiError.from(error);
+  return new ConnectError(apiError.message, API_CODES[apiError.code].grpc as Code, undefined, undefined, error);
 }
 
 const errorMapping: Interceptor = (next) => async (request) => {
@@ -64,7 +59,7 @@ export function minimalGrpcMessage(value: string): string {
 /**
  * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
  * Connect's universal handler of each RPC, from one router with gzip and brotli, request messages limited to
- * {@link MAX_GRPC_MESSAGE_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
+ * {@link MAX_REQUEST_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
  * unary RPCs the same implementation, for grpc-stream.ts's plain-gRPC fast path (which maps errors with
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
@@ -72,7 +67,7 @@ function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
   const router = createConnectRouter({
     interceptors: [errorMapping],
     acceptCompression: [compressionGzip, compressionBrotli],
-    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+    readMaxBytes: MAX_REQUEST_BYTES,
   });
   const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
@@ -94,7 +89,7 @@ function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
 const streamOptions: StreamOptions = {
   rewrite: (name, value) => (name === 'grpc-message' ? minimalGrpcMessage(value) : value),
   toError: toConnectError,
-  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+  readMaxBytes: MAX_REQUEST_BYTES,
 };
 
 /**
