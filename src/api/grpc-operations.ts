@@ -6,15 +6,21 @@
  * are kept by name so google.longrunning.Operations GetOperation can answer clients that poll. One store per
  * service core, shared by every transport serving that core.
  */
-import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { create, createRegistry, type DescMessage, type MessageShape, type Registry } from '@bufbuild/protobuf';
 import { anyPack, EmptySchema } from '@bufbuild/protobuf/wkt';
 import { nodeCrypto } from '../platform/builtins.ts';
 import { OperationSchema, type Operation } from '../../gen/google/longrunning/operations_pb.ts';
-import { OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import { OperationMetadataSchema, WorkflowSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { parentName } from '../service/names.ts';
 import { timestampFromDate } from './convert.ts';
+
+/**
+ * The types an operation's packed Any fields may hold (its metadata and results), for every JSON answer
+ * that carries an operation: Google's REST transport and the Connect protocol's JSON.
+ */
+export const OPERATION_TYPES: Registry = createRegistry(WorkflowSchema, OperationMetadataSchema, EmptySchema);
 
 /** How many operations are kept; older ones are forgotten (GetOperation then answers NOT_FOUND). */
 const MAX_KEPT_OPERATIONS = 10_000;

@@ -1,16 +1,18 @@
 /**
  * The gRPC API's routes (SPEC.md "gRPC API"): one Connect router over the RPCs of grpc-services.ts, the
  * mapping of ApiErrors to gRPC codes, the request size limit, and the handler grpc.ts's listener gives each
- * HTTP/2 stream (grpc-stream.ts). Loaded on the first gRPC request, not at start-up: the protobuf descriptors
+ * HTTP/2 stream (grpc-stream.ts), and the same routes for the Connect protocol on the REST port. Loaded on the first gRPC request, not at start-up: the protobuf descriptors
  * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
-import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
+import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
 import { API_CODES, ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
+import { OPERATION_TYPES } from './grpc-operations.ts';
 import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
 import { MAX_REQUEST_BYTES } from '../platform/request-body.ts';
 
@@ -64,10 +66,20 @@ export function minimalGrpcMessage(value: string): string {
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
 function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
+  let routes = routesByCore.get(service);
+  if (!routes) routesByCore.set(service, (routes = createRoutes(service)));
+  return routes;
+}
+
+const routesByCore = new WeakMap<ServiceCore, Map<string, GrpcRoute>>();
+
+function createRoutes(service: ServiceCore): Map<string, GrpcRoute> {
   const router = createConnectRouter({
     interceptors: [errorMapping],
     acceptCompression: [compressionGzip, compressionBrotli],
     readMaxBytes: MAX_REQUEST_BYTES,
+    // The Connect protocol's JSON writes operations, whose Any fields need their types.
+    jsonOptions: { registry: OPERATION_TYPES },
   });
   const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
@@ -99,4 +111,24 @@ const streamOptions: StreamOptions = {
 export function grpcStreamHandler(service: ServiceCore): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
   const routes = grpcRoutesByPath(service);
   return (stream, headers) => serveStream(routes, streamOptions, stream, headers);
+}
+
+/**
+ * The same routes over HTTP/1.1 for the REST port (src/api/rest.ts): the Connect protocol (unary `POST
+ * /{service}/{method}` with `application/json` or `application/proto`, https://connectrpc.com/docs/protocol/)
+ * and gRPC-Web, answered by Connect's own handlers through connect-node's adapters. The handler returns false,
+ * answering nothing, for a path that names no RPC.
+ */
+export function connectHttpHandler(service: ServiceCore): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+  const routes = grpcRoutesByPath(service);
+  return (req, res, path) => {
+    const route = routes.get(path);
+    if (!route) return false;
+    const request = universalRequestFromNodeRequest(req, res, undefined, undefined);
+    route.handler(request)
+      .then((answer) => universalResponseToNodeResponse(answer, res))
+      // The client went away mid-answer: there is no one left to tell.
+      .catch(() => res.destroy());
+    return true;
+  };
 }

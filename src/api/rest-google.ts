@@ -10,16 +10,15 @@
  * routes are the REST port's one table (rest-routes.ts); its front end (rest.ts) hands this module requests
  * with `$alt=` and every request for a method plain REST answers no differently (the operations).
  */
-import { fromJson, createRegistry, toJson, type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
-import { EmptySchema } from '@bufbuild/protobuf/wkt';
-import { WorkflowSchema, OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import type { ServerResponse } from 'node:http';
 import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
+import { OPERATION_TYPES } from './grpc-operations.ts';
 import { matchRoute, type Route, type RouteMatch } from './rest-routes.ts';
 
-/** Types a packed Any may hold in a response: the operations' results and metadata. */
-const registry: Registry = createRegistry(WorkflowSchema, OperationMetadataSchema, EmptySchema);
+/** Types a packed Any may hold in a request or response. */
+const registry = OPERATION_TYPES;
 
 /** Sets `json[a][b]... = value` for the dotted request field path `a.b...` (camelCase or proto names). */
 function setPath(json: JsonObject, path: string, value: JsonValue): void {

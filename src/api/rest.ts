@@ -39,6 +39,7 @@ export interface RestOptions extends BrowserGuardOptions {
 export function createRestHandler(service: ServiceCore, options: RestOptions = {}): RestHandler {
   const { ui, control, ...guardOptions } = options;
   const guard = createBrowserGuard(guardOptions);
+  const connect = connectServer(service);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
 
   return (req, res) => {
@@ -63,6 +64,11 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
         // The control API (src/api/control.ts, issue 13).
         const result = control(req, res, path);
         if (result) result.catch((e: unknown) => sendError(res, e));
+        return;
+      }
+      if (path.startsWith('/google.')) {
+        // The Connect protocol (and gRPC-Web) on the REST port: `POST /google.cloud.workflows.v1.Workflows/ListWorkflows`.
+        connect(req, res, path).catch((e: unknown) => sendError(res, e));
         return;
       }
       if (path.startsWith('/callbacks/')) {
@@ -99,4 +105,18 @@ function serveApiRequest(service: ServiceCore, req: IncomingMessage, res: Server
   if (api) return api.serveApi(service, req, res, path, query);
   apiLoading ??= import('./rest-api.ts').then((m) => (api = m));
   return apiLoading.then((m) => m.serveApi(service, req, res, path, query));
+}
+
+/**
+ * The server of Connect protocol and gRPC-Web requests (`POST /{package}.{Service}/{Method}`) over `service`:
+ * the gRPC API's own router (src/api/grpc-routes.ts, loaded on the first such request), so the RPCs answer on
+ * the REST port as on the gRPC port. Its promise rejects with ApiError NOT_FOUND when the path names no RPC.
+ */
+function connectServer(service: ServiceCore): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> {
+  let loading: Promise<(req: IncomingMessage, res: ServerResponse, path: string) => boolean> | undefined;
+  return async (req, res, path) => {
+    loading ??= import('./grpc-routes.ts').then((m) => m.connectHttpHandler(service));
+    const handler = await loading;
+    if (!handler(req, res, path)) throw ApiError.notFound(`no such RPC: ${req.method} ${path}`);
+  };
 }
