@@ -61,7 +61,7 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
         return;
       }
       if (control && path.startsWith('/emulator/')) {
-        // The control API (src/api/control.ts, issue 13).
+        // The control API (src/api/control.ts).
         const result = control(req, res, path);
         if (result) result.catch((e: unknown) => sendError(res, e));
         return;

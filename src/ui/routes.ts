@@ -126,8 +126,7 @@ export function createUi(
     try {
       reply = await route(service, site, now, req, url);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      reply = htmlReply(500, layout(site, errorPage(message)));
+      reply = htmlReply(500, layout(site, errorPage(ApiError.from(err).message)));
     }
     if (res.headersSent) {
       res.end();
