@@ -3,7 +3,7 @@
  * HTTP/JSON instead of gRPC (Node `fallback: 'rest'`, Python `transport="rest"`, Go `NewRESTClient`). Those
  * clients use the same REST paths as plain REST but add the system parameter `$alt=json;enum-encoding=int`
  * and expect proto3 JSON back: create, update and delete answer with a done google.longrunning.Operation
- * (where plain REST's create answers with the workflow itself, SPEC.md "Endpoints"), enums as integers.
+ * (where plain REST's create answers with the workflow itself: docs/rest-routes.md), enums as integers.
  * This module transcodes such requests per the methods' `google.api.http` annotations
  * (https://cloud.google.com/endpoints/docs/grpc-service-config/reference/rpc/google.api#httprule) onto the
  * very RPC functions the gRPC router serves (grpc-services.ts), so the two transports cannot drift. The

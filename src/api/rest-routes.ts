@@ -35,11 +35,11 @@ export interface RouteMatch {
 
 /**
  * google.longrunning.Operations' own annotation is `/v1/{name=operations/**}`; Workflows serves operations
- * under locations, as its client libraries are configured to call.
+ * under locations (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations/get),
+ * as its client libraries are configured to call. (WaitOperation has no HTTP rule: gRPC only.)
  */
 const OPERATION_PATHS: Readonly<Record<string, string>> = {
   GetOperation: '/v1/{name=projects/*/locations/*/operations/*}',
-  WaitOperation: '/v1/{name=projects/*/locations/*/operations/*}:wait',
 };
 
 /**
