@@ -11,10 +11,10 @@ import { anyPack, EmptySchema } from '@bufbuild/protobuf/wkt';
 import { nodeCrypto } from '../platform/builtins.ts';
 import { OperationSchema, type Operation } from '../../gen/google/longrunning/operations_pb.ts';
 import { OperationMetadataSchema, WorkflowSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
-import type { ServiceCore } from '../service/model.ts';
+import type { ServiceCore, Workflow } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { parentName } from '../service/names.ts';
-import { timestampFromDate } from './convert.ts';
+import { timestampFromDate, workflowToMessage } from './convert.ts';
 
 /**
  * The types an operation's packed Any fields may hold (its metadata and results), for every JSON answer
@@ -56,6 +56,11 @@ class OperationStore {
     this.#byName.set(name, operation);
     if (this.#byName.size > MAX_KEPT_OPERATIONS) this.#byName.delete(this.#byName.keys().next().value!);
     return operation;
+  }
+
+  /** A done update operation of `workflow` (response: the workflow). */
+  recordUpdate(workflow: Workflow): Operation {
+    return this.record('update', workflow.name, WorkflowSchema, workflowToMessage(workflow));
   }
 
   /** A done delete operation (response: google.protobuf.Empty). */

@@ -10,15 +10,40 @@
  * routes are the REST port's one table (rest-routes.ts); its front end (rest.ts) hands this module requests
  * with `$alt=` and every request for a method plain REST answers no differently (the operations).
  */
-import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
+import { fromJson, toJson, type DescMessage, type DescMethod, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import type { ServerResponse } from 'node:http';
 import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { OPERATION_TYPES } from './grpc-operations.ts';
+import { allRpcs } from './grpc-services.ts';
 import { matchRoute, type Route, type RouteMatch } from './rest-routes.ts';
 
 /** Types a packed Any may hold in a request or response. */
 const registry = OPERATION_TYPES;
+
+/** An RPC of grpc-services.ts: its descriptor and implementation. */
+interface Rpc {
+  readonly method: DescMethod;
+  readonly call: (request: never) => Promise<unknown>;
+}
+
+const rpcsByCore = new WeakMap<ServiceCore, ReadonlyMap<string, Rpc>>();
+
+/** The RPCs over `core` by name (`GetExecution`), built once per core. */
+function rpcsOf(core: ServiceCore): ReadonlyMap<string, Rpc> {
+  let rpcs = rpcsByCore.get(core);
+  if (!rpcs) {
+    const byName = new Map<string, Rpc>();
+    for (const { service, rpcs: impl } of allRpcs(core)) {
+      for (const method of service.methods) {
+        const call = (impl as Record<string, Rpc['call'] | undefined>)[method.localName];
+        if (call) byName.set(method.name, { method, call });
+      }
+    }
+    rpcsByCore.set(core, (rpcs = byName));
+  }
+  return rpcs;
+}
 
 /** Sets `json[a][b]... = value` for the dotted request field path `a.b...` (camelCase or proto names). */
 function setPath(json: JsonObject, path: string, value: JsonValue): void {
@@ -109,11 +134,12 @@ async function requestJson(route: Route, input: DescMessage, values: readonly st
  * and body (read by `bodyText` when the rule has one), and answers with its response message in proto3 JSON,
  * enums as integers when `$alt` has `enum-encoding=int`. Errors become answers ({@link ApiError.from}).
  */
-export async function answerGoogleRest(match: RouteMatch, params: URLSearchParams, bodyText: () => Promise<string>): Promise<RestAnswer> {
+export async function answerGoogleRest(core: ServiceCore, match: RouteMatch, params: URLSearchParams, bodyText: () => Promise<string>): Promise<RestAnswer> {
   const { route, values } = match;
   try {
-    if (!route.rpc) throw ApiError.notFound(`${route.name} is served over plain REST only (without $alt)`);
-    const { method, call } = route.rpc;
+    const rpc = rpcsOf(core).get(route.name);
+    if (!rpc) throw ApiError.notFound(`${route.name} is served over plain REST only (without $alt)`);
+    const { method, call } = rpc;
     const json = await requestJson(route, method.input, values, params, bodyText);
     let request;
     try {
@@ -131,11 +157,11 @@ export async function answerGoogleRest(match: RouteMatch, params: URLSearchParam
 }
 
 /**
- * Answers one request of Google's REST transport on node:http (see {@link answerGoogleRest}); `bodyText` reads
+ * Answers one request of Google's REST transport over `core` on node:http (see {@link answerGoogleRest}); `bodyText` reads
  * its body. The answer is written later; this never rejects.
  */
-export function serveGoogleRest(match: RouteMatch, res: ServerResponse, query: string, bodyText: () => Promise<string>): void {
-  void answerGoogleRest(match, new URLSearchParams(query), bodyText).then(({ status, body }) => {
+export function serveGoogleRest(core: ServiceCore, match: RouteMatch, res: ServerResponse, query: string, bodyText: () => Promise<string>): void {
+  void answerGoogleRest(core, match, new URLSearchParams(query), bodyText).then(({ status, body }) => {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-content-type-options': 'nosniff' });
     res.end(text);
@@ -148,8 +174,8 @@ export function serveGoogleRest(match: RouteMatch, res: ServerResponse, query: s
  */
 export async function handleGoogleRest(core: ServiceCore, request: Request): Promise<Response | undefined> {
   const url = new URL(request.url);
-  const match = matchRoute(core, request.method, url.pathname);
+  const match = matchRoute(request.method, url.pathname);
   if (typeof match !== 'object' || !match.route.rpc) return undefined;
-  const { status, body } = await answerGoogleRest(match, url.searchParams, () => request.text());
+  const { status, body } = await answerGoogleRest(core, match, url.searchParams, () => request.text());
   return Response.json(body, { status });
 }

@@ -23,9 +23,6 @@ import {
 } from '../service/lists.ts';
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName, parseName } from '../service/names.ts';
-import { WorkflowSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
-import { workflowToMessage } from './convert.ts';
-import { operationStoreFor } from './grpc-operations.ts';
 import { decodeSegment, drain, readJsonBody, sendJson } from './http-json.ts';
 
 /**
@@ -77,7 +74,7 @@ const createWorkflow: PlainAnswer = (service, req, res, _values, query) =>
 
 const updateWorkflow: PlainAnswer = (service, req, res, values, query) => {
   const workflowId = workflowIdOf(service, values[0]!);
-  return readJsonBody(req).then((body) => {
+  return readJsonBody(req).then(async (body) => {
     const params = new URLSearchParams(query);
     const maskText = params.get('updateMask') ?? params.get('update_mask');
     const mask = maskText ? maskText.split(',').map((f) => camelField(f.trim())).filter((f) => f !== '') : undefined;
@@ -85,18 +82,28 @@ const updateWorkflow: PlainAnswer = (service, req, res, values, query) => {
     if (fields.sourceContents === '' && (!mask || mask.includes('sourceContents'))) {
       throw ApiError.invalidArgument('sourceContents must not be empty');
     }
+    const store = (await operations()).operationStoreFor(service);
     const wf = service.updateWorkflow(workflowId, fields, mask);
-    const operation = operationStoreFor(service).record('update', wf.name, WorkflowSchema, workflowToMessage(wf));
+    const operation = store.recordUpdate(wf);
     sendJson(res, 200, { name: operation.name, done: true, response: { '@type': WORKFLOW_TYPE, ...wf } });
   });
 };
 
-const deleteWorkflow: PlainAnswer = (service, _req, res, values) => {
+const deleteWorkflow: PlainAnswer = async (service, _req, res, values) => {
   const workflowId = workflowIdOf(service, values[0]!);
+  const store = (await operations()).operationStoreFor(service);
   service.deleteWorkflow(workflowId);
-  const operation = operationStoreFor(service).recordDelete(`${parentName(service.project, service.location)}/workflows/${workflowId}`);
-  return sendJson(res, 200, { name: operation.name, done: true, response: { '@type': EMPTY_TYPE } });
+  const operation = store.recordDelete(`${parentName(service.project, service.location)}/workflows/${workflowId}`);
+  sendJson(res, 200, { name: operation.name, done: true, response: { '@type': EMPTY_TYPE } });
 };
+
+/**
+ * grpc-operations.ts, the one operation store, loaded on the first update or delete (it needs the protobuf
+ * descriptors, which plain REST's other methods do not).
+ */
+function operations(): Promise<typeof import('./grpc-operations.ts')> {
+  return import('./grpc-operations.ts');
+}
 
 const createExecution: PlainAnswer = (service, req, res, values) => {
   const workflowId = workflowIdOf(service, values[0]!);

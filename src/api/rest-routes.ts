@@ -1,15 +1,10 @@
 /**
- * The one route table of the REST port's management API, built from the `google.api.http` rules of the
- * published protos (https://cloud.google.com/endpoints/docs/grpc-service-config/reference/rpc/google.api#httprule):
- * every RPC of grpc-services.ts at its HTTP method and path template, plus the REST-only methods of Google's
+ * The one route table of the REST port's management API: the `google.api.http` rules of the published protos
+ * (https://cloud.google.com/endpoints/docs/grpc-service-config/reference/rpc/google.api#httprule): every RPC of grpc-services.ts at its HTTP method and path template, plus the REST-only methods of Google's
  * REST reference that the vendored protos lack (step entries, callbacks). Both transports of the REST port
  * match here: Google's REST transport (rest-google.ts) and plain REST (rest-plain.ts), so a URL cannot mean
  * one thing to one and another thing to the other.
  */
-import { getOption, type DescMethod } from '@bufbuild/protobuf';
-import { http as httpOption } from '../../gen/google/api/annotations_pb.ts';
-import type { ServiceCore } from '../service/model.ts';
-import { allRpcs } from './grpc-services.ts';
 
 /** A compiled HTTP binding of one method. */
 export interface Route {
@@ -23,8 +18,8 @@ export interface Route {
   readonly pathFields: readonly string[];
   /** `*`, a request field name, or '' (no body). */
   readonly body: string;
-  /** The RPC, for Google's REST transport; absent for the REST-only methods. */
-  readonly rpc?: { readonly method: DescMethod; readonly call: (request: never) => Promise<unknown> };
+  /** True for an RPC of the gRPC API (Google's REST transport serves it); false for the REST-only methods. */
+  readonly rpc: boolean;
 }
 
 /** A route matched by a request: the route and its path variables' values as sent (not percent-decoded). */
@@ -33,14 +28,36 @@ export interface RouteMatch {
   readonly values: readonly string[];
 }
 
+/** One HTTP rule: the method's name, HTTP method, path template and body field (`*`, a field, or '' for none). */
+export interface HttpRuleRow {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly template: string;
+  readonly body: string;
+}
+
 /**
- * google.longrunning.Operations' own annotation is `/v1/{name=operations/**}`; Workflows serves operations
- * under locations (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations/get),
- * as its client libraries are configured to call. (WaitOperation has no HTTP rule: gRPC only.)
+ * The `google.api.http` rules of the RPCs the gRPC API implements (grpc-services.ts), as the vendored protos
+ * declare them (proto/google/cloud/workflows/.../*.proto; test/api/rest-routes.test.ts fails when this table
+ * and the compiled descriptors disagree). Kept as a table so that plain REST routes without loading the
+ * protobuf descriptors, which cost about 150 ms of start-up CPU. GetOperation: google.longrunning's own
+ * annotation is `/v1/{name=operations/**}`; Workflows serves operations under locations
+ * (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations/get), as its client
+ * libraries are configured to call. WaitOperation has no HTTP rule (gRPC only).
  */
-const OPERATION_PATHS: Readonly<Record<string, string>> = {
-  GetOperation: '/v1/{name=projects/*/locations/*/operations/*}',
-};
+export const RPC_HTTP_RULES: readonly HttpRuleRow[] = [
+  { name: 'ListWorkflows', method: 'GET', template: '/v1/{parent=projects/*/locations/*}/workflows', body: '' },
+  { name: 'GetWorkflow', method: 'GET', template: '/v1/{name=projects/*/locations/*/workflows/*}', body: '' },
+  { name: 'CreateWorkflow', method: 'POST', template: '/v1/{parent=projects/*/locations/*}/workflows', body: 'workflow' },
+  { name: 'DeleteWorkflow', method: 'DELETE', template: '/v1/{name=projects/*/locations/*/workflows/*}', body: '' },
+  { name: 'UpdateWorkflow', method: 'PATCH', template: '/v1/{workflow.name=projects/*/locations/*/workflows/*}', body: 'workflow' },
+  { name: 'ListWorkflowRevisions', method: 'GET', template: '/v1/{name=projects/*/locations/*/workflows/*}:listRevisions', body: '' },
+  { name: 'ListExecutions', method: 'GET', template: '/v1/{parent=projects/*/locations/*/workflows/*}/executions', body: '' },
+  { name: 'CreateExecution', method: 'POST', template: '/v1/{parent=projects/*/locations/*/workflows/*}/executions', body: 'execution' },
+  { name: 'GetExecution', method: 'GET', template: '/v1/{name=projects/*/locations/*/workflows/*/executions/*}', body: '' },
+  { name: 'CancelExecution', method: 'POST', template: '/v1/{name=projects/*/locations/*/workflows/*/executions/*}:cancel', body: '*' },
+  { name: 'GetOperation', method: 'GET', template: '/v1/{name=projects/*/locations/*/operations/*}', body: '' },
+];
 
 /**
  * Methods of Google's REST reference that the vendored protos do not declare, by their documented path
@@ -71,70 +88,41 @@ export function compileTemplate(template: string): { regex: RegExp; fields: stri
   return { regex: new RegExp(`^${source}${glob(rest)}$`), fields };
 }
 
-function route(name: string, httpMethod: string, template: string, body: string, rpc?: Route['rpc']): Route {
-  const { regex, fields } = compileTemplate(template);
-  const verb = /:[A-Za-z]+$/.test(template);
-  return { name, httpMethod: httpMethod.toUpperCase(), regex, verb, pathFields: fields, body, ...(rpc ? { rpc } : {}) };
+function compile(rule: HttpRuleRow, rpc: boolean): Route {
+  const { regex, fields } = compileTemplate(rule.template);
+  const verb = /:[A-Za-z]+$/.test(rule.template);
+  return { name: rule.name, httpMethod: rule.method, regex, verb, pathFields: fields, body: rule.body, rpc };
 }
 
-/** Every route over `core`, custom verbs first (so `{name=.../workflows/*}` does not swallow `...:listRevisions`). */
-function compileRoutes(core: ServiceCore): Route[] {
-  const routes: Route[] = [];
-  for (const { service, rpcs } of allRpcs(core)) {
-    for (const method of service.methods) {
-      const call = (rpcs as Record<string, ((request: never) => Promise<unknown>) | undefined>)[method.localName];
-      if (!call) continue;
-      const rule = getOption(method, httpOption);
-      const template = OPERATION_PATHS[method.name] ?? (rule.pattern.case === 'custom' ? rule.pattern.value.path : rule.pattern.value);
-      const httpMethod = rule.pattern.case === 'custom' ? rule.pattern.value.kind : rule.pattern.case;
-      if (!template || !httpMethod) continue;
-      routes.push(route(method.name, httpMethod, template, rule.body, { method, call }));
-    }
-  }
-  for (const r of REST_ONLY) routes.push(route(r.name, 'GET', r.get, ''));
-  return routes.sort((a, b) => Number(b.verb) - Number(a.verb));
-}
+/** Every route, custom verbs first (so `{name=.../workflows/*}` does not swallow `...:listRevisions`). */
+const ALL: readonly Route[] = [
+  ...RPC_HTTP_RULES.map((r) => compile(r, true)),
+  ...REST_ONLY.map((r) => compile({ name: r.name, method: 'GET', template: r.get, body: '' }, false)),
+].sort((a, b) => Number(b.verb) - Number(a.verb));
 
-/** The routes of one service core: all of them, and by HTTP method. */
-interface RouteTable {
-  readonly all: readonly Route[];
-  readonly byMethod: ReadonlyMap<string, readonly Route[]>;
-}
-
-const tables = new WeakMap<ServiceCore, RouteTable>();
-
-function tableOf(core: ServiceCore): RouteTable {
-  let table = tables.get(core);
-  if (!table) {
-    const all = compileRoutes(core);
-    const byMethod = new Map<string, Route[]>();
-    for (const r of all) byMethod.set(r.httpMethod, [...(byMethod.get(r.httpMethod) ?? []), r]);
-    tables.set(core, (table = { all, byMethod }));
-  }
-  return table;
-}
+const BY_METHOD = new Map<string, Route[]>();
+for (const r of ALL) BY_METHOD.set(r.httpMethod, [...(BY_METHOD.get(r.httpMethod) ?? []), r]);
 
 /**
- * The route of `httpMethod` (upper case) and URL `path` (no query) over `core`, with its path variables;
- * `'other-method'` when the path is served for other methods only, undefined when no route serves the path.
+ * The route of `httpMethod` (upper case) and URL `path` (no query), with its path variables; `'other-method'`
+ * when the path is served for other methods only, undefined when no route serves the path.
  */
-export function matchRoute(core: ServiceCore, httpMethod: string, path: string): RouteMatch | 'other-method' | undefined {
-  const table = tableOf(core);
-  for (const r of table.byMethod.get(httpMethod) ?? []) {
+export function matchRoute(httpMethod: string, path: string): RouteMatch | 'other-method' | undefined {
+  for (const r of BY_METHOD.get(httpMethod) ?? []) {
     const m = r.regex.exec(path);
     if (m) {
       // A custom verb of another method owns the path (`GET .../executions/e:cancel` is not GetExecution).
-      if (!r.verb && ownedByVerb(table, path)) return 'other-method';
+      if (!r.verb && ownedByVerb(path)) return 'other-method';
       return { route: r, values: m.slice(1) };
     }
   }
-  return table.all.some((r) => r.regex.test(path)) ? 'other-method' : undefined;
+  return ALL.some((r) => r.regex.test(path)) ? 'other-method' : undefined;
 }
 
 /** True when a route with a custom verb matches `path` (for any method). */
-function ownedByVerb(table: RouteTable, path: string): boolean {
+function ownedByVerb(path: string): boolean {
   if (!path.includes(':')) return false;
-  for (const r of table.all) {
+  for (const r of ALL) {
     if (!r.verb) break;
     if (r.regex.test(path)) return true;
   }

@@ -14,6 +14,7 @@ import type { ServiceCore } from '../service/model.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 import { deliverCallback } from './callback-handler.ts';
 import { NOSNIFF, sendError } from './http-json.ts';
+import { serveApi } from './rest-api.ts';
 
 /** A node:http request handler. It never throws and never rejects. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -56,7 +57,7 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
       if (refused) throw refused;
 
       if (isApi) {
-        const result = serveApiRequest(service, req, res, path, query);
+        const result = serveApi(service, req, res, path, query);
         if (result) result.catch((e: unknown) => sendError(res, e));
         return;
       }
@@ -91,20 +92,6 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
       sendError(res, e);
     }
   };
-}
-
-/** src/api/rest-api.ts once loaded (by the first API request: start-up does not need its protobuf descriptors). */
-let api: typeof import('./rest-api.ts') | undefined;
-let apiLoading: Promise<typeof import('./rest-api.ts')> | undefined;
-
-/**
- * Serves a management API request with rest-api.ts {@link import('./rest-api.ts').serveApi}, loading it
- * first on the first request. Returns a promise when the answer comes later.
- */
-function serveApiRequest(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> | undefined {
-  if (api) return api.serveApi(service, req, res, path, query);
-  apiLoading ??= import('./rest-api.ts').then((m) => (api = m));
-  return apiLoading.then((m) => m.serveApi(service, req, res, path, query));
 }
 
 /**

@@ -7,6 +7,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { ADD_ONE_SOURCE as SOURCE, PARENT } from '../support/google-clients.ts';
+import { getOption } from '@bufbuild/protobuf';
+import { http as httpOption } from '../../gen/google/api/annotations_pb.ts';
+import { allRpcs } from '../../src/api/grpc-services.ts';
+import { RPC_HTTP_RULES } from '../../src/api/rest-routes.ts';
+import type { ServiceCore } from '../../src/service/model.ts';
 
 const s = suite<{ server: RunningServer; base: string }>('api rest-routes (one route table, operations, Connect on the REST port)');
 
@@ -127,6 +132,23 @@ s('the Connect protocol on the REST port is behind the browser guard: another we
   // The same request without a browser's headers goes through.
   const created = await call(ctx, 'POST', '/google.cloud.workflows.v1.Workflows/CreateWorkflow', { parent: PARENT, workflowId: 'from-cli', workflow: { sourceContents: SOURCE } });
   assert.equal([created.status, created.body.done], [200, true], created.text);
+});
+
+s('the route table holds the google.api.http rule of every implemented RPC as the compiled protos declare it (GetOperation under locations)', () => {
+  const declared: { name: string; method: string; template: string; body: string }[] = [];
+  for (const { service, rpcs } of allRpcs({ project: 'p', location: 'l' } as ServiceCore)) {
+    for (const method of service.methods) {
+      if (!(rpcs as Record<string, unknown>)[method.localName]) continue;
+      const rule = getOption(method, httpOption);
+      if (rule.pattern.case === undefined) continue; // WaitOperation: gRPC only
+      const [kind, path] = rule.pattern.case === 'custom' ? [rule.pattern.value.kind, rule.pattern.value.path] : [rule.pattern.case, rule.pattern.value];
+      // https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations/get
+      const template = method.name === 'GetOperation' ? path.replace('{name=operations/**}', '{name=projects/*/locations/*/operations/*}') : path;
+      declared.push({ name: method.name, method: kind.toUpperCase(), template, body: rule.body });
+    }
+  }
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+  assert.equal([...RPC_HTTP_RULES].sort(byName), declared.sort(byName));
 });
 
 s.run();
