@@ -11,7 +11,7 @@ import { readBody } from '../platform/request-body.ts';
 import { ApiError } from '../service/errors.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { PLAIN_ANSWERS } from './rest-plain.ts';
-import { matchRoute, type RouteMatch } from './rest-routes.ts';
+import { matchRoute, resourceIds, type RouteMatch } from './rest-routes.ts';
 
 /**
  * Answers one management API request: `path` is the URL path (under `/v1/projects/{project}/locations/{location}/`,
@@ -32,7 +32,7 @@ export function serveApi(service: ServiceCore, req: IncomingMessage, res: Server
     );
   }
   const plain = PLAIN_ANSWERS[match.route.name];
-  if (plain && !(match.route.rpc && query.includes('$alt='))) return plain(service, req, res, match.values, query);
+  if (plain && !(match.route.rpc && query.includes('$alt='))) return plain(service, req, res, resourceIds(match), query);
   return serveGoogleRest(service, req, res, match, query);
 }
 

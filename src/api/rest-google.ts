@@ -16,7 +16,7 @@ import type { ServiceCore } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 import { OPERATION_TYPES } from './grpc-operations.ts';
 import { allRpcs } from './grpc-services.ts';
-import { matchRoute, type Route, type RouteMatch } from './rest-routes.ts';
+import { matchRoute, pathValues, type Route, type RouteMatch } from './rest-routes.ts';
 
 /** Types a packed Any may hold in a request or response. */
 const registry = OPERATION_TYPES;
@@ -117,9 +117,9 @@ async function requestJson(route: Route, input: DescMessage, values: readonly st
       json[route.body] = body;
     }
   }
-  route.pathFields.forEach((field, i) => setPath(json, field, decodePathValue(values[i]!)));
+  route.vars.forEach((v, i) => setPath(json, v.field, decodePathValue(values[i]!)));
   if (route.body !== '*') {
-    const bound = new Set([...route.pathFields, route.body]);
+    const bound = new Set([...route.vars.map((v) => v.field), route.body]);
     for (const key of new Set(params.keys())) {
       if (key.startsWith('$') || bound.has(key)) continue;
       const value = queryValue(input, key, params.getAll(key));
@@ -135,7 +135,8 @@ async function requestJson(route: Route, input: DescMessage, values: readonly st
  * enums as integers when `$alt` has `enum-encoding=int`. Errors become answers ({@link ApiError.from}).
  */
 export async function answerGoogleRest(core: ServiceCore, match: RouteMatch, params: URLSearchParams, bodyText: () => Promise<string>): Promise<RestAnswer> {
-  const { route, values } = match;
+  const { route } = match;
+  const values = pathValues(match);
   try {
     const rpc = rpcsOf(core).get(route.name);
     if (!rpc) throw ApiError.notFound(`${route.name} is served over plain REST only (without $alt)`);

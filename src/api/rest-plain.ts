@@ -22,23 +22,20 @@ import {
   WORKFLOW_PAGE_SIZES,
 } from '../service/lists.ts';
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
-import { parentName, parseName } from '../service/names.ts';
+import { parentName } from '../service/names.ts';
 import { decodeSegment, drain, readJsonBody, sendJson } from './http-json.ts';
 
 /**
- * One method's plain REST answer, given the route's path variables as sent and the raw query string (without
- * `?`). Returns a promise when the request has a body to read, undefined when it answered at once.
+ * One method's plain REST answer, given the IDs after the location in the resource name of the route's path
+ * (as sent, not percent-decoded: rest-routes.ts `resourceIds`) and the raw query string (without `?`). Returns a promise when the request has a body to read, undefined when it answered at once.
  * @throws ApiError for a request it refuses.
  */
-export type PlainAnswer = (service: ServiceCore, req: IncomingMessage, res: ServerResponse, values: readonly string[], query: string) => Promise<void> | undefined;
+export type PlainAnswer = (service: ServiceCore, req: IncomingMessage, res: ServerResponse, ids: readonly string[], query: string) => Promise<void> | undefined;
 
-/** The IDs named by a path variable (`projects/p/locations/l/workflows/w` → `['w']`), percent-decoded. */
-function idsOf(service: ServiceCore, name: string, kinds: readonly string[]): string[] {
-  return parseName(service, name, kinds).map(decodeSegment);
+/** The IDs of the resource a route's path names, percent-decoded (`['w', 'e']` for an execution). */
+function decoded(ids: readonly string[]): string[] {
+  return ids.map(decodeSegment);
 }
-
-const workflowIdOf = (service: ServiceCore, name: string): string => idsOf(service, name, ['workflows'])[0]!;
-const executionIdsOf = (service: ServiceCore, name: string): string[] => idsOf(service, name, ['workflows', 'executions']);
 
 /** A page of a list answer under `key`, with nextPageToken when there is one. */
 function pageBody<T>(key: string, page: { items: T[]; nextPageToken?: string }): Record<string, unknown> {
@@ -60,7 +57,7 @@ function workflowFields(body: Record<string, unknown>): { sourceContents?: strin
   };
 }
 
-const createWorkflow: PlainAnswer = (service, req, res, _values, query) =>
+const createWorkflow: PlainAnswer = (service, req, res, _ids, query) =>
   readJsonBody(req).then((body) => {
     const params = new URLSearchParams(query);
     const workflowId = params.get('workflowId') ?? params.get('workflow_id');
@@ -72,8 +69,8 @@ const createWorkflow: PlainAnswer = (service, req, res, _values, query) =>
     sendJson(res, 200, service.createWorkflow(workflowId, fields as Parameters<ServiceCore['createWorkflow']>[1]));
   });
 
-const updateWorkflow: PlainAnswer = (service, req, res, values, query) => {
-  const workflowId = workflowIdOf(service, values[0]!);
+const updateWorkflow: PlainAnswer = (service, req, res, ids, query) => {
+  const workflowId = decodeSegment(ids[0]!);
   return readJsonBody(req).then(async (body) => {
     const params = new URLSearchParams(query);
     const maskText = params.get('updateMask') ?? params.get('update_mask');
@@ -89,8 +86,8 @@ const updateWorkflow: PlainAnswer = (service, req, res, values, query) => {
   });
 };
 
-const deleteWorkflow: PlainAnswer = async (service, _req, res, values) => {
-  const workflowId = workflowIdOf(service, values[0]!);
+const deleteWorkflow: PlainAnswer = async (service, _req, res, ids) => {
+  const workflowId = decodeSegment(ids[0]!);
   const store = (await operations()).operationStoreFor(service);
   service.deleteWorkflow(workflowId);
   const operation = store.recordDelete(`${parentName(service.project, service.location)}/workflows/${workflowId}`);
@@ -105,8 +102,8 @@ function operations(): Promise<typeof import('./grpc-operations.ts')> {
   return import('./grpc-operations.ts');
 }
 
-const createExecution: PlainAnswer = (service, req, res, values) => {
-  const workflowId = workflowIdOf(service, values[0]!);
+const createExecution: PlainAnswer = (service, req, res, ids) => {
+  const workflowId = decodeSegment(ids[0]!);
   return readJsonBody(req).then((body) => {
     // Field by field (no spreads): every execution created over REST comes this way.
     const input: Parameters<ServiceCore['createExecution']>[1] = {};
@@ -124,49 +121,49 @@ const createExecution: PlainAnswer = (service, req, res, values) => {
 
 /** Plain REST's answer of every method that has one, by route name (rest-routes.ts); the others are Google's REST transport's. */
 export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
-  ListWorkflows: (service, _req, res, _values, query) =>
+  ListWorkflows: (service, _req, res, _ids, query) =>
     sendJson(res, 200, pageBody('workflows', listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name))),
   CreateWorkflow: createWorkflow,
-  GetWorkflow: (service, _req, res, values, query) => {
+  GetWorkflow: (service, _req, res, ids, query) => {
     const params = new URLSearchParams(query);
     const revision = params.get('revisionId') ?? params.get('revision_id') ?? undefined;
-    return sendJson(res, 200, service.getWorkflow(workflowIdOf(service, values[0]!), revision));
+    return sendJson(res, 200, service.getWorkflow(decodeSegment(ids[0]!), revision));
   },
   UpdateWorkflow: updateWorkflow,
   DeleteWorkflow: deleteWorkflow,
   // Google's workflows.listRevisions: newest first, 20 a page.
-  ListWorkflowRevisions: (service, _req, res, values, query) => {
-    const revisions = service.listWorkflowRevisions(workflowIdOf(service, values[0]!));
+  ListWorkflowRevisions: (service, _req, res, ids, query) => {
+    const revisions = service.listWorkflowRevisions(decodeSegment(ids[0]!));
     return sendJson(res, 200, pageBody('workflows', listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId)));
   },
-  ListExecutions: (service, _req, res, values, query) => {
+  ListExecutions: (service, _req, res, ids, query) => {
     const basic = executionViewIsBasic(query);
-    const executions = service.listExecutions(workflowIdOf(service, values[0]!));
+    const executions = service.listExecutions(decodeSegment(ids[0]!));
     const page = listPage(executions, listQuery(query), EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
     return sendJson(res, 200, pageBody('executions', basic ? { ...page, items: page.items.map(basicExecution) } : page));
   },
   CreateExecution: createExecution,
-  GetExecution: (service, _req, res, values, query) => {
-    const [workflowId, executionId] = executionIdsOf(service, values[0]!);
+  GetExecution: (service, _req, res, ids, query) => {
+    const [workflowId, executionId] = decoded(ids);
     const execution = service.getExecution(workflowId!, executionId!);
     return sendJson(res, 200, executionViewIsBasic(query) ? basicExecution(execution) : execution);
   },
-  CancelExecution: (service, req, res, values) => {
-    const [workflowId, executionId] = executionIdsOf(service, values[0]!);
+  CancelExecution: (service, req, res, ids) => {
+    const [workflowId, executionId] = decoded(ids);
     // The body (an empty object, if any) carries nothing; drain it before answering.
     return drain(req).then(() => sendJson(res, 200, service.cancelExecution(workflowId!, executionId!)));
   },
-  ListStepEntries: (service, _req, res, values, query) => {
-    const [workflowId, executionId] = executionIdsOf(service, values[0]!);
+  ListStepEntries: (service, _req, res, ids, query) => {
+    const [workflowId, executionId] = decoded(ids);
     return sendJson(res, 200, service.listStepEntries(workflowId!, executionId!, listQuery(query)));
   },
-  GetStepEntry: (service, _req, res, values, query) => {
-    const [workflowId, executionId, entryId] = idsOf(service, values[0]!, ['workflows', 'executions', 'stepEntries']);
+  GetStepEntry: (service, _req, res, ids, query) => {
+    const [workflowId, executionId, entryId] = decoded(ids);
     const view = new URLSearchParams(query).get('view') ?? undefined;
     return sendJson(res, 200, service.getStepEntry(workflowId!, executionId!, entryId!, view));
   },
-  ListCallbacks: (service, _req, res, values) => {
-    const [workflowId, executionId] = executionIdsOf(service, values[0]!);
+  ListCallbacks: (service, _req, res, ids) => {
+    const [workflowId, executionId] = decoded(ids);
     return sendJson(res, 200, { callbacks: service.listCallbacks(workflowId!, executionId!) });
   },
 };

@@ -11,21 +11,39 @@ export interface Route {
   /** The method's name: the RPC's (`GetExecution`), or a REST-only method's (`ListStepEntries`). */
   readonly name: string;
   readonly httpMethod: string;
-  readonly regex: RegExp;
-  /** True when the template ends in a custom verb (`:cancel`): such a route owns its paths for every method. */
-  readonly verb: boolean;
-  /** Request field paths bound to the regex's capture groups, in order (e.g. `workflow.name`). */
-  readonly pathFields: readonly string[];
+  /** The path's segments (split at `/`, the first empty): a literal, or `*` for any non-empty segment. */
+  readonly segments: readonly string[];
+  /** The custom verb the last segment ends with (`cancel` for `...}:cancel`); such a route owns its paths for every method. */
+  readonly verb: string | undefined;
+  /** The path variables: request field path (e.g. `workflow.name`) and the segments they span, [start, end). */
+  readonly vars: readonly { readonly field: string; readonly start: number; readonly end: number }[];
   /** `*`, a request field name, or '' (no body). */
   readonly body: string;
   /** True for an RPC of the gRPC API (Google's REST transport serves it); false for the REST-only methods. */
   readonly rpc: boolean;
 }
 
-/** A route matched by a request: the route and its path variables' values as sent (not percent-decoded). */
+/** A route matched by a request: the route and the path's segments (the custom verb cut from the last). */
 export interface RouteMatch {
   readonly route: Route;
-  readonly values: readonly string[];
+  readonly segments: readonly string[];
+}
+
+/** The path variables' values of a match, in the route's order, as sent (not percent-decoded). */
+export function pathValues(match: RouteMatch): string[] {
+  return match.route.vars.map((v) => match.segments.slice(v.start, v.end).join('/'));
+}
+
+/**
+ * The IDs after the location in the resource name of the first path variable, as sent (not
+ * percent-decoded): `['w', 'e']` for `{name=projects/*\/locations/*\/workflows/w/executions/e}`, `[]` for a
+ * location. The route's template fixes the name's shape, so there is nothing to check.
+ */
+export function resourceIds(match: RouteMatch): string[] {
+  const v = match.route.vars[0];
+  const ids: string[] = [];
+  if (v) for (let i = v.start + 5; i < v.end; i += 2) ids.push(match.segments[i]!);
+  return ids;
 }
 
 /** One HTTP rule: the method's name, HTTP method, path template and body field (`*`, a field, or '' for none). */
@@ -71,60 +89,69 @@ const REST_ONLY: readonly { name: string; get: string }[] = [
 ];
 
 /**
- * A path template (`/v1/{parent=projects/*\/locations/*}/workflows`, with `*` one segment, `**` any, and
- * `{field}` alone one segment) as an anchored regex with one capture group per variable.
+ * Compiles one rule's template (`/v1/{name=projects/*\/locations/*\/workflows/*}:listRevisions`: `*` one
+ * segment, `{field}` alone one segment, an optional custom verb at the end) into segments and variables.
  */
-export function compileTemplate(template: string): { regex: RegExp; fields: string[] } {
-  const fields: string[] = [];
-  const escape = (s: string) => s.replace(/[.+?^$()|[\]\\]/g, '\\$&');
-  const glob = (s: string) => escape(s).replace(/\*\*|\*/g, (m) => (m === '**' ? '.+' : '[^/]+'));
-  let source = '';
-  let rest = template;
+function compile(rule: HttpRuleRow, rpc: boolean): Route {
+  const verbAt = /:([A-Za-z]+)$/.exec(rule.template);
+  let rest = verbAt ? rule.template.slice(0, verbAt.index) : rule.template;
+  if (rest.includes('**')) throw new Error(`${rule.name}: '**' is not supported in ${rule.template}`);
+  let flat = '';
+  const vars: { field: string; start: number; end: number }[] = [];
   for (let m = /\{([^}=]+)(?:=([^}]*))?\}/.exec(rest); m; m = /\{([^}=]+)(?:=([^}]*))?\}/.exec(rest)) {
-    source += glob(rest.slice(0, m.index)) + `(${m[2] ? glob(m[2]) : '[^/]+'})`;
-    fields.push(m[1]!);
+    flat += rest.slice(0, m.index);
+    const start = flat.split('/').length - 1;
+    flat += m[2] ?? '*';
+    vars.push({ field: m[1]!, start, end: flat.split('/').length });
     rest = rest.slice(m.index + m[0].length);
   }
-  return { regex: new RegExp(`^${source}${glob(rest)}$`), fields };
+  flat += rest;
+  return { name: rule.name, httpMethod: rule.method, segments: flat.split('/'), verb: verbAt?.[1], vars, body: rule.body, rpc };
 }
 
-function compile(rule: HttpRuleRow, rpc: boolean): Route {
-  const { regex, fields } = compileTemplate(rule.template);
-  const verb = /:[A-Za-z]+$/.test(rule.template);
-  return { name: rule.name, httpMethod: rule.method, regex, verb, pathFields: fields, body: rule.body, rpc };
+/** `segs` (a path split at `/`) against `route`: the segments with the verb cut, or undefined when it does not match. */
+function matchSegments(route: Route, segs: readonly string[]): readonly string[] | undefined {
+  const pattern = route.segments;
+  const n = pattern.length;
+  if (segs.length !== n) return undefined;
+  let last = segs[n - 1]!;
+  if (route.verb !== undefined) {
+    if (!last.endsWith(route.verb) || last.charCodeAt(last.length - route.verb.length - 1) !== 58 /* : */) return undefined;
+    last = last.slice(0, last.length - route.verb.length - 1);
+  }
+  for (let i = 0; i < n; i++) {
+    const seg = i === n - 1 ? last : segs[i]!;
+    const p = pattern[i]!;
+    if (p === '*' ? seg === '' : p !== seg) return undefined;
+  }
+  if (route.verb === undefined) return segs;
+  const out = segs.slice();
+  out[n - 1] = last;
+  return out;
 }
 
 /** Every route, custom verbs first (so `{name=.../workflows/*}` does not swallow `...:listRevisions`). */
 const ALL: readonly Route[] = [
   ...RPC_HTTP_RULES.map((r) => compile(r, true)),
   ...REST_ONLY.map((r) => compile({ name: r.name, method: 'GET', template: r.get, body: '' }, false)),
-].sort((a, b) => Number(b.verb) - Number(a.verb));
+].sort((a, b) => Number(b.verb !== undefined) - Number(a.verb !== undefined));
 
 const BY_METHOD = new Map<string, Route[]>();
 for (const r of ALL) BY_METHOD.set(r.httpMethod, [...(BY_METHOD.get(r.httpMethod) ?? []), r]);
 
 /**
- * The route of `httpMethod` (upper case) and URL `path` (no query), with its path variables; `'other-method'`
+ * The route of `httpMethod` (upper case) and URL `path` (no query), with its segments; `'other-method'`
  * when the path is served for other methods only, undefined when no route serves the path.
  */
 export function matchRoute(httpMethod: string, path: string): RouteMatch | 'other-method' | undefined {
+  const segs = path.split('/');
   for (const r of BY_METHOD.get(httpMethod) ?? []) {
-    const m = r.regex.exec(path);
-    if (m) {
+    const segments = matchSegments(r, segs);
+    if (segments) {
       // A custom verb of another method owns the path (`GET .../executions/e:cancel` is not GetExecution).
-      if (!r.verb && ownedByVerb(path)) return 'other-method';
-      return { route: r, values: m.slice(1) };
+      if (r.verb === undefined && path.includes(':') && ALL.some((v) => v.verb !== undefined && matchSegments(v, segs))) return 'other-method';
+      return { route: r, segments };
     }
   }
-  return ALL.some((r) => r.regex.test(path)) ? 'other-method' : undefined;
-}
-
-/** True when a route with a custom verb matches `path` (for any method). */
-function ownedByVerb(path: string): boolean {
-  if (!path.includes(':')) return false;
-  for (const r of ALL) {
-    if (!r.verb) break;
-    if (r.regex.test(path)) return true;
-  }
-  return false;
+  return ALL.some((r) => matchSegments(r, segs)) ? 'other-method' : undefined;
 }
