@@ -32,6 +32,7 @@ import { fromJs, isMap, type Value, type WMap } from '../lang/value.ts';
 import type { ConnectorImpl } from '../mocks/mock-interceptor.ts';
 import type { Clock } from '../stdlib/types.ts';
 import { ApiError } from './errors.ts';
+import { inScope, splitName } from './names.ts';
 import type { Execution } from './model.ts';
 
 /** The connector's module prefix. */
@@ -78,8 +79,8 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
           `${EXECUTIONS_CONNECTOR}.create`,
           async (call) => {
             const parent = requiredString(call.args, 'parent', 'create');
-            const m = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)$/.exec(parent);
-            if (!m) throw httpError(400, `parent "${parent}" is not projects/{project}/locations/{location}/workflows/{workflow}`);
+            const workflowId = splitName(parent, ['workflows'])?.ids[0];
+            if (workflowId === undefined) throw httpError(400, `parent "${parent}" is not projects/{project}/locations/{location}/workflows/{workflow}`);
             const body = call.args.get('body');
             let argument: string | undefined;
             if (isMap(body)) {
@@ -89,7 +90,7 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
                 argument = a;
               }
             }
-            const child = apiCall(() => host.start(m[1]!, argument, parentExecution));
+            const child = apiCall(() => host.start(workflowId, argument, parentExecution));
             if (skipPolling(call.args)) return resourceValue(child);
             const done = await waitFor(host, child.name, call.args, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
@@ -117,7 +118,7 @@ function skipPolling(args: WMap): boolean {
 
 /** An execution name with any project and location, as this emulator's. */
 function local(host: ChildHost, name: string): string {
-  return name.replace(/^projects\/[^/]+\/locations\/[^/]+\//, `projects/${host.project}/locations/${host.location}/`);
+  return inScope(host, name);
 }
 
 async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortSignal): Promise<Execution> {

@@ -42,7 +42,7 @@ import type {
   ServiceCore,
   ServiceEvent,
 } from './model.ts';
-import { parentName } from './names.ts';
+import { parentName, splitName } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { giveBackController, takeController } from './abort-pool.ts';
@@ -371,9 +371,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
   /** The execution of a full resource name. @throws ApiError NOT_FOUND */
   function byName(name: string): ExecutionRecord {
-    const m = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+)$/.exec(name);
-    if (!m || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
-    return findExecution(m[1]!, m[2]!);
+    const parts = splitName(name, ['workflows', 'executions']);
+    if (!parts || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
+    return findExecution(parts.ids[0]!, parts.ids[1]!);
   }
 
   /** Forgets the oldest terminal executions down to the retention limit. */

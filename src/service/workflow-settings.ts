@@ -15,6 +15,7 @@
  * Every violation is an ApiError INVALID_ARGUMENT naming the field and the rule.
  */
 import { ApiError } from './errors.ts';
+import { splitName } from './names.ts';
 
 /** The settings of a workflow as stored and returned; absent fields are unset. */
 export interface WorkflowSettings {
@@ -54,7 +55,7 @@ export function checkSettings(input: Readonly<Record<string, unknown>>): Workflo
   }
   const key = optionalString(input['cryptoKeyName'], 'cryptoKeyName');
   if (key) {
-    if (!/^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/.test(key)) {
+    if (!splitName(key, ['keyRings', 'cryptoKeys'])) {
       throw ApiError.invalidArgument(`cryptoKeyName must be projects/{project}/locations/{location}/keyRings/{keyRing}/cryptoKeys/{cryptoKey}, got "${key}"`);
     }
     out.cryptoKeyName = key;

@@ -291,8 +291,7 @@ function definitionError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (!(e instanceof DefinitionError)) {
     process.stderr.write(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
-    const why = e instanceof Error ? e.message : String(e);
-    return new ApiError('INTERNAL', `internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${why}`);
+    return ApiError.from(e, 'while compiling the workflow definition (a bug in the emulator, not in the workflow)');
   }
   const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
   let msg = typeof err.message === 'string' ? err.message : String(e);

@@ -19,7 +19,8 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Workflows } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import { Executions } from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
-import { GRPC_ROUTER_OPTIONS, MAX_GRPC_MESSAGE_BYTES } from '../../src/api/grpc-routes.ts';
+import { GRPC_ROUTER_OPTIONS } from '../../src/api/grpc-routes.ts';
+import { MAX_REQUEST_BYTES } from '../../src/platform/request-body.ts';
 import { allRpcs } from '../../src/api/grpc-services.ts';
 import { startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 import { params, FUZZ_SEED } from '../fuzz/config.ts';
@@ -129,7 +130,7 @@ function bodyOf(kind: BodyKind, bytes: Uint8Array, noise: Uint8Array): Buffer {
     case 'garbage':
       return envelope(noise);
     case 'oversized':
-      return envelope(Buffer.alloc(MAX_GRPC_MESSAGE_BYTES + 1, 0x0a));
+      return envelope(Buffer.alloc(MAX_REQUEST_BYTES + 1, 0x0a));
   }
 }
 

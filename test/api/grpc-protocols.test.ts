@@ -7,7 +7,8 @@ import { Executions, ExecutionView, Execution_State } from '../../gen/google/clo
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
 import type { GrpcServer } from '../../src/api/grpc.ts';
 import { minimalGrpcMessage, toConnectError } from '../../src/api/grpc-routes.ts';
-import { executionToMessage, parseName, timestampFromRfc3339, workflowUpdateMask } from '../../src/api/convert.ts';
+import { executionToMessage, timestampFromRfc3339, workflowUpdateMask } from '../../src/api/convert.ts';
+import { parseName } from '../../src/service/names.ts';
 import { handleGoogleRest } from '../../src/api/rest-google.ts';
 import { API_CODES, ApiError, type ApiCode } from '../../src/service/errors.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
