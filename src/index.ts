@@ -15,7 +15,7 @@
  * file; they match the REST resources of the spec ("Resources and their fields").
  */
 import { startEmulatorInProcess } from './start-emulator.ts';
-import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
+import { runWorkflowInProcess } from './cli/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {

@@ -13,7 +13,7 @@ import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
-import { testCommand } from './cli/test/command.ts';
+import { testCommand } from './cli/test-command/test-command.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -96,7 +96,7 @@ async function main(args: readonly string[]): Promise<void> {
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
-  // The test command (docs/testing.md): src/cli/test/command.ts.
+  // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
   await serve(args);
 }

@@ -10,7 +10,7 @@ import type { Execution as ServiceExecution, ServiceEvent } from './service/mode
 import { callRecordValue } from './mocks/call-log.ts';
 import { NO_MOCKS } from './mocks/mock-file.ts';
 import type { VirtualTime } from './engine/virtual-time.ts';
-import { loadMocks, plainJs } from './cli/test/run-workflow.ts';
+import { loadMocks, plainJs } from './cli/run-workflow.ts';
 import type {
   Emulator,
   EmulatorOptions,

@@ -37,7 +37,7 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 }
 
 /**
- * The layer folder a file under src/ belongs to: the longest folder of {@link LAYERS} holding it (`cli/test/x.ts`
+ * The layer folder a file under src/ belongs to: the longest folder of {@link LAYERS} holding it (`cli/test-command/x.ts`
  * is in `cli`), else its own directory relative to src/ (`.` for root files).
  */
 function folderOf(file: string): string {

@@ -19,7 +19,7 @@ import { setMaxListeners } from 'node:events';
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
-import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/limits.ts';
+import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/language-limits.ts';
 import { isPromise, type Completion, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
 import { declareLoopVars, loopItems, type LoopItems } from './loop.ts';

@@ -15,24 +15,24 @@
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
-import { SourceProblems } from './source-problems.ts';
+import { SourceProblems } from './watch/source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import type { Compat } from '../lang/compat.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
-import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
-import type { StepHistory } from './step-history.ts';
-import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
+import { checkCallLogLevel, type CallLogLevel } from './executions/call-log-observer.ts';
+import type { StepHistory } from './history/step-history.ts';
+import { prepareExecution, type HistoryLevel } from './executions/prepare-execution.ts';
 import { platformFetch } from '../stdlib/http.ts';
-import { checkLabels } from './workflow-settings.ts';
-import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
+import { checkLabels } from './store/workflow-settings.ts';
+import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import type { CallLog } from '../mocks/call-log.ts';
-import { childWorkflowConnectors } from './child-workflows.ts';
+import { childWorkflowConnectors } from './children/child-workflow-connectors.ts';
 import type {
   Callback,
   CallbackRequest,
@@ -43,12 +43,12 @@ import type {
   ServiceEvent,
 } from './model.ts';
 import { parentName, splitName } from './names.ts';
-import { createWorkflowStore } from './workflow-store.ts';
-import { logLine, runToOutcome } from './runner.ts';
-import { giveBackController, takeController } from './abort-pool.ts';
-import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
-import { getStepEntry, listStepEntries } from './step-entries.ts';
-import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
+import { createWorkflowStore } from './store/workflow-store.ts';
+import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
+import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
+import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './history/settled-history.ts';
+import { getStepEntry, listStepEntries } from './history/step-entries.ts';
+import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
 
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
@@ -348,7 +348,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     }
   }
 
-  // Children started by the Workflow Executions connector (src/service/child-workflows.ts).
+  // Children started by the Workflow Executions connector (src/service/children/child-workflow-connectors.ts).
   const children = childWorkflowConnectors({
     project,
     location,

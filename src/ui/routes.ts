@@ -32,7 +32,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { readBody, RequestTooLarge } from '../platform/request-body.ts';
-import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
+import { MAX_REVISIONS_PER_WORKFLOW } from '../service/store/workflow-store.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';

@@ -5,7 +5,7 @@
  * frame and shared pieces are in layout.ts, the execution page in execution-page.ts.
  */
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
-import type { SourceProblem } from '../service/source-problems.ts';
+import type { SourceProblem } from '../service/watch/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {

@@ -1,0 +1,22 @@
+/**
+ * The JSON text of a workflow error map, as the API shows it in `Execution.error.payload` and
+ * `StepEntry.exception.payload` (spec "Execution": error payload). Always encodes: bytes inside the map are
+ * shown as base64 text and non-finite doubles as strings.
+ */
+import { WorkflowError } from '../../lang/errors.ts';
+import type { Value } from '../../lang/value.ts';
+import { jsonSafe, toJson } from '../../lang/json.ts';
+
+/** The payload of anything thrown inside an execution (coerced with `WorkflowError.from`). */
+export function errorPayload(e: unknown): string {
+  return encodeError(WorkflowError.from(e).value);
+}
+
+/** The error map as JSON text, with any bytes inside shown as base64 text so it always encodes. */
+export function encodeError(v: Value): string {
+  try {
+    return toJson(v);
+  } catch {
+    return toJson(jsonSafe(v));
+  }
+}
