@@ -81,173 +81,16 @@ export function workflowIdForFile(fileName: string): { id: string; lowercased: b
  */
 export async function watchDirectory(service: ServiceCore, dir: string, options: WatchOptions = {}): Promise<DirectoryWatcher> {
   const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-  const debounceMs = options.debounceMs ?? 60;
   const rescanMs = options.rescanMs ?? 2000;
-  const maxWaitMs = options.maxWaitMs ?? 1000;
-  const files = new Map<string, FileState>();
-  /** Workflow ID to the file that owns it. */
-  const owners = new Map<string, string>();
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** When the oldest change not yet read was seen, per file (ms, Date.now()). */
-  const pendingSince = new Map<string, number>();
-  /** Files already warned about (bad names, conflicts), so a rescan does not repeat the warning. */
-  const warned = new Set<string>();
-  let closed = false;
-  /** True during the initial load: successful deploys are summed up by the caller, not logged one by one. */
-  let starting = true;
-
-  const warnOnce = (key: string, line: string): void => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    log(line);
-  };
-
-  /** Reads one file and deploys it if it changed. */
-  function sync(name: string): void {
-    const naming = workflowIdForFile(name);
-    if (!naming) return;
-    const path = join(dir, name);
-    if ('skip' in naming) {
-      warnOnce(`name:${name}`, `workflows-emulator: skipping ${path}: ${naming.skip}`);
-      return;
-    }
-    let content: string;
-    let size: number;
-    let mtimeMs: number;
-    try {
-      const st = statSync(path);
-      if (!st.isFile()) return;
-      size = st.size;
-      mtimeMs = st.mtimeMs;
-      content = readFileSync(path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') removed(name);
-      else log(`workflows-emulator: cannot read ${path}: ${(e as Error).message}`);
-      return;
-    }
-    const { id } = naming;
-    const owner = owners.get(id);
-    if (owner !== undefined && owner !== name) {
-      warnOnce(`conflict:${name}`, `workflows-emulator: skipping ${path}: workflow "${id}" is already deployed from ${owner}`);
-      return;
-    }
-    if (naming.lowercased) warnOnce(`upper:${name}`, `workflows-emulator: ${path}: the file name has upper-case letters; deploying it as workflow "${id}"`);
-    const known = files.get(name);
-    if (known && known.content === content) {
-      known.size = size;
-      known.mtimeMs = mtimeMs;
-      return;
-    }
-    const state: FileState = known ?? { id, content, size, mtimeMs, deployed: false };
-    state.content = content;
-    state.size = size;
-    state.mtimeMs = mtimeMs;
-    files.set(name, state);
-    owners.set(id, name);
-    let existing: string | undefined;
-    try {
-      existing = service.getWorkflow(id).sourceContents;
-    } catch {
-      existing = undefined;
-    }
-    try {
-      if (existing === undefined) {
-        const wf = service.createWorkflow(id, { sourceContents: content });
-        if (!starting) log(`workflows-emulator: deployed workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
-      } else if (existing !== content) {
-        const wf = service.updateWorkflow(id, { sourceContents: content });
-        log(`workflows-emulator: updated workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
-      }
-      state.deployed = true;
-      service.sourceProblems.clear(id);
-    } catch (e) {
-      const msg = e instanceof ApiError || e instanceof Error ? e.message : String(e);
-      const kept = existing !== undefined ? '; the revision deployed before stays' : '';
-      state.deployed = false;
-      log(`workflows-emulator: ${path}: ${msg}${kept}`);
-      service.sourceProblems.set(sourceProblem(service, id, path, msg, e));
-    }
-  }
-
-  /** A file is gone: delete its workflow if the file owned it, and let another claimant take the ID. */
-  function removed(name: string): void {
-    const state = files.get(name);
-    files.delete(name);
-    for (const k of [`name:${name}`, `conflict:${name}`, `upper:${name}`]) warned.delete(k);
-    if (!state || owners.get(state.id) !== name) return;
-    owners.delete(state.id);
-    service.sourceProblems.clear(state.id);
-    try {
-      service.deleteWorkflow(state.id);
-      log(`workflows-emulator: deleted workflow "${state.id}" (${join(dir, name)} was removed)`);
-    } catch {
-      // Already deleted through the API.
-    }
-    rescan();
-  }
-
-  /** Reads the file after `debounceMs` of quiet, or when its oldest unread change is `maxWaitMs` old. */
-  function schedule(name: string): void {
-    if (closed) return;
-    const now = Date.now();
-    const since = pendingSince.get(name) ?? now;
-    pendingSince.set(name, since);
-    const t = timers.get(name);
-    if (t) clearTimeout(t);
-    timers.set(
-      name,
-      setTimeout(
-        () => {
-          timers.delete(name);
-          pendingSince.delete(name);
-          if (!closed) sync(name);
-        },
-        Math.max(0, Math.min(debounceMs, since + maxWaitMs - now)),
-      ),
-    );
-  }
-
-  function listDir(): string[] {
-    try {
-      return readdirSync(dir).sort();
-    } catch (e) {
-      warnOnce('dir', `workflows-emulator: cannot read the workflows directory ${dir}: ${(e as Error).message}`);
-      return [];
-    }
-  }
-
-  /** Finds files that changed (size or mtime), appeared or disappeared since last seen. */
-  function rescan(): void {
-    if (closed) return;
-    const present = new Set<string>();
-    for (const name of listDir()) {
-      if (!workflowIdForFile(name)) continue;
-      present.add(name);
-      const known = files.get(name);
-      if (!known) {
-        schedule(name);
-        continue;
-      }
-      try {
-        const st = statSync(join(dir, name));
-        if (st.size !== known.size || st.mtimeMs !== known.mtimeMs) schedule(name);
-      } catch {
-        schedule(name);
-      }
-    }
-    for (const name of [...files.keys()]) if (!present.has(name)) schedule(name);
-  }
-
-  // Rule 1: deploy what is there now.
-  for (const name of listDir()) sync(name);
-  starting = false;
-  const initial = [...owners.entries()].filter(([, f]) => files.get(f)?.deployed).map(([id]) => id);
-
+  const files = new DirectoryFiles(service, dir, log);
+  const debouncer = new SaveDebouncer(options.debounceMs ?? 60, options.maxWaitMs ?? 1000, (name) => files.sync(name));
+  files.schedule = (name) => debouncer.schedule(name);
+  const initial = files.loadAll();
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dir, { persistent: false }, (_event, filename) => {
-      if (filename) schedule(filename.toString());
-      else rescan();
+      if (filename) debouncer.schedule(filename.toString());
+      else files.rescan();
     });
     watcher.on('error', (e) => {
       log(`workflows-emulator: watching ${dir} failed (${e.message}); rescanning every ${rescanMs} ms instead`);
@@ -257,23 +100,219 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
   } catch (e) {
     log(`workflows-emulator: cannot watch ${dir} (${(e as Error).message}); rescanning every ${rescanMs} ms instead`);
   }
-  const interval = setInterval(rescan, rescanMs);
+  const interval = setInterval(() => files.rescan(), rescanMs);
   interval.unref?.();
-
   return {
     initial,
-    fileOf(workflowId) {
-      const name = owners.get(workflowId);
-      return name === undefined ? undefined : join(dir, name);
-    },
+    fileOf: (workflowId) => files.fileOf(workflowId),
     close() {
-      closed = true;
+      files.closed = true;
       watcher?.close();
       clearInterval(interval);
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
+      debouncer.close();
     },
   };
+}
+
+/**
+ * Reads a file after `debounceMs` of quiet since its last change, or when its oldest unread change is
+ * `maxWaitMs` old, so a half-written save is not read and continuous saving still deploys.
+ */
+class SaveDebouncer {
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** When the oldest change not yet read was seen, per file (ms, Date.now()). */
+  readonly #pendingSince = new Map<string, number>();
+  #closed = false;
+
+  constructor(
+    private readonly debounceMs: number,
+    private readonly maxWaitMs: number,
+    private readonly read: (name: string) => void,
+  ) {}
+
+  /** A file changed: (re)arms its timer. */
+  schedule(name: string): void {
+    if (this.#closed) return;
+    const now = Date.now();
+    const since = this.#pendingSince.get(name) ?? now;
+    this.#pendingSince.set(name, since);
+    const t = this.#timers.get(name);
+    if (t) clearTimeout(t);
+    const fire = (): void => {
+      this.#timers.delete(name);
+      this.#pendingSince.delete(name);
+      if (!this.#closed) this.read(name);
+    };
+    this.#timers.set(name, setTimeout(fire, Math.max(0, Math.min(this.debounceMs, since + this.maxWaitMs - now))));
+  }
+
+  /** Stops every timer; later changes are ignored. */
+  close(): void {
+    this.#closed = true;
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+  }
+}
+
+/** The workflow files of one directory and the workflows deployed from them. */
+class DirectoryFiles {
+  readonly #files = new Map<string, FileState>();
+  /** Workflow ID to the file that owns it. */
+  readonly #owners = new Map<string, string>();
+  /** Files already warned about (bad names, conflicts), so a rescan does not repeat the warning. */
+  readonly #warned = new Set<string>();
+  /** True during the initial load: successful deploys are summed up by the caller, not logged one by one. */
+  #starting = true;
+  /** Set by `close()`: rescans stop. */
+  closed = false;
+  /** Asks for a file to be read soon (the watcher's debouncer); reads at once until set. */
+  schedule: (name: string) => void = (name) => this.sync(name);
+
+  constructor(
+    private readonly service: ServiceCore,
+    private readonly dir: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Deploys what is there now (rule 1); returns the workflow IDs deployed. */
+  loadAll(): string[] {
+    for (const name of this.#listDir()) this.sync(name);
+    this.#starting = false;
+    return [...this.#owners.entries()].filter(([, f]) => this.#files.get(f)?.deployed).map(([id]) => id);
+  }
+
+  /** The path of the file a workflow was deployed from. */
+  fileOf(workflowId: string): string | undefined {
+    const name = this.#owners.get(workflowId);
+    return name === undefined ? undefined : join(this.dir, name);
+  }
+
+  #warnOnce(key: string, line: string): void {
+    if (this.#warned.has(key)) return;
+    this.#warned.add(key);
+    this.log(line);
+  }
+
+  /** Reads one file and deploys it if it changed. */
+  sync(name: string): void {
+    const naming = workflowIdForFile(name);
+    if (!naming) return;
+    const path = join(this.dir, name);
+    if ('skip' in naming) {
+      this.#warnOnce(`name:${name}`, `workflows-emulator: skipping ${path}: ${naming.skip}`);
+      return;
+    }
+    const read = this.#read(name, path);
+    if (!read) return;
+    const { id } = naming;
+    const owner = this.#owners.get(id);
+    if (owner !== undefined && owner !== name) {
+      this.#warnOnce(`conflict:${name}`, `workflows-emulator: skipping ${path}: workflow "${id}" is already deployed from ${owner}`);
+      return;
+    }
+    if (naming.lowercased) this.#warnOnce(`upper:${name}`, `workflows-emulator: ${path}: the file name has upper-case letters; deploying it as workflow "${id}"`);
+    const known = this.#files.get(name);
+    if (known && known.content === read.content) {
+      known.size = read.size;
+      known.mtimeMs = read.mtimeMs;
+      return;
+    }
+    const state: FileState = known ?? { id, ...read, deployed: false };
+    Object.assign(state, read);
+    this.#files.set(name, state);
+    this.#owners.set(id, name);
+    this.#deploy(state, path);
+  }
+
+  /** A file's content, size and mtime; undefined when it is not a file or cannot be read (a gone file is removed). */
+  #read(name: string, path: string): { content: string; size: number; mtimeMs: number } | undefined {
+    try {
+      const st = statSync(path);
+      if (!st.isFile()) return undefined;
+      return { size: st.size, mtimeMs: st.mtimeMs, content: readFileSync(path, 'utf8') };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.#removed(name);
+      else this.log(`workflows-emulator: cannot read ${path}: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** Creates or updates the file's workflow; a file that fails to compile is logged and the revision before stays. */
+  #deploy(state: FileState, path: string): void {
+    const { service } = this;
+    const { id, content } = state;
+    let existing: string | undefined;
+    try {
+      existing = service.getWorkflow(id).sourceContents;
+    } catch {
+      existing = undefined;
+    }
+    try {
+      if (existing === undefined) {
+        const wf = service.createWorkflow(id, { sourceContents: content });
+        if (!this.#starting) this.log(`workflows-emulator: deployed workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
+      } else if (existing !== content) {
+        const wf = service.updateWorkflow(id, { sourceContents: content });
+        this.log(`workflows-emulator: updated workflow "${id}" (revision ${wf.revisionId}) from ${path}`);
+      }
+      state.deployed = true;
+      service.sourceProblems.clear(id);
+    } catch (e) {
+      const msg = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+      const kept = existing !== undefined ? '; the revision deployed before stays' : '';
+      state.deployed = false;
+      this.log(`workflows-emulator: ${path}: ${msg}${kept}`);
+      service.sourceProblems.set(sourceProblem(service, id, path, msg, e));
+    }
+  }
+
+  /** A file is gone: delete its workflow if the file owned it, and let another claimant take the ID. */
+  #removed(name: string): void {
+    const state = this.#files.get(name);
+    this.#files.delete(name);
+    for (const k of [`name:${name}`, `conflict:${name}`, `upper:${name}`]) this.#warned.delete(k);
+    if (!state || this.#owners.get(state.id) !== name) return;
+    this.#owners.delete(state.id);
+    this.service.sourceProblems.clear(state.id);
+    try {
+      this.service.deleteWorkflow(state.id);
+      this.log(`workflows-emulator: deleted workflow "${state.id}" (${join(this.dir, name)} was removed)`);
+    } catch {
+      // Already deleted through the API.
+    }
+    this.rescan();
+  }
+
+  #listDir(): string[] {
+    try {
+      return readdirSync(this.dir).sort();
+    } catch (e) {
+      this.#warnOnce('dir', `workflows-emulator: cannot read the workflows directory ${this.dir}: ${(e as Error).message}`);
+      return [];
+    }
+  }
+
+  /** Finds files that changed (size or mtime), appeared or disappeared since last seen. */
+  rescan(): void {
+    if (this.closed) return;
+    const present = new Set<string>();
+    for (const name of this.#listDir()) {
+      if (!workflowIdForFile(name)) continue;
+      present.add(name);
+      const known = this.#files.get(name);
+      if (!known) {
+        this.schedule(name);
+        continue;
+      }
+      try {
+        const st = statSync(join(this.dir, name));
+        if (st.size !== known.size || st.mtimeMs !== known.mtimeMs) this.schedule(name);
+      } catch {
+        this.schedule(name);
+      }
+    }
+    for (const name of [...this.#files.keys()]) if (!present.has(name)) this.schedule(name);
+  }
 }
 
 /** The problem the UI shows for a file that failed to deploy: the message and, when the compiler said, where. */
