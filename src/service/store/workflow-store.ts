@@ -88,193 +88,198 @@ export interface WorkflowStore {
  * INTERNAL for a bug of the compiler (never blamed on the definition).
  */
 export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStore {
-  const { parent, clock, emit } = options;
-  const workflows = new Map<string, WorkflowRecord>();
-  /** Revision counters of deleted workflows, so a re-created ID continues its numbering. */
-  const deletedCounters = new Map<string, number>();
+  return new Workflows(options);
+}
 
-  function workflowName(id: string): string {
-    return `${parent}/workflows/${id}`;
+type UpdateInput = Parameters<ServiceCore['updateWorkflow']>[1];
+
+/** The workflows of one service core, by ID, with their kept revisions. */
+class Workflows implements WorkflowStore {
+  readonly #byId = new Map<string, WorkflowRecord>();
+  /** Revision counters of deleted workflows, so a re-created ID continues its numbering. */
+  readonly #deletedCounters = new Map<string, number>();
+  readonly methods: WorkflowMethods;
+
+  constructor(private readonly options: WorkflowStoreOptions) {
+    this.methods = {
+      createWorkflow: (workflowId, input) => this.#create(workflowId, input),
+      getWorkflow: (workflowId, revision) => this.#get(workflowId, revision),
+      listWorkflowRevisions: (workflowId) => this.find(workflowId).revisions.slice().reverse(),
+      listWorkflows: () => [...this.#byId.values()].map((wf) => wf.resource).reverse(),
+      updateWorkflow: (workflowId, input, updateMask) => this.#update(workflowId, input, updateMask),
+      deleteWorkflow: (workflowId) => this.#delete(workflowId),
+    };
   }
 
-  function findWorkflow(id: string): WorkflowRecord {
-    const wf = workflows.get(id);
-    if (!wf) throw ApiError.notFound(`workflow "${workflowName(id)}" not found`);
+  find(id: string): WorkflowRecord {
+    const wf = this.#byId.get(id);
+    if (!wf) throw ApiError.notFound(`workflow "${this.#name(id)}" not found`);
     return wf;
   }
 
-  function compile(sourceContents: string): Definition {
+  has(workflowId: string): boolean {
+    return this.#byId.has(workflowId);
+  }
+
+  clear(): void {
+    this.#byId.clear();
+    this.#deletedCounters.clear();
+  }
+
+  #name(id: string): string {
+    return `${this.options.parent}/workflows/${id}`;
+  }
+
+  #compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
     try {
-      return compileDefinition(sourceContents, options.library, options.compat === 'google' ? { compat: 'google' } : {});
+      return compileDefinition(sourceContents, this.options.library, this.options.compat === 'google' ? { compat: 'google' } : {});
     } catch (e) {
       throw definitionError(e);
     }
   }
 
-  /** What a revision ID hashes: the source, and the settings that belong to a revision when there are any. */
-  function revisionKey(source: string, settings: WorkflowSettings): string {
-    const extra = { userEnvVars: settings.userEnvVars, serviceAccount: settings.serviceAccount, cryptoKeyName: settings.cryptoKeyName };
-    return Object.values(extra).some((v) => v !== undefined) ? `${source}\u0000${JSON.stringify(extra)}` : source;
+  #create(workflowId: string, input: Parameters<ServiceCore['createWorkflow']>[1]): Workflow {
+    const problem = workflowIdProblem(workflowId);
+    if (problem) throw ApiError.invalidArgument(`invalid workflowId: ${problem}`);
+    if (this.#byId.has(workflowId)) {
+      throw new ApiError('ALREADY_EXISTS', `workflow "${this.#name(workflowId)}" already exists`);
+    }
+    checkSourceType(input.sourceContents);
+    checkDescription(input.description);
+    const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
+    const callLogLevel = checkCallLogLevel(input.callLogLevel);
+    const settings = checkSettings(input as unknown as Record<string, unknown>);
+    const definition = this.#compile(input.sourceContents);
+    const counter = (this.#deletedCounters.get(workflowId) ?? 0) + 1;
+    const now = timestamp(this.options.clock.now());
+    const resource: Workflow = Object.freeze({
+      name: this.#name(workflowId),
+      state: 'ACTIVE',
+      revisionId: revisionId(counter, revisionKey(input.sourceContents, settings)),
+      sourceContents: input.sourceContents,
+      description: input.description ?? '',
+      createTime: now,
+      updateTime: now,
+      revisionCreateTime: now,
+      ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
+      ...(callLogLevel ? { callLogLevel } : {}),
+      ...settings,
+    });
+    this.#byId.set(workflowId, { id: workflowId, resource, revisions: [resource], definition, counter });
+    this.#deletedCounters.delete(workflowId);
+    this.options.emit({ type: 'workflow', workflowId });
+    return resource;
   }
 
-  function checkDescription(description: string | undefined): void {
-    if (description !== undefined && [...description].length > MAX_DESCRIPTION_CHARS) {
-      throw ApiError.invalidArgument(`description is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+  #get(workflowId: string, revision: string | undefined): Workflow {
+    const wf = this.find(workflowId);
+    if (revision === undefined || revision === '' || revision === wf.resource.revisionId) return wf.resource;
+    const kept = wf.revisions.find((r) => r.revisionId === revision);
+    if (!kept) {
+      throw ApiError.notFound(`revision "${revision}" of workflow "${wf.resource.name}" not found (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept)`);
+    }
+    return kept;
+  }
+
+  #update(workflowId: string, input: UpdateInput, updateMask: readonly string[] | undefined): Workflow {
+    const wf = this.find(workflowId);
+    const mask = checkUpdateMask(updateMask);
+    const wanted = (field: string): boolean =>
+      mask ? mask.has(field) : (input as unknown as Record<string, unknown>)[field] !== undefined;
+    const old = wf.resource;
+    const settings = mergeSettings(old, input, wanted);
+    let { definition, counter } = wf;
+    let source = old.sourceContents;
+    if (wanted('sourceContents')) {
+      const s = input.sourceContents ?? '';
+      checkSourceType(s);
+      if (s !== old.sourceContents) {
+        definition = this.#compile(s);
+        source = s;
+      }
+    }
+    const newRevision = source !== old.sourceContents || revisionSettingsDiffer(settings, old);
+    if (newRevision) counter += 1;
+    const description = wanted('description') ? (input.description ?? '') : old.description;
+    checkDescription(description);
+    const historyLevel = wanted('executionHistoryLevel') ? checkHistoryLevel(input.executionHistoryLevel) : old.executionHistoryLevel;
+    const callLogLevel = wanted('callLogLevel') ? checkCallLogLevel(input.callLogLevel) : old.callLogLevel;
+    const unchanged = description === old.description && historyLevel === old.executionHistoryLevel && callLogLevel === old.callLogLevel;
+    if (!newRevision && unchanged && !settingsDiffer(settings, old)) return old;
+    wf.definition = definition;
+    wf.counter = counter;
+    const now = timestamp(this.options.clock.now());
+    wf.resource = Object.freeze({
+      name: old.name,
+      state: 'ACTIVE',
+      revisionId: newRevision ? revisionId(counter, revisionKey(source, settings)) : old.revisionId,
+      sourceContents: source,
+      description,
+      createTime: old.createTime,
+      updateTime: now,
+      revisionCreateTime: newRevision ? now : (old.revisionCreateTime ?? old.createTime),
+      ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
+      ...(callLogLevel ? { callLogLevel } : {}),
+      ...settings,
+    });
+    keepRevision(wf, newRevision);
+    this.options.emit({ type: 'workflow', workflowId });
+    return wf.resource;
+  }
+
+  #delete(workflowId: string): void {
+    const wf = this.find(workflowId);
+    this.#byId.delete(workflowId);
+    this.#deletedCounters.set(workflowId, wf.counter);
+    this.options.emit({ type: 'workflow', workflowId });
+  }
+}
+
+/** An update mask's fields, each one updateWorkflow may change; undefined for no mask. @throws ApiError INVALID_ARGUMENT */
+function checkUpdateMask(updateMask: readonly string[] | undefined): Set<string> | undefined {
+  const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
+  for (const f of mask ?? []) {
+    if (!UPDATABLE.includes(f)) {
+      throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only ${UPDATABLE.join(', ')})`);
     }
   }
+  return mask;
+}
 
-  const methods: WorkflowMethods = {
-    createWorkflow(workflowId, input) {
-      const problem = workflowIdProblem(workflowId);
-      if (problem) throw ApiError.invalidArgument(`invalid workflowId: ${problem}`);
-      if (workflows.has(workflowId)) {
-        throw new ApiError('ALREADY_EXISTS', `workflow "${workflowName(workflowId)}" already exists`);
-      }
-      checkSourceType(input.sourceContents);
-      checkDescription(input.description);
-      const historyLevel = checkHistoryLevel(input.executionHistoryLevel);
-      const callLogLevel = checkCallLogLevel(input.callLogLevel);
-      const settings = checkSettings(input as unknown as Record<string, unknown>);
-      const definition = compile(input.sourceContents);
-      const counter = (deletedCounters.get(workflowId) ?? 0) + 1;
-      const now = timestamp(clock.now());
-      const resource: Workflow = Object.freeze({
-        name: workflowName(workflowId),
-        state: 'ACTIVE',
-        revisionId: revisionId(counter, revisionKey(input.sourceContents, settings)),
-        sourceContents: input.sourceContents,
-        description: input.description ?? '',
-        createTime: now,
-        updateTime: now,
-        revisionCreateTime: now,
-        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
-        ...(callLogLevel ? { callLogLevel } : {}),
-        ...settings,
-      });
-      workflows.set(workflowId, { id: workflowId, resource, revisions: [resource], definition, counter });
-      deletedCounters.delete(workflowId);
-      emit({ type: 'workflow', workflowId });
-      return resource;
-    },
+/** The settings after an update: each one is replaced when wanted (masked, or given without a mask); the others stay. */
+function mergeSettings(old: Workflow, input: UpdateInput, wanted: (field: string) => boolean): WorkflowSettings {
+  const given = checkSettings(input as unknown as Record<string, unknown>);
+  const merged: Record<string, unknown> = { ...settingsOf(old) };
+  for (const k of SETTING_NAMES) {
+    if (!wanted(k)) continue;
+    if (given[k] === undefined) delete merged[k];
+    else merged[k] = given[k];
+  }
+  return merged as WorkflowSettings;
+}
 
-    getWorkflow(workflowId, revision) {
-      const wf = findWorkflow(workflowId);
-      if (revision === undefined || revision === '' || revision === wf.resource.revisionId) return wf.resource;
-      const kept = wf.revisions.find((r) => r.revisionId === revision);
-      if (!kept) {
-        throw ApiError.notFound(`revision "${revision}" of workflow "${wf.resource.name}" not found (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept)`);
-      }
-      return kept;
-    },
+/**
+ * The revision list after an update: a new revision is appended (the oldest beyond the bound forgotten); a
+ * change of description or labels alone updates the current revision's entry.
+ */
+function keepRevision(wf: WorkflowRecord, newRevision: boolean): void {
+  if (newRevision) {
+    wf.revisions.push(wf.resource);
+    if (wf.revisions.length > MAX_REVISIONS_PER_WORKFLOW) wf.revisions.shift();
+  } else wf.revisions[wf.revisions.length - 1] = wf.resource;
+}
 
-    listWorkflowRevisions(workflowId) {
-      return findWorkflow(workflowId).revisions.slice().reverse();
-    },
+/** What a revision ID hashes: the source, and the settings that belong to a revision when there are any. */
+function revisionKey(source: string, settings: WorkflowSettings): string {
+  const extra = { userEnvVars: settings.userEnvVars, serviceAccount: settings.serviceAccount, cryptoKeyName: settings.cryptoKeyName };
+  return Object.values(extra).some((v) => v !== undefined) ? `${source}\u0000${JSON.stringify(extra)}` : source;
+}
 
-    listWorkflows() {
-      const out: Workflow[] = [];
-      for (const wf of workflows.values()) out.push(wf.resource);
-      return out.reverse();
-    },
-
-    updateWorkflow(workflowId, input, updateMask) {
-      const wf = findWorkflow(workflowId);
-      const mask = updateMask && updateMask.length > 0 ? new Set(updateMask) : undefined;
-      if (mask) {
-        for (const f of mask) {
-          if (!UPDATABLE.includes(f)) {
-            throw ApiError.invalidArgument(`updateMask: field "${f}" cannot be updated (only ${UPDATABLE.join(', ')})`);
-          }
-        }
-      }
-      const wantSource = mask ? mask.has('sourceContents') : input.sourceContents !== undefined;
-      const wantDescription = mask ? mask.has('description') : input.description !== undefined;
-      let { definition, counter } = wf;
-      const old = wf.resource;
-      let source = old.sourceContents;
-      let revision = old.revisionId;
-      // Each setting is replaced when masked (or, without a mask, when given); the others stay.
-      const given = checkSettings(input as unknown as Record<string, unknown>);
-      const merged: Record<string, unknown> = { ...settingsOf(old) };
-      for (const k of SETTING_NAMES) {
-        if (mask ? mask.has(k) : (input as unknown as Record<string, unknown>)[k] !== undefined) {
-          if (given[k] === undefined) delete merged[k];
-          else merged[k] = given[k];
-        }
-      }
-      const settings = merged as WorkflowSettings;
-      const newSettings = revisionSettingsDiffer(settings, old);
-      if (wantSource) {
-        const s = input.sourceContents ?? '';
-        checkSourceType(s);
-        if (s !== old.sourceContents) {
-          definition = compile(s);
-          source = s;
-        }
-      }
-      const newRevision = source !== old.sourceContents || newSettings;
-      if (newRevision) {
-        counter += 1;
-        revision = revisionId(counter, revisionKey(source, settings));
-      }
-      const description = wantDescription ? (input.description ?? '') : old.description;
-      checkDescription(description);
-      const wantLevel = mask ? mask.has('executionHistoryLevel') : input.executionHistoryLevel !== undefined;
-      const historyLevel = wantLevel ? checkHistoryLevel(input.executionHistoryLevel) : old.executionHistoryLevel;
-      const wantCallLog = mask ? mask.has('callLogLevel') : input.callLogLevel !== undefined;
-      const callLogLevel = wantCallLog ? checkCallLogLevel(input.callLogLevel) : old.callLogLevel;
-      if (
-        !newRevision &&
-        description === old.description &&
-        historyLevel === old.executionHistoryLevel &&
-        callLogLevel === old.callLogLevel &&
-        !settingsDiffer(settings, old)
-      ) {
-        return old;
-      }
-      wf.definition = definition;
-      wf.counter = counter;
-      const now = timestamp(clock.now());
-      wf.resource = Object.freeze({
-        name: old.name,
-        state: 'ACTIVE',
-        revisionId: revision,
-        sourceContents: source,
-        description,
-        createTime: old.createTime,
-        updateTime: now,
-        revisionCreateTime: newRevision ? now : (old.revisionCreateTime ?? old.createTime),
-        ...(historyLevel ? { executionHistoryLevel: historyLevel } : {}),
-        ...(callLogLevel ? { callLogLevel } : {}),
-        ...settings,
-      });
-      // The revision list: a new revision is appended (the oldest beyond the bound forgotten); a change of
-      // description or labels alone updates the current revision's entry.
-      if (newRevision) {
-        wf.revisions.push(wf.resource);
-        if (wf.revisions.length > MAX_REVISIONS_PER_WORKFLOW) wf.revisions.shift();
-      } else wf.revisions[wf.revisions.length - 1] = wf.resource;
-      emit({ type: 'workflow', workflowId });
-      return wf.resource;
-    },
-
-    deleteWorkflow(workflowId) {
-      const wf = findWorkflow(workflowId);
-      workflows.delete(workflowId);
-      deletedCounters.set(workflowId, wf.counter);
-      emit({ type: 'workflow', workflowId });
-    },
-  };
-  return {
-    methods,
-    find: findWorkflow,
-    has: (workflowId) => workflows.has(workflowId),
-    clear() {
-      workflows.clear();
-      deletedCounters.clear();
-    },
-  };
+function checkDescription(description: string | undefined): void {
+  if (description !== undefined && [...description].length > MAX_DESCRIPTION_CHARS) {
+    throw ApiError.invalidArgument(`description is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+  }
 }
 
 function checkSourceType(s: unknown): asserts s is string {
