@@ -218,17 +218,8 @@ function restriction<T>(fieldToken: Token, op: Comparator, value: string, fields
   const unsupported = () => filterError(`the comparator "${op}" cannot be used with ${field.kind} field "${path}"`);
   const get = field.get;
   switch (field.kind) {
-    case 'string': {
-      if (op === ':') return (item) => String(get(item) ?? '').includes(value);
-      if (op === '=' || op === '!=') {
-        const match = wildcard(value);
-        return op === '=' ? (item) => match(String(get(item) ?? '')) : (item) => !match(String(get(item) ?? ''));
-      }
-      return ordered(op, (item) => {
-        const s = String(get(item) ?? '');
-        return s < value ? -1 : s > value ? 1 : 0;
-      });
-    }
+    case 'string':
+      return stringRestriction(get, op, value);
     case 'enum': {
       const values = field.values ?? [];
       const wanted = values.includes(value) ? value : field.prefix && values.includes(field.prefix + value) ? field.prefix + value : undefined;
@@ -270,25 +261,43 @@ function restriction<T>(fieldToken: Token, op: Comparator, value: string, fields
       if (op === '!=') return (item) => Boolean(get(item)) !== want;
       throw unsupported();
     }
-    case 'map': {
-      const read = (item: T, key: string): string | undefined => {
-        const m = get(item) as Record<string, string> | undefined;
-        return m && Object.hasOwn(m, key) ? m[key] : undefined;
-      };
-      if (dot < 0) {
-        if (op !== ':') throw filterError(`"${name}" is a map: use ${name}.KEY${op}VALUE, or ${name}:KEY to test for a key`);
-        return (item) => read(item, value) !== undefined;
-      }
-      const key = path.slice(dot + 1);
-      if (op === ':') return (item) => read(item, key) !== undefined && (value === '*' || read(item, key) === value);
-      if (op === '=' || op === '!=') {
-        const match = wildcard(value);
-        return op === '=' ? (item) => { const v = read(item, key); return v !== undefined && match(v); }
-          : (item) => { const v = read(item, key); return v === undefined || !match(v); };
-      }
-      throw unsupported();
-    }
+    case 'map':
+      return mapRestriction(get, op, value, path, dot);
   }
+}
+
+/** A restriction on a string field: `:` is a substring, `=` and `!=` match with `*` wildcards, the rest order. */
+function stringRestriction<T>(get: (item: T) => unknown, op: Comparator, value: string): ItemPredicate<T> {
+  if (op === ':') return (item) => String(get(item) ?? '').includes(value);
+  if (op === '=' || op === '!=') {
+    const match = wildcard(value);
+    return op === '=' ? (item) => match(String(get(item) ?? '')) : (item) => !match(String(get(item) ?? ''));
+  }
+  return ordered(op, (item) => {
+    const s = String(get(item) ?? '');
+    return s < value ? -1 : s > value ? 1 : 0;
+  });
+}
+
+/** A restriction on a map field (labels): `name:KEY` tests for a key, `name.KEY op VALUE` compares one value. */
+function mapRestriction<T>(get: (item: T) => unknown, op: Comparator, value: string, path: string, dot: number): ItemPredicate<T> {
+  const name = dot < 0 ? path : path.slice(0, dot);
+  const read = (item: T, key: string): string | undefined => {
+    const m = get(item) as Record<string, string> | undefined;
+    return m && Object.hasOwn(m, key) ? m[key] : undefined;
+  };
+  if (dot < 0) {
+    if (op !== ':') throw filterError(`"${name}" is a map: use ${name}.KEY${op}VALUE, or ${name}:KEY to test for a key`);
+    return (item) => read(item, value) !== undefined;
+  }
+  const key = path.slice(dot + 1);
+  if (op === ':') return (item) => read(item, key) !== undefined && (value === '*' || read(item, key) === value);
+  if (op === '=' || op === '!=') {
+    const match = wildcard(value);
+    return op === '=' ? (item) => { const v = read(item, key); return v !== undefined && match(v); }
+      : (item) => { const v = read(item, key); return v === undefined || !match(v); };
+  }
+  throw filterError(`the comparator "${op}" cannot be used with map field "${path}"`);
 }
 
 /** A comparator over a three-way comparison of the item's value to the wanted one (undefined: no value). */
