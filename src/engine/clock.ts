@@ -3,7 +3,33 @@
  * returns at once while time moves forward by exactly the time slept. Time is injected so that sys.sleep,
  * retry backoff and timeouts are tested without waiting (STYLE.md "Modeling").
  */
+import { valueError, type WorkflowError } from '../lang/errors.ts';
 import type { Clock } from '../stdlib/types.ts';
+
+/**
+ * The latest time a clock may reach, in ms since the Unix epoch: 9999-12-31T23:59:59.999Z, the end of the
+ * range of google.protobuf.Timestamp, in which every timestamp of the API is written
+ * (https://protobuf.dev/reference/protobuf/google.protobuf/#timestamp), and well inside JavaScript's date
+ * range (docs/limits.md "Clock"). A sleep, a mock's delay, a retry backoff or a clock advance that would end
+ * later is refused, so the clock never reaches a time the emulator cannot write.
+ */
+export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * Why a wait of `ms` milliseconds from `nowMs` cannot be, or undefined when it ends within
+ * {@link MAX_CLOCK_MS} (NaN and infinite waits never can).
+ */
+export function clockRangeProblem(nowMs: number, ms: number): string | undefined {
+  if (!Number.isFinite(ms)) return `a wait of ${ms} ms is not a finite time`;
+  if (nowMs + Math.max(0, ms) <= MAX_CLOCK_MS) return undefined;
+  return `a wait of ${ms / 1000} seconds would end after 9999-12-31T23:59:59.999Z, the latest time the clock can show`;
+}
+
+/** The ValueError a sleep past {@link MAX_CLOCK_MS} rejects with, or undefined when the wait fits. */
+export function sleepRangeError(nowMs: number, ms: number): WorkflowError | undefined {
+  const problem = clockRangeProblem(nowMs, ms);
+  return problem === undefined ? undefined : valueError(problem);
+}
 
 // setTimeout holds at most 2^31 - 1 ms (about 24.8 days); longer sleeps (an execution may last a year) wait in
 // chunks.
@@ -17,7 +43,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
-  sleep: (ms, signal) => abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t)),
+  sleep(ms, signal) {
+    const tooLate = sleepRangeError(systemClock.now(), ms);
+    if (tooLate) return Promise.reject(tooLate);
+    return abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t));
+  },
 };
 
 function abortableSleep<T>(
@@ -92,11 +122,15 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
     sleepsMs,
     now: () => nowMs,
     advance(ms) {
+      const problem = clockRangeProblem(nowMs, ms);
+      if (problem !== undefined) throw new RangeError(problem);
       nowMs += ms;
       release();
     },
     sleep(ms, signal) {
       sleepsMs.push(ms);
+      const tooLate = sleepRangeError(nowMs, ms);
+      if (tooLate) return Promise.reject(tooLate);
       const d = Math.max(0, ms);
       if (d > holdOverMs) {
         const untilMs = nowMs + d;
