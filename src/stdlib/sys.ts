@@ -4,6 +4,7 @@
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
+import { checkValue } from '../lang/size-limits.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
@@ -174,7 +175,8 @@ export const functions: StdlibFunction[] = [
         throw typeError(`sys.log: json must be a map or a list, got ${typeName(json)}`);
       }
       if (data === undefined && json === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
-      const payload = json ?? data!;
+      // The entry is written out as JSON: held to the value limits (256 KB strings, 512 KB maps and lists).
+      const payload = checkValue('sys.log', json ?? data!);
       // Google's sys.log: a map or list (given as `data` or `json`) is a jsonPayload, anything else a textPayload.
       ctx.log({
         time: new Date(ctx.clock.now()).toISOString(),

@@ -27,7 +27,8 @@ import type { SourcePos } from './ast.ts';
  * - `UNKNOWN_RETRY`: an unknown retry policy, predicate or backoff;
  * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
  * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
- *   parallel nesting, expression length);
+ *   parallel nesting, expression length), or the emulator's bound on what aliases may expand to
+ *   (docs/limits.md "Definitions");
  * - `INVALID_DEFINITION`: any other wrong shape (a missing field, a value of the wrong type, a bad name).
  */
 export type DefinitionErrorCode =
