@@ -23,6 +23,7 @@ import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
+import { lineWriter, LogRecord } from './log-sink.ts';
 import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
@@ -31,7 +32,7 @@ import { systemClock } from '../engine/clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { mockExecution } from '../mocks/mock-interceptor.ts';
-import type { CallLog } from '../mocks/call-log.ts';
+import { RecordedBytes, type CallLog } from '../mocks/call-log.ts';
 import { fetchHoldingTime } from '../engine/virtual-time.ts';
 import { childWorkflowConnectors } from './child-workflows.ts';
 import type {
@@ -55,8 +56,6 @@ import { activeExecution, activeView, checkHistoryLevel, executionView, historyL
 
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
-/** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
-const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
  * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
@@ -117,8 +116,6 @@ interface ExecutionRecord {
   readonly startMs: number;
   /** Stops the engine's run: set when it starts, dropped once the run has ended. */
   abort: AbortController | undefined;
-  /** Its sys.log entries, oldest first (created by the first one). */
-  logs: LogEntry[] | undefined;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
   recording: StepHistory | undefined;
   /** The step history to read, unless history is off for this execution (settled-history.ts once it ended). */
@@ -157,7 +154,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const fetchImpl = fetchHoldingTime(clock, options.fetch ?? platformFetch);
   const startMocks = options.mocks ?? NO_MOCKS;
   let mocks = startMocks;
-  const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
+  // Printed with backpressure and never fatal (docs/limits.md "Logs"); kept within byte limits.
+  const printLog = options.log ?? lineWriter(process.stdout);
+  const logRecord = new LogRecord();
+  const recordedBytes = new RecordedBytes();
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
   const defaultHistory = options.defaultHistory ?? 'basic';
@@ -211,7 +211,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
     const ids = { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId };
     const env = executionEnv(ids, userEnv, extraEnv);
-    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
+    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, recordedBytes, connectors: () => children.connectorsFor(ex.name) });
     ex.calls = mocked.calls;
     const abort = (ex.abort = takeController());
     const deps: ExecutionDeps = {
@@ -309,7 +309,6 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       resource,
       startMs,
       abort: undefined,
-      logs: undefined,
       recording: history,
       history,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
@@ -378,6 +377,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     for (const ex of dropped) {
       executions.delete(ex.executionId);
       callbacks.forget(ex.name);
+      logRecord.forget(ex);
+      ex.calls?.release();
     }
     for (const [id, list] of executionsByWorkflow) {
       const kept = list.filter((ex) => !dropped.has(ex));
@@ -394,9 +395,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   }
 
   function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
-    const logs = (ex.logs ??= []);
-    if (logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) logs.shift();
-    logs.push(entry);
+    logRecord.add(ex, entry);
     printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
@@ -429,8 +428,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     reset() {
       cancelAll();
       store.clear();
+      for (const ex of executions.values()) ex.calls?.release();
       executions.clear();
       executionsByWorkflow.clear();
+      logRecord.clear();
       mocks = startMocks;
       emit({ type: 'reset' });
     },
@@ -462,7 +463,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     },
 
     executionLogs(workflowId, executionId) {
-      return findExecution(workflowId, executionId).logs?.slice() ?? [];
+      return logRecord.read(findExecution(workflowId, executionId)).entries;
     },
 
     listStepEntries(workflowId, executionId, request) {
