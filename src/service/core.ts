@@ -195,8 +195,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const waiting = ex.onEnd;
     ex.onEnd = undefined;
     if (waiting) for (const f of waiting) f();
-    // Nobody can await the callbacks of an ended execution: free the requests they still hold.
-    callbacks.release(ex.name);
+    // Nobody can await the callbacks of an ended execution: forget them with the requests they still hold.
+    callbacks.forget(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
     options.onExecutionEnd?.(ex.resource);
   }
@@ -432,6 +432,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       executions.clear();
       executionsByWorkflow.clear();
       logRecord.clear();
+      callbacks.clear();
       mocks = startMocks;
       emit({ type: 'reset' });
     },
