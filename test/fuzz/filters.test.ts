@@ -51,7 +51,7 @@ s('any filter compiles or is INVALID_ARGUMENT; a compiled one runs', () => {
       }
       for (const it of items) assert.type(p(it), 'boolean');
     }),
-    params(300, ['('.repeat(2000) + 'state="FAILED"' + ')'.repeat(2000)]),
+    params(300, [['('.repeat(2000) + 'state="FAILED"' + ')'.repeat(2000)] as [string]]),
   );
 });
 
