@@ -62,6 +62,19 @@ export const MAX_ARGUMENT_BYTES = 32 * 1024;
  * history for 90 days; a long load test against the emulator must not exhaust its memory.
  */
 const MAX_RETAINED_EXECUTIONS = 100_000;
+/**
+ * ACTIVE executions at once (docs/limits.md "Executions"): Google's "Concurrent executions" quota, 10,000
+ * per project and region (https://cloud.google.com/workflows/quotas). Over it, a new execution is refused
+ * with RESOURCE_EXHAUSTED (Google queues it in a backlog instead; the emulator refuses, so a runaway
+ * workflow cannot pile up work).
+ */
+export const MAX_ACTIVE_EXECUTIONS = 10_000;
+/**
+ * Child executions nested below a top-level one through the Workflow Executions connector (docs/limits.md
+ * "Executions"): the emulator's own bound (Google documents none), so a workflow that starts itself stops
+ * with an HttpError 429 instead of running away.
+ */
+export const MAX_CHILD_DEPTH = 10;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -92,6 +105,8 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** ACTIVE executions at once; default {@link MAX_ACTIVE_EXECUTIONS}. */
+  readonly maxActiveExecutions?: number;
   /** The functions, retry policies and backoffs definitions may name; the standard library's by default. */
   readonly library?: DefinitionLibrary;
   /**
@@ -126,6 +141,8 @@ interface ExecutionRecord {
   calls?: CallLog | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent: string | undefined;
+  /** 0 for an execution started through the API, its parent's depth + 1 for a child. */
+  readonly depth: number;
   /** Called once when it ends (created by the first waiter). */
   onEnd: (() => void)[] | undefined;
 }
@@ -160,6 +177,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const recordedBytes = new RecordedBytes();
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
+  const maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
+  /** Executions ACTIVE now (counted up in createExecution, down in finish). */
+  let activeCount = 0;
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
@@ -191,6 +211,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
   function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
+    activeCount--;
     ex.resource = executionView(ex.resource, state, fields, ex.startMs, clock.now(), ex.recording);
     const waiting = ex.onEnd;
     ex.onEnd = undefined;
@@ -264,6 +285,16 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     parentExecution: string | undefined,
   ): Execution {
     const wf = store.find(workflowId);
+    const depth = parentExecution === undefined ? 0 : depthOf(parentExecution) + 1;
+    if (depth > MAX_CHILD_DEPTH) {
+      throw new ApiError('RESOURCE_EXHAUSTED', `child executions may nest at most ${MAX_CHILD_DEPTH} deep (docs/limits.md "Executions")`);
+    }
+    if (activeCount >= maxActive) {
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `${activeCount} executions are ACTIVE, the limit of concurrent executions (docs/limits.md "Executions"); cancel some or wait for them to end`,
+      );
+    }
     const raw = input.argument;
     let argument: Value = null;
     let recorded: string | undefined;
@@ -314,7 +345,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
       parent: parentExecution,
+      depth,
     };
+    activeCount++;
     executions.set(executionId, ex);
     let list = executionsByWorkflow.get(workflowId);
     if (!list) executionsByWorkflow.set(workflowId, (list = []));
@@ -330,6 +363,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     });
     emit({ type: 'execution', workflowId, executionId });
     return resource;
+  }
+
+  /** The depth of an execution by full name; 0 when it is gone (pruned). */
+  function depthOf(name: string): number {
+    try {
+      return byName(name).depth;
+    } catch {
+      return 0;
+    }
   }
 
   function cancelAll(): void {

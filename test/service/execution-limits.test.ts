@@ -1,0 +1,70 @@
+// Executions that cannot run away (docs/limits.md "Executions"): a cap on ACTIVE executions (Google's
+// "Concurrent executions" quota, https://cloud.google.com/workflows/quotas) answered with RESOURCE_EXHAUSTED,
+// and a bound on how deep child executions nest, so a workflow that runs itself stops with an HttpError 429.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServiceCore, MAX_CHILD_DEPTH } from '../../src/service/core.ts';
+import { ApiError } from '../../src/service/errors.ts';
+import type { Execution, ServiceCore } from '../../src/service/model.ts';
+
+const s = suite('execution limits (docs/limits.md "Executions")');
+
+const SLEEPER = 'main:\n  steps:\n    - s:\n        call: sys.sleep\n        args: {seconds: 3600}\n';
+const SELF = `main:
+  steps:
+    - again:
+        call: googleapis.workflowexecutions.v1.projects.locations.workflows.executions.run
+        args:
+          workflow_id: self
+        result: r
+    - done:
+        return: \${r}
+`;
+
+async function settled(c: ServiceCore, wf: string, id: string): Promise<Execution> {
+  for (let i = 0; i < 1000; i++) {
+    const ex = c.getExecution(wf, id);
+    if (ex.state !== 'ACTIVE') return ex;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('still ACTIVE');
+}
+
+s('over the cap of ACTIVE executions a new one is RESOURCE_EXHAUSTED (429); once one ends there is room again', () => {
+  const c = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {}, maxActiveExecutions: 3 });
+  c.createWorkflow('sleeper', { sourceContents: SLEEPER });
+  const started = [0, 1, 2].map(() => c.createExecution('sleeper', {}));
+  try {
+    c.createExecution('sleeper', {});
+    assert.unreachable('a fourth ACTIVE execution was started');
+  } catch (e) {
+    assert.instance(e, ApiError);
+    assert.is((e as ApiError).code, 'RESOURCE_EXHAUSTED');
+    assert.is((e as ApiError).httpStatus, 429);
+    assert.match((e as Error).message, /3 executions are ACTIVE/);
+  }
+  // Reads go on answering at the cap.
+  assert.is(c.listExecutions('sleeper').length, 3);
+  c.cancelExecution('sleeper', started[0]!.name.split('/').at(-1)!);
+  assert.is(c.createExecution('sleeper', {}).state, 'ACTIVE');
+  c.close();
+});
+
+s(`a workflow that runs itself stops at ${MAX_CHILD_DEPTH} nested children with an HttpError 429; every execution ends`, async () => {
+  const c = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {} });
+  c.createWorkflow('self', { sourceContents: SELF });
+  const top = c.createExecution('self', {});
+  const done = await settled(c, 'self', top.name.split('/').at(-1)!);
+  assert.is(done.state, 'FAILED');
+  const all = c.listExecutions('self');
+  assert.is(all.length, MAX_CHILD_DEPTH + 1);
+  assert.ok(all.every((e) => e.state === 'FAILED'));
+  const deepest = all[0]!; // newest first
+  const payload = JSON.parse(deepest.error!.payload) as { tags: string[]; code: number; message: string };
+  assert.equal(payload.tags, ['HttpError']);
+  assert.is(payload.code, 429);
+  assert.match(payload.message, /nest at most 10 deep/);
+  c.close();
+});
+
+s.run();
