@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServiceCore } from '../../src/service/core.ts';
 import type { Execution, ServiceCore } from '../../src/service/model.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite('callback lifetime (docs/limits.md "Callbacks")');
 
@@ -43,13 +44,12 @@ function core(): ServiceCore & { close(): void; reset(): void } {
   return createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {} });
 }
 
-async function settled(c: ServiceCore, wf: string, id: string): Promise<Execution> {
-  for (let i = 0; i < 500; i++) {
+/** The execution once it has ended. */
+function settled(c: ServiceCore, wf: string, id: string): Promise<Execution> {
+  return until(() => {
     const ex = c.getExecution(wf, id);
-    if (ex.state !== 'ACTIVE') return ex;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('still ACTIVE');
+    return ex.state === 'ACTIVE' ? undefined : ex;
+  }, `${id} to end`);
 }
 
 const post = { method: 'POST', headers: {}, query: {}, body: new Uint8Array() };

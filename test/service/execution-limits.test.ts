@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServiceCore, MAX_CHILD_DEPTH } from '../../src/service/core.ts';
 import { ApiError } from '../../src/service/errors.ts';
 import type { Execution, ServiceCore } from '../../src/service/model.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite('execution limits (docs/limits.md "Executions")');
 
@@ -21,13 +22,12 @@ const SELF = `main:
         return: \${r}
 `;
 
-async function settled(c: ServiceCore, wf: string, id: string): Promise<Execution> {
-  for (let i = 0; i < 1000; i++) {
+/** The execution once it has ended. */
+function settled(c: ServiceCore, wf: string, id: string): Promise<Execution> {
+  return until(() => {
     const ex = c.getExecution(wf, id);
-    if (ex.state !== 'ACTIVE') return ex;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('still ACTIVE');
+    return ex.state === 'ACTIVE' ? undefined : ex;
+  }, `${id} to end`);
 }
 
 s('over the cap of ACTIVE executions a new one is RESOURCE_EXHAUSTED (429); once one ends there is room again', () => {
