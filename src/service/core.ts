@@ -406,14 +406,20 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     return findExecution(m[1]!, m[2]!);
   }
 
-  /** Forgets the oldest terminal executions down to the retention limit. */
+  /**
+   * Forgets the oldest terminal executions down to the retention limit. Proportional to what it forgets
+   * (docs/limits.md "Executions"): it walks from the oldest and stops once enough are dropped (at most the
+   * ACTIVE cap of executions is passed over), and filters only the lists of the workflows that lost some.
+   */
   function prune(): void {
     let excess = executions.size - maxRetained;
     const dropped = new Set<ExecutionRecord>();
+    const touched = new Set<string>();
     for (const ex of executions.values()) {
       if (excess <= 0) break;
       if (ex.resource.state === 'ACTIVE') continue;
       dropped.add(ex);
+      touched.add(ex.workflowId);
       excess--;
     }
     for (const ex of dropped) {
@@ -422,8 +428,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       logRecord.forget(ex);
       ex.calls?.release();
     }
-    for (const [id, list] of executionsByWorkflow) {
-      const kept = list.filter((ex) => !dropped.has(ex));
+    for (const id of touched) {
+      const list = executionsByWorkflow.get(id);
+      if (!list) continue;
+      // The dropped ones are the oldest of the list but for the ACTIVE ones among them: cut the prefix.
+      let cut = 0;
+      while (cut < list.length && dropped.has(list[cut]!)) cut++;
+      const kept = cut === list.length ? [] : list.slice(cut).filter((ex) => !dropped.has(ex));
       if (kept.length) executionsByWorkflow.set(id, kept);
       else executionsByWorkflow.delete(id);
     }

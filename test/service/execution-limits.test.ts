@@ -67,4 +67,25 @@ s(`a workflow that runs itself stops at ${MAX_CHILD_DEPTH} nested children with 
   c.close();
 });
 
+s('pruning keeps the newest terminal executions and every ACTIVE one, per workflow and in total', async () => {
+  const c = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {}, maxRetainedExecutions: 10 });
+  c.createWorkflow('sleeper', { sourceContents: SLEEPER });
+  c.createWorkflow('quick', { sourceContents: 'main:\n  steps:\n    - r:\n        return: 1\n' });
+  const sleepers = [0, 1].map(() => c.createExecution('sleeper', {}).name);
+  const quick: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const ex = c.createExecution(i % 2 ? 'quick' : 'sleeper', {});
+    if (i % 2) quick.push(ex.name);
+    else c.cancelExecution('sleeper', ex.name.split('/').at(-1)!);
+    await new Promise((r) => setImmediate(r));
+  }
+  const all = c.listExecutions();
+  assert.ok(all.length <= 11, `${all.length} kept`);
+  for (const name of sleepers) assert.ok(all.some((e) => e.name === name && e.state === 'ACTIVE'), 'an ACTIVE one was dropped');
+  assert.ok(all.some((e) => e.name === quick.at(-1)), 'the newest was dropped');
+  const byWorkflow = c.listExecutions('quick').length + c.listExecutions('sleeper').length;
+  assert.is(byWorkflow, all.length);
+  c.close();
+});
+
 s.run();
