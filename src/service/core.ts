@@ -24,6 +24,7 @@ import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import { lineWriter, LogRecord } from './log-sink.ts';
+import { DetailBudget } from './detail-budget.ts';
 import { executionEnv } from '../stdlib/sys.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
@@ -105,6 +106,8 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** Bytes of variables kept by finished executions' detailed histories; default 64 MB (detail-budget.ts). */
+  readonly maxDetailedHistoryBytes?: number;
   /** ACTIVE executions at once; default {@link MAX_ACTIVE_EXECUTIONS}. */
   readonly maxActiveExecutions?: number;
   /** The functions, retry policies and backoffs definitions may name; the standard library's by default. */
@@ -175,6 +178,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const printLog = options.log ?? lineWriter(process.stdout);
   const logRecord = new LogRecord();
   const recordedBytes = new RecordedBytes();
+  const detailBudget = new DetailBudget(options.maxDetailedHistoryBytes);
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
   const maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
@@ -272,6 +276,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     if (ex.recording) {
       ex.history = settleHistory(ex.recording);
       ex.recording = undefined;
+      detailBudget.ended(ex, ex.history);
     }
   }
 
@@ -426,6 +431,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       executions.delete(ex.executionId);
       callbacks.forget(ex.name);
       logRecord.forget(ex);
+      detailBudget.forget(ex);
       ex.calls?.release();
     }
     for (const id of touched) {
@@ -485,6 +491,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       executions.clear();
       executionsByWorkflow.clear();
       logRecord.clear();
+      detailBudget.clear();
       callbacks.clear();
       mocks = startMocks;
       emit({ type: 'reset' });

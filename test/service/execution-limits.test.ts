@@ -88,4 +88,37 @@ s('pruning keeps the newest terminal executions and every ACTIVE one, per workfl
   c.close();
 });
 
+s('detailed history: once finished executions keep more variables than the budget, the oldest ones lose theirs first (docs/limits.md "Step history")', async () => {
+  const c = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {}, maxDetailedHistoryBytes: 1_000_000 });
+  const BIG = `main:
+  steps:
+    - init:
+        assign:
+          - s: "${'x'.repeat(10_000)}"
+    - loop:
+        for:
+          value: i
+          range: [1, 20]
+          steps:
+            - touch:
+                assign:
+                  - n: \${i}
+    - done:
+        return: 1
+`;
+  c.createWorkflow('big', { sourceContents: BIG });
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const ex = c.createExecution('big', { executionHistoryLevel: 'EXECUTION_HISTORY_DETAILED' });
+    const id = ex.name.split('/').at(-1)!;
+    await settled(c, 'big', id);
+    ids.push(id);
+  }
+  const withVariables = (id: string): number => c.listStepEntries('big', id, {}).stepEntries.filter((e) => e.variableData !== undefined).length;
+  assert.is(withVariables(ids[0]!), 0, 'the oldest lost its variables');
+  assert.ok(withVariables(ids[2]!) > 10, 'the newest keeps them');
+  assert.ok(c.listStepEntries('big', ids[0]!, {}).stepEntries.length > 20, 'the entries themselves stay');
+  c.close();
+});
+
 s.run();
