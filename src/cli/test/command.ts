@@ -198,7 +198,11 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   // SIGINT/SIGTERM stop the run: the results so far are reported, cases not finished as skipped.
   await Promise.race([pool(jobs, a.concurrency), whenAborted(io.interrupt)]);
   const stoppedBy = io.interrupt?.aborted ? String(io.interrupt.reason ?? 'SIGINT') : undefined;
-  if (stoppedBy) for (const r of results) r.forEach((c, i) => c.message === 'pending' && (r[i] = { ...c, message: `interrupted (${stoppedBy})` }));
+  if (stoppedBy) {
+    for (const r of results) {
+      for (let i = 0; i < r.length; i++) if (r[i]!.message === 'pending') r[i] = { ...r[i]!, message: `interrupted (${stoppedBy})` };
+    }
+  }
   const flat = results.flat();
   if (a.reporter === 'default') {
     p.files.forEach((f, fi) => {
