@@ -50,6 +50,10 @@ async function serve(args: readonly string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed or failing stdout or stderr (EPIPE behind `| head -n 1`) ends the printing, never the emulator
+  // (docs/limits.md "Logs"; sys.log lines go through src/service/log-sink.ts).
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   // A bug in one request or execution must not take the emulator (and every other execution) down.
   process.on('unhandledRejection', (e) => {
     process.stderr.write(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);

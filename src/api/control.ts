@@ -87,6 +87,8 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         if (!virtual) {
           throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
         }
+        const problem = virtual.advanceProblem(seconds * 1000);
+        if (problem !== undefined) throw ApiError.invalidArgument(`seconds: ${problem}`);
         await virtual.advance(seconds * 1000);
         sendJson(res, 200, clockState(service, virtual));
       });

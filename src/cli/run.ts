@@ -451,6 +451,9 @@ export function processIO(): RunIO {
     new Promise((resolve) => {
       stream.write(text, () => resolve());
     });
+  // A closed reader (EPIPE behind `| head`) ends the printing, not the run (docs/limits.md "Logs").
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   const interrupt = new AbortController();
   process.once('SIGINT', () => interrupt.abort(RUN_EXIT.sigint));
   process.once('SIGTERM', () => interrupt.abort(RUN_EXIT.sigterm));

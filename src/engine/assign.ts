@@ -69,17 +69,64 @@ async function assignToAsync(scope: Scope, target: AssignTarget, value: Value): 
 
 function setPath(scope: Scope, target: AssignTarget, keys: readonly Value[], value: Value): void {
   const exec = scope.frame.exec;
-  if (keys.length === 1 && exec.owned !== undefined) {
+  if (exec.owned !== undefined) {
     const slot = scope.slotOf(target.root);
     const held = slot?.vars.get(target.root);
-    if (held !== undefined && held === exec.owned && setInPlace(slot!, held, keys[0]!, value)) return;
+    if (held !== undefined && held === exec.owned) {
+      if (keys.length === 1 ? setInPlace(slot!, held, keys[0]!, value) : setNestedInPlace(slot!, held, keys, value)) return;
+    }
   }
   const root = scope.lookup(target.root);
   if (root === undefined) throw keyError(`variable '${target.root}' is not defined (assigning ${target.text})`);
   const copy = withPath(root, keys, 0, value, target);
   scope.assign(target.root, copy);
-  // The copy is fresh and only this variable holds it: the next assignment into it may change it in place.
+  // The copy is fresh and only this variable holds it: the next assignment into it may change it in place,
+  // and so may one into the containers along the path, which withPath built fresh as well.
   exec.owned = copy as object;
+  exec.ownedInner = keys.length > 1 ? freshAlong(copy, keys) : undefined;
+}
+
+/** The containers strictly between the root `copy` and the value at the end of `keys` (withPath made them). */
+function freshAlong(copy: Value, keys: readonly Value[]): Set<object> {
+  const out = new Set<object>();
+  let c: Value | undefined = copy;
+  for (let i = 0; i < keys.length - 1 && c !== undefined; i++) {
+    c = childOf(c, keys[i]!);
+    if (c !== null && typeof c === 'object') out.add(c);
+  }
+  return out;
+}
+
+/** `container[key]` for a map and a string key or a list and an index in range; undefined otherwise. */
+function childOf(container: Value, key: Value): Value | undefined {
+  if (typeof key === 'string') return isMap(container) ? container.get(key) : undefined;
+  if ((typeof key === 'bigint' || typeof key === 'number') && isList(container)) return container[Number(key)];
+  return undefined;
+}
+
+/**
+ * `root[k1]...[kn] = value` in place when every container along the path is one an earlier path assignment
+ * built fresh inside the owned `root` (Execution.ownedInner): the leaf is set in place and the size of each
+ * container above it is kept exact. Returns false, changing nothing, when any of them is not (the copying
+ * path then runs, and raises any error).
+ */
+function setNestedInPlace(slot: Scope, root: Value, keys: readonly Value[], value: Value): boolean {
+  const inner = slot.frame.exec.ownedInner;
+  if (inner === undefined) return false;
+  const chain: Value[] = [root];
+  let c: Value = root;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const child = childOf(c, keys[i]!);
+    if (child === undefined || child === null || typeof child !== 'object' || !inner.has(child)) return false;
+    chain.push(child);
+    c = child;
+  }
+  const before = sizeOf(c);
+  if (!setInPlace(slot, c, keys[keys.length - 1]!, value)) return false;
+  const delta = sizeOf(c) - before;
+  // The containers above the leaf's hold it unchanged in identity; their measure follows its size and depth.
+  for (let i = chain.length - 2; i >= 0; i--) remeasure(chain[i] as Value[] | WMap, delta, chain[i + 1]!, undefined);
+  return true;
 }
 
 /**

@@ -23,6 +23,7 @@
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList, WorkflowDef } from '../lang/definition/ast.ts';
 import { JsonEncodeError, toJson } from '../lang/json.ts';
+import { checkValue } from '../lang/size-limits.ts';
 import { typeName, type Value } from '../lang/value.ts';
 import { execAssign } from './assign.ts';
 import { callFunction, execCall } from './calls.ts';
@@ -216,10 +217,11 @@ function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
       const v = evalTemplate(step.value, scope);
       if (isPromise<Value>(v)) {
         return v.then((x) => {
-          throw WorkflowError.raised(x);
+          throw WorkflowError.raised(checkValue('raise', x));
         });
       }
-      throw WorkflowError.raised(v);
+      // The raised value is shown, logged and stored as JSON: it is held to the value limits like any other.
+      throw WorkflowError.raised(checkValue('raise', v));
     }
     case 'return': {
       if (step.value === undefined) return { kind: 'return', value: null };

@@ -87,6 +87,12 @@ export class Execution {
    * it (spec "Data types": values; parallel branches' copies). @internal
    */
   owned: object | undefined = undefined;
+  /**
+   * The containers inside {@link owned} that the last path assignments built fresh (the maps and lists along
+   * `m["a"]["b"]` below `m`): only `owned` reaches them, so a nested path assignment may change them in place
+   * too (assign.ts), linear where copying the path each time is quadratic. Dropped with `owned`. @internal
+   */
+  ownedInner: Set<object> | undefined = undefined;
 
   /** When this execution last started running without giving the event loop a turn (performance.now(), ms). */
   private sliceStart = performance.now();
@@ -188,7 +194,10 @@ export class Scope implements Env {
       const v = s.vars.get(name);
       if (v !== undefined) {
         // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
-        if (typeof v === 'object' && v === this.exec.owned) this.exec.owned = undefined;
+        if (typeof v === 'object' && v === this.exec.owned) {
+          this.exec.owned = undefined;
+          this.exec.ownedInner = undefined;
+        }
         return v;
       }
       s = s.parent;

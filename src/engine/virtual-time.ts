@@ -16,6 +16,7 @@
  * with {@link VirtualTime.advance} (`POST /emulator/v1/clock:advance`, the JS API's `advanceClock`).
  */
 import type { Clock } from '../stdlib/types.ts';
+import { clockRangeProblem, sleepRangeError } from './system-clock.ts';
 
 interface Timer {
   readonly dueMs: number;
@@ -33,10 +34,13 @@ export interface VirtualTime extends Clock {
   /**
    * Moves time forward by `ms` milliseconds, waking the timers due on the way in order (each at its own
    * time, letting what it wakes run before the next); resolves once time is `now + ms`.
+   * @throws RangeError (at once) when the time would pass 9999-12-31 (clock.ts MAX_CLOCK_MS): see `advanceProblem`.
    */
   advance(ms: number): Promise<void>;
   /** Holds time still until `work` settles (real outbound I/O). Returns `work`. */
   hold<T>(work: Promise<T>): Promise<T>;
+  /** Why `advance(ms)` would be refused (the time would pass 9999-12-31), or undefined when it may. */
+  advanceProblem(ms: number): string | undefined;
   /** Timers pending: sleeps and deadlines. */
   pending(): { sleeps: number; deadlines: number };
 }
@@ -118,7 +122,7 @@ export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
         reject(signal!.reason);
       };
       const t: Timer = {
-        dueMs: nowMs + Math.max(0, ms),
+        dueMs: nowMs + (ms > 0 ? ms : 0), // NaN is 0: a NaN in the heap would stop its ordering
         seq: seq++,
         sleep,
         done: false,
@@ -170,9 +174,16 @@ export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
   return {
     kind: 'virtual',
     now: () => nowMs,
-    sleep: (ms, signal) => add(ms, true, signal),
+    sleep(ms, signal) {
+      // A sleep (a deadline never moves time by itself, so it may lie past the end: it just never comes).
+      const tooLate = sleepRangeError(nowMs, ms);
+      return tooLate ? Promise.reject(tooLate) : add(ms, true, signal);
+    },
     deadline: (ms, signal) => add(ms, false, signal),
+    advanceProblem: (ms) => clockRangeProblem(Math.max(nowMs, advances.at(-1)?.untilMs ?? nowMs), ms),
     advance(ms) {
+      const problem = this.advanceProblem(ms);
+      if (problem !== undefined) throw new RangeError(problem);
       const untilMs = Math.max(nowMs, advances.at(-1)?.untilMs ?? nowMs) + Math.max(0, ms);
       return new Promise<void>((resolve) => {
         advances.push({ untilMs, resolve });

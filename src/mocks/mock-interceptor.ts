@@ -12,7 +12,7 @@ import type { CallInterceptor, OutboundCall } from '../engine/hooks.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import type { Value } from '../lang/value.ts';
 import type { Clock } from '../stdlib/types.ts';
-import { CallLog, type CallRecord } from './call-log.ts';
+import { CallLog, type CallRecord, type RecordedBytes } from './call-log.ts';
 import type { MockSet } from './mock-file.ts';
 import { encodedOutcome, mockedRequest, mockFetch } from './mock-fetch.ts';
 import { prepareRequest, responseValue, timeoutError } from '../stdlib/http.ts';
@@ -40,6 +40,8 @@ export interface MockExecutionOptions {
    * connector call, so an execution that makes none builds nothing.
    */
   readonly connectors?: () => ReadonlyMap<string, ConnectorImpl>;
+  /** The service's budget of recorded bytes (docs/limits.md "Call records"); default one of its own. */
+  readonly recordedBytes?: RecordedBytes;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface MockExecutionOptions {
 export function mockExecution(mocks: MockSet, options: MockExecutionOptions): MockedExecution {
   const { clock } = options;
   const session = new MockSession(mocks);
-  const calls = new CallLog();
+  const calls = new CallLog(options.recordedBytes);
   const fetch = mockFetch(session, { realFetch: options.realFetch, clock, log: calls });
   let connectors: ReadonlyMap<string, ConnectorImpl> | undefined;
 
@@ -60,6 +62,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
         (v) => {
           rec.response = v;
           rec.endMs = clock.now();
+          calls.seal(rec);
           return v;
         },
         (e: unknown) => {
@@ -70,11 +73,13 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
     }
     rec.response = r;
     rec.endMs = clock.now();
+    calls.seal(rec);
     return r;
   };
   const failed = (rec: CallRecord, e: unknown, signal: AbortSignal): void => {
     rec.error = signal.aborted ? 'cancelled' : WorkflowError.from(e).value;
     rec.endMs = clock.now();
+    calls.seal(rec);
   };
 
   /**

@@ -25,13 +25,15 @@ import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import type { StepHistory } from './step-history.ts';
 import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
+import { lineWriter, LogRecord } from './log-sink.ts';
+import { DetailBudget } from './detail-budget.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
 import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
-import type { CallLog } from '../mocks/call-log.ts';
+import { RecordedBytes, type CallLog } from '../mocks/call-log.ts';
 import { childWorkflowConnectors } from './child-workflows.ts';
 import type {
   Callback,
@@ -52,14 +54,25 @@ import { activeExecution, activeView, checkHistoryLevel, executionView, historyL
 
 /** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
-/** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
-const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
  * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
  * history for 90 days; a long load test against the emulator must not exhaust its memory.
  */
 const MAX_RETAINED_EXECUTIONS = 100_000;
+/**
+ * ACTIVE executions at once (docs/limits.md "Executions"): Google's "Concurrent executions" quota, 10,000
+ * per project and region (https://cloud.google.com/workflows/quotas). Over it, a new execution is refused
+ * with RESOURCE_EXHAUSTED (Google queues it in a backlog instead; the emulator refuses, so a runaway
+ * workflow cannot pile up work).
+ */
+export const MAX_ACTIVE_EXECUTIONS = 10_000;
+/**
+ * Child executions nested below a top-level one through the Workflow Executions connector (docs/limits.md
+ * "Executions"): the emulator's own bound (Google documents none), so a workflow that starts itself stops
+ * with an HttpError 429 instead of running away.
+ */
+export const MAX_CHILD_DEPTH = 10;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -97,6 +110,10 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** Bytes of variables kept by finished executions' detailed histories; default 64 MB (detail-budget.ts). */
+  readonly maxDetailedHistoryBytes?: number;
+  /** ACTIVE executions at once; default {@link MAX_ACTIVE_EXECUTIONS}. */
+  readonly maxActiveExecutions?: number;
   /**
    * The functions, retry policies and backoffs definitions may name and executions call; the standard
    * library's by default.
@@ -131,8 +148,6 @@ interface ExecutionRecord {
   readonly startMs: number;
   /** Stops the engine's run: set when it starts, dropped once the run has ended. */
   abort: AbortController | undefined;
-  /** Its sys.log entries, oldest first (created by the first one). */
-  logs: LogEntry[] | undefined;
   /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
   readonly historyLevel: HistoryLevel;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
@@ -145,6 +160,8 @@ interface ExecutionRecord {
   calls?: CallLog | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent: string | undefined;
+  /** 0 for an execution started through the API, its parent's depth + 1 for a child. */
+  readonly depth: number;
   /** Called once when it ends (created by the first waiter). */
   onEnd: (() => void)[] | undefined;
 }
@@ -171,9 +188,16 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const library = options.library ?? DEFINITION_LIBRARY;
   const startMocks = options.mocks ?? NO_MOCKS;
   let mocks = startMocks;
-  const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
+  // Printed with backpressure and never fatal (docs/limits.md "Logs"); kept within byte limits.
+  const printLog = options.log ?? lineWriter(process.stdout);
+  const logRecord = new LogRecord();
+  const recordedBytes = new RecordedBytes();
+  const detailBudget = new DetailBudget(options.maxDetailedHistoryBytes);
   const extraEnv = options.env ?? {};
   const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
+  const maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
+  /** Executions ACTIVE now (counted up in createExecution, down in finish). */
+  let activeCount = 0;
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
@@ -206,12 +230,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
   function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
+    activeCount--;
     ex.resource = executionView(ex.resource, state, fields, ex.startMs, clock.now(), ex.recording);
     const waiting = ex.onEnd;
     ex.onEnd = undefined;
     if (waiting) for (const f of waiting) f();
-    // Nobody can await the callbacks of an ended execution: free the requests they still hold.
-    callbacks.release(ex.name);
+    // Nobody can await the callbacks of an ended execution: forget them with the requests they still hold.
+    callbacks.forget(ex.name);
     emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
     options.onExecutionEnd?.(ex.resource);
   }
@@ -240,6 +265,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       log: (entry) => recordLog(ex, entry),
       callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
       connectors: () => children.connectorsFor(ex.name),
+      recordedBytes,
       ...compat,
     });
     ex.calls = prepared.calls;
@@ -266,6 +292,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     if (ex.recording) {
       ex.history = settleHistory(ex.recording);
       ex.recording = undefined;
+      detailBudget.ended(ex, ex.history);
     }
   }
 
@@ -279,6 +306,16 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     parentExecution: string | undefined,
   ): Execution {
     const wf = store.find(workflowId);
+    const depth = parentExecution === undefined ? 0 : depthOf(parentExecution) + 1;
+    if (depth > MAX_CHILD_DEPTH) {
+      throw new ApiError('RESOURCE_EXHAUSTED', `child executions may nest at most ${MAX_CHILD_DEPTH} deep (docs/limits.md "Executions")`);
+    }
+    if (activeCount >= maxActive) {
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `${activeCount} executions are ACTIVE, the limit of concurrent executions (docs/limits.md "Executions"); cancel some or wait for them to end`,
+      );
+    }
     const raw = input.argument;
     let argument: Value = null;
     let recorded: string | undefined;
@@ -316,14 +353,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       resource,
       startMs,
       abort: undefined,
-      logs: undefined,
       historyLevel,
       recording: undefined,
       history: undefined,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
       parent: parentExecution,
+      depth,
     };
+    activeCount++;
     executions.set(executionId, ex);
     let list = executionsByWorkflow.get(workflowId);
     if (!list) executionsByWorkflow.set(workflowId, (list = []));
@@ -340,6 +378,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     });
     emit({ type: 'execution', workflowId, executionId });
     return resource;
+  }
+
+  /** The depth of an execution by full name; 0 when it is gone (pruned). */
+  function depthOf(name: string): number {
+    try {
+      return byName(name).depth;
+    } catch {
+      return 0;
+    }
   }
 
   function cancelAll(): void {
@@ -376,22 +423,36 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     return findExecution(parts.ids[0]!, parts.ids[1]!);
   }
 
-  /** Forgets the oldest terminal executions down to the retention limit. */
+  /**
+   * Forgets the oldest terminal executions down to the retention limit. Proportional to what it forgets
+   * (docs/limits.md "Executions"): it walks from the oldest and stops once enough are dropped (at most the
+   * ACTIVE cap of executions is passed over), and filters only the lists of the workflows that lost some.
+   */
   function prune(): void {
     let excess = executions.size - maxRetained;
     const dropped = new Set<ExecutionRecord>();
+    const touched = new Set<string>();
     for (const ex of executions.values()) {
       if (excess <= 0) break;
       if (ex.resource.state === 'ACTIVE') continue;
       dropped.add(ex);
+      touched.add(ex.workflowId);
       excess--;
     }
     for (const ex of dropped) {
       executions.delete(ex.executionId);
       callbacks.forget(ex.name);
+      logRecord.forget(ex);
+      detailBudget.forget(ex);
+      ex.calls?.release();
     }
-    for (const [id, list] of executionsByWorkflow) {
-      const kept = list.filter((ex) => !dropped.has(ex));
+    for (const id of touched) {
+      const list = executionsByWorkflow.get(id);
+      if (!list) continue;
+      // The dropped ones are the oldest of the list but for the ACTIVE ones among them: cut the prefix.
+      let cut = 0;
+      while (cut < list.length && dropped.has(list[cut]!)) cut++;
+      const kept = cut === list.length ? [] : list.slice(cut).filter((ex) => !dropped.has(ex));
       if (kept.length) executionsByWorkflow.set(id, kept);
       else executionsByWorkflow.delete(id);
     }
@@ -405,9 +466,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   }
 
   function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
-    const logs = (ex.logs ??= []);
-    if (logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) logs.shift();
-    logs.push(entry);
+    logRecord.add(ex, entry);
     printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
@@ -440,8 +499,12 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     reset() {
       cancelAll();
       store.clear();
+      for (const ex of executions.values()) ex.calls?.release();
       executions.clear();
       executionsByWorkflow.clear();
+      logRecord.clear();
+      detailBudget.clear();
+      callbacks.clear();
       mocks = startMocks;
       emit({ type: 'reset' });
     },
@@ -473,7 +536,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     },
 
     executionLogs(workflowId, executionId) {
-      return findExecution(workflowId, executionId).logs?.slice() ?? [];
+      return logRecord.read(findExecution(workflowId, executionId)).entries;
     },
 
     listStepEntries(workflowId, executionId, request) {

@@ -9,7 +9,7 @@
 import type { ExecutionDeps } from '../engine/types.ts';
 import type { Compat } from '../lang/compat.ts';
 import { fetchHoldingTime } from '../engine/virtual-time.ts';
-import type { CallLog } from '../mocks/call-log.ts';
+import type { CallLog, RecordedBytes } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import { mockExecution, type ConnectorImpl } from '../mocks/mock-interceptor.ts';
 import { executionEnv, type ExecutionIds } from '../stdlib/sys.ts';
@@ -50,6 +50,8 @@ export interface ExecutionOptions {
   readonly callbacks: CallbackHub;
   /** Connectors the emulator runs itself (asked for on the first connector call), mocks winning over them. */
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
+  /** The service's budget of recorded call bytes (docs/limits.md), shared by its executions; none in one-off runs. */
+  readonly recordedBytes?: RecordedBytes | undefined;
   /** `google`: Google's behaviour where it and the emulator's default differ (docs/compat.md). */
   readonly compat?: Compat | undefined;
 }
@@ -70,6 +72,7 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     realFetch: fetchHoldingTime(clock, o.fetch),
     clock,
     ...(o.connectors ? { connectors: o.connectors } : {}),
+    ...(o.recordedBytes ? { recordedBytes: o.recordedBytes } : {}),
   });
   const history =
     o.history === 'none'

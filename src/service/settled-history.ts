@@ -58,6 +58,8 @@ export const EMPTY_HISTORY: StepHistoryReader = new SettledHistory([], 0, 0);
  */
 export function settleHistory(history: StepHistory): StepHistoryReader {
   if (history.recorded > SETTLE_MAX_ENTRIES) return history;
+  // Variables stay in the ring, where the budget on detailed history can free them (detail-budget.ts).
+  if (history.variableBytes > 0) return history;
   const entries = history.entries();
   // An entry still in progress (a branch that has not noticed a cancellation yet) may still change: keep the ring.
   for (const e of entries) if (e.state === 'STATE_IN_PROGRESS') return history;

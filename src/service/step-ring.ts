@@ -354,6 +354,20 @@ export abstract class StepRing implements StepObserver<number> {
     this.ints[at + ID] = 0;
   }
 
+  /**
+   * Frees the variables JSON of every entry (the detailed history of a finished execution, over the budget of
+   * docs/limits.md "Step history"); later reads show the entries without variables, and
+   * {@link variablesTruncated} is set. Returns the bytes freed.
+   */
+  dropAllVariables(): number {
+    const freed = this.variableBytes;
+    for (const extra of this.extras.values()) delete extra.variables;
+    for (const entry of this.pinned.values()) entry.variables = undefined;
+    this.variableBytes = 0;
+    if (freed > 0) this.variablesTruncated = true;
+    return freed;
+  }
+
   /** Frees the variables of entry `id`, dropped by the cap, unless it is still in progress (and so kept). */
   private dropVariables(id: number): void {
     const slot = this.slotOf(id);

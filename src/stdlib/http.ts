@@ -21,6 +21,7 @@
 import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
 import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
 import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
+import { checkValue } from '../lang/size-limits.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
@@ -160,7 +161,8 @@ export interface PreparedRequest {
 /**
  * Checks and encodes an http.* call's arguments (module header: Request). Used by {@link httpRequest} and by
  * http mocks, which answer the same request without sending it.
- * @throws WorkflowError TypeError or ValueError for a bad argument.
+ * @throws WorkflowError TypeError or ValueError for a bad argument; ResourceLimitError for a body over the value
+ *   limits (src/lang/size-limits.ts).
  */
 export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat): PreparedRequest {
   const method = str(fnName, 'method', a.method).toUpperCase();
@@ -168,7 +170,8 @@ export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat):
   const headers = buildHeaders(fnName, a.headers);
   // Sent for every method, GET included, as the spec's argument table says (the production fetch,
   // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
-  const body = encodeBody(fnName, a.body, headers);
+  // The body is encoded and recorded: held to the value limits (256 KB strings, 512 KB otherwise).
+  const body = encodeBody(fnName, a.body === undefined ? undefined : checkValue(`${fnName} body`, a.body), headers);
   const timeoutMs = timeoutOf(fnName, a.timeout, compat);
   return { method, url, headers, body, timeoutMs };
 }

@@ -4,6 +4,7 @@
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
+import { checkValue } from '../lang/size-limits.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
@@ -222,6 +223,8 @@ export const functions: StdlibFunction[] = [
       if (which !== 'json' && !LOGGABLE.has(typeName(payload))) {
         throw typeError(`sys.log: ${which} must be an int, double, bool, string, list or map, got ${typeName(payload)}`);
       }
+      // The entry is written out as JSON: held to the value limits (256 KB strings, 512 KB maps and lists).
+      checkValue('sys.log', payload);
       // Google's sys.log: a map or list given as `data`, or a `json` map, is a jsonPayload; `text` and
       // anything else a textPayload.
       ctx.log({

@@ -72,6 +72,12 @@ test('bad URL patterns and RE2 regexes are refused at the pattern', () => {
   assert.match(refusal('http:\n  - match: {url: "ftp://x/*"}\n    respond: {}\n').message, /not an http or https URL/);
 });
 
+test('a costly RE2 regex (a large compiled program) is refused when the mocks load, naming its size (docs/limits.md "Mocks")', () => {
+  assert.throws(() => parseMocks('http:\n  - match: {url: "/.{1,1000}x/"}\n    respond: {status: 200}\n', 'mocks.yaml'), /compiles to 2002 RE2 instructions, over the limit of 400/);
+  const ok = compileUrlPattern('/https://api\\..*\\/v1\\/.*/');
+  assert.type(ok, 'object');
+});
+
 test('a respond or raise that could never be produced is refused', () => {
   assert.match(refusal('http:\n  - match: {url: "https://a.test/"}\n    respond: {status: 700}\n').message, /3:23: respond\.status 700 can never be produced/);
   assert.match(refusal('http:\n  - match: {url: "https://a.test/"}\n    respond: {status: 101}\n').message, /can never be produced/);

@@ -5,7 +5,8 @@
  * Exit codes: 0 every case passed (or was skipped), 1 a case failed (a wrong result, or a workflow that does
  * not deploy), 2 a usage error or an invalid test file (file:line:col on stderr), 130/143 when interrupted.
  */
-import { mkdirSync, readFileSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
+import { mkdirSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readBoundedFile } from '../read-bounded.ts';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './discover.ts';
@@ -152,7 +153,7 @@ function plan(files: readonly string[], cwd: string): RunPlan {
     try {
       let text: string;
       try {
-        text = readFileSync(abs, 'utf8');
+        text = readBoundedFile(abs);
       } catch (e) {
         throw new TestFileError(shown, undefined, `cannot read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
@@ -189,11 +190,19 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
         return;
       }
       jobs.push(async () => {
+        if (io.interrupt?.aborted) return; // stopped: the case stays skipped
         slot[at] = await runCase(prepared, f.test!.cases[ci]!, { clock: a.clock, file: f.shown });
       });
     });
   });
-  await pool(jobs, a.concurrency);
+  // SIGINT/SIGTERM stop the run: the results so far are reported, cases not finished as skipped.
+  await Promise.race([pool(jobs, a.concurrency), whenAborted(io.interrupt)]);
+  const stoppedBy = io.interrupt?.aborted ? String(io.interrupt.reason ?? 'SIGINT') : undefined;
+  if (stoppedBy) {
+    for (const r of results) {
+      for (let i = 0; i < r.length; i++) if (r[i]!.message === 'pending') r[i] = { ...r[i]!, message: `interrupted (${stoppedBy})` };
+    }
+  }
   const flat = results.flat();
   if (a.reporter === 'default') {
     p.files.forEach((f, fi) => {
@@ -216,8 +225,16 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   }
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
   const t = totalsOf(flat);
-  const code = invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
+  const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
   return { code, watched: p.watched };
+}
+
+/** Resolves when `signal` aborts (never without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** Runs `jobs` with at most `limit` at once. */
@@ -270,8 +287,8 @@ async function watchLoop(a: TestArgs, io: TestIO): Promise<number> {
 
 function processIO(): TestIO {
   const ac = new AbortController();
-  process.once('SIGINT', () => ac.abort());
-  process.once('SIGTERM', () => ac.abort());
+  process.once('SIGINT', () => ac.abort('SIGINT'));
+  process.once('SIGTERM', () => ac.abort('SIGTERM'));
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -4,7 +4,7 @@
  * (result or error, the steps that ran, its outbound calls, its logs, the callbacks it created) is checked
  * against the case's `expect`.
  */
-import { readFileSync } from 'node:fs';
+import { readBoundedFile } from '../read-bounded.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { checkExpectations, type CaseOutcome } from './expect.ts';
@@ -44,7 +44,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   watched.add(workflowPath);
   let source: string;
   try {
-    source = readFileSync(workflowPath, 'utf8');
+    source = readBoundedFile(workflowPath);
   } catch (e) {
     throw new TestFileError(test.file, test.workflow.pos, `cannot read the workflow ${test.workflow.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -57,7 +57,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     watched.add(mockPath);
     let text: string;
     try {
-      text = readFileSync(mockPath, 'utf8');
+      text = readBoundedFile(mockPath);
     } catch (e) {
       throw new TestFileError(test.file, named.pos, `cannot read the mock file ${named.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }

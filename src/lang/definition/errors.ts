@@ -27,7 +27,8 @@ import type { SourcePos } from './ast.ts';
  * - `UNKNOWN_RETRY`: an unknown retry policy, predicate or backoff;
  * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
  * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
- *   parallel nesting, expression length);
+ *   parallel nesting, expression length), or the emulator's bound on what aliases may expand to
+ *   (docs/limits.md "Definitions");
  * - `EXCEPT_VARIABLE_OUT_OF_SCOPE`, `UNSHARED_PARENT_ASSIGNMENT`, `SIBLING_BRANCH_VARIABLE`: the scope rules
  *   Google checks at deploy (scope-check.ts): a variable created in an `except` block read after it, a
  *   parallel branch assigning a parent variable not in `shared`, a branch reading a sibling's variable;

@@ -33,6 +33,14 @@ export const MAX_SOURCE_BYTES = 128 * 1024;
  */
 const MAX_SOURCE_NODES = 200_000;
 
+/**
+ * Most bytes of values a source may stand for, aliases expanded (docs/limits.md "Definitions"): 2 MB, 16
+ * times the largest source, four times the 512 KB a whole execution's variables may hold. An alias of a 60 KB
+ * string repeated 10,000 times (600 MB, within the node limit) is refused at deploy instead of frozen on
+ * when it is returned, raised or logged.
+ */
+export const MAX_EXPANDED_BYTES = 2 * 1024 * 1024;
+
 /** A scalar of the source: its value and where it is written. */
 export interface SScalar {
   readonly kind: 'scalar';
@@ -459,26 +467,49 @@ function contentStart(src: string, from: number, limit: number): number {
 }
 
 /**
- * Counts the nodes the tree stands for, each alias counted as the whole node it stands for, and stops at
- * {@link MAX_SOURCE_NODES}. Shared nodes are measured once (memoised), so this is linear in the source.
+ * Counts the nodes and the bytes the tree stands for, each alias counted as the whole node it stands for, and
+ * stops at {@link MAX_SOURCE_NODES} nodes or {@link MAX_EXPANDED_BYTES} bytes (a string counts its UTF-16
+ * length, any other scalar 8, a map key its length). Shared nodes are measured once (memoised), so this is
+ * linear in the source.
+ * @throws DefinitionError (code LIMIT_EXCEEDED) at the node that passes either limit.
  */
 function countNodes(root: SNode, posAt: (offset: number) => SourcePos): void {
-  const sizes = new Map<SNode, number>();
-  const size = (n: SNode): number => {
-    if (n.kind === 'scalar') return 1;
+  const sizes = new Map<SNode, { nodes: number; bytes: number }>();
+  const scalarBytes = (n: SScalar): number => (typeof n.value === 'string' ? n.value.length : 8);
+  const size = (n: SNode): { nodes: number; bytes: number } => {
+    if (n.kind === 'scalar') return { nodes: 1, bytes: scalarBytes(n) };
     const known = sizes.get(n);
     if (known !== undefined) return known;
-    let total = 1;
-    if (n.kind === 'seq') for (const i of n.items) total += size(i);
-    else for (const e of n.entries) total += 1 + size(e.value);
-    if (total > MAX_SOURCE_NODES) {
+    let nodes = 1;
+    let bytes = 0;
+    const add = (m: SNode): void => {
+      const s = size(m);
+      nodes += s.nodes;
+      bytes += s.bytes;
+    };
+    if (n.kind === 'seq') for (const i of n.items) add(i);
+    else {
+      for (const e of n.entries) {
+        nodes += 1;
+        bytes += e.key.length;
+        add(e.value);
+      }
+    }
+    if (nodes > MAX_SOURCE_NODES) {
       throw new DefinitionError(
         `the source stands for more than ${MAX_SOURCE_NODES} nodes with its aliases expanded (an alias bomb?)`,
-        { pos: posAt(n.offset) },
+        { pos: posAt(n.offset), code: 'LIMIT_EXCEEDED' },
       );
     }
-    sizes.set(n, total);
-    return total;
+    if (bytes > MAX_EXPANDED_BYTES) {
+      throw new DefinitionError(
+        `the source stands for more than ${MAX_EXPANDED_BYTES} bytes of values with its aliases expanded (docs/limits.md "Definitions")`,
+        { pos: posAt(n.offset), code: 'LIMIT_EXCEEDED' },
+      );
+    }
+    const measured = { nodes, bytes };
+    sizes.set(n, measured);
+    return measured;
   };
   size(root);
 }

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadSource, utf8Length, type SNode } from '../../../src/lang/definition/load.ts';
+import { DefinitionError } from '../../../src/lang/definition/errors.ts';
 
 const s = suite('definition loader');
 
@@ -110,6 +111,20 @@ s('aliases are counted as the nodes they stand for: an alias bomb is refused, a 
   assert.ok(root.kind === 'map');
   const l4 = root.entries[4]!.value;
   assert.ok(l4.kind === 'seq' && l4.items[9] === root.entries[3]!.value);
+});
+
+s('aliases are counted as the bytes they stand for: 10,000 aliases of a 60 KB string are refused, 30 are not (docs/limits.md "Definitions")', () => {
+  const src = (n: number): string => `s: &a "${'x'.repeat(60_000)}"\nl: [${Array(n).fill('*a').join(', ')}]\n`;
+  try {
+    loadSource(src(10_000));
+    assert.unreachable('accepted 600 MB of aliased values');
+  } catch (e) {
+    assert.instance(e, DefinitionError);
+    assert.is((e as DefinitionError).code, 'LIMIT_EXCEEDED');
+    assert.match((e as Error).message, /line 2, column 4: the source stands for more than 2097152 bytes of values/);
+  }
+  const ok = loadSource(src(30)).root;
+  assert.ok(ok.kind === 'map');
 });
 
 s('flow collections and quoted scalars continued at a lower indentation are read with libyaml\'s values and offsets (issue 15)', () => {
