@@ -1,5 +1,5 @@
 /**
- * The `http` namespace (spec "Standard library", http table; Google's `http` reference): real requests through
+ * The `http` namespace (docs/standard-library.md, http table; Google's `http` reference): real requests through
  * the execution's injected fetch (`platformFetch` of platform-fetch.ts in production).
  *
  * Request: `url` (http or https), `method` (http.request only), `headers`, `body` (bytes sent raw; with no
@@ -15,7 +15,7 @@
  * - ConnectionFailedError when no connection was made (refused, DNS failure, unreachable);
  * - ConnectionError when the connection broke after it was made (reset, closed mid-response);
  * - TimeoutError when `timeout` passed first;
- * - ResourceLimitError for a response body over 2 MB (spec "Limits": HTTP response size).
+ * - ResourceLimitError for a response body over 2 MB (docs/api-resources.md#limits: HTTP response size).
  * Cancelling the execution aborts the request at once.
  */
 import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
@@ -26,14 +26,14 @@ import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
 import { withGetBodies } from './platform-fetch.ts';
 
-/** Default and maximum request timeout, seconds (spec "Limits"). */
+/** Default and maximum request timeout, seconds (docs/api-resources.md#limits). */
 const MAX_HTTP_TIMEOUT_SEC = 1800;
 /**
  * The default request timeout under `--compat google`, seconds: "The request timeout, in seconds (default:
  * 300.0)" (https://cloud.google.com/workflows/docs/reference/stdlib/http/get); the maximum stays 1800.
  */
 const GOOGLE_DEFAULT_HTTP_TIMEOUT_SEC = 300;
-/** Largest response body accepted, bytes (spec "Limits": 2 MB). */
+/** Largest response body accepted, bytes (docs/api-resources.md#limits: 2 MB). */
 const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -54,7 +54,7 @@ const NOT_CONNECTED_CODES = new Set([
 
 /**
  * The platform fetch as http.* uses it in production: the runtime's own `fetch`, with no timeout of its own,
- * so a request ends only when the workflow's `timeout` (spec "Limits": up to 1800 s, TimeoutError) passes or
+ * so a request ends only when the workflow's `timeout` (docs/api-resources.md#limits: up to 1800 s, TimeoutError) passes or
  * the execution is cancelled.
  *
  * Node's fetch (undici) would otherwise cut a request off after 300 s without response headers, or 300 s

@@ -1,5 +1,5 @@
 /**
- * Retry predicates, named retry policies and the default backoff (spec "Standard library": retry policies;
+ * Retry predicates, named retry policies and the default backoff (docs/standard-library.md#retry-policies;
  * Google's `retry.*` and `http.default_retry*` pages).
  *
  * - Predicates are ordinary functions called with the error map and returning a bool, so `predicate:
@@ -28,7 +28,7 @@ export interface Backoff {
   readonly multiplier: number;
 }
 
-/** `retry.default_backoff`: initial_delay 1 s, max_delay 60 s, multiplier 1.25 (spec "Standard library"). */
+/** `retry.default_backoff`: initial_delay 1 s, max_delay 60 s, multiplier 1.25 (docs/standard-library.md). */
 export const DEFAULT_BACKOFF: Backoff = { initialDelaySec: 1, maxDelaySec: 60, multiplier: 1.25 };
 
 /** Named backoffs by dotted name (`retry.default_backoff`). */

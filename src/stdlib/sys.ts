@@ -1,5 +1,5 @@
 /**
- * The `sys` namespace (spec "Standard library", sys table; Google's `sys` reference): environment values of
+ * The `sys` namespace (docs/standard-library.md, sys table; Google's `sys` reference): environment values of
  * the execution, the current time, logging, and sleeping. Time, the environment and the log sink come from the
  * execution's {@link CallContext}, so tests control them.
  */
@@ -8,7 +8,7 @@ import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
 
-/** The severities sys.log accepts (spec "sys"), in increasing order. */
+/** The severities sys.log accepts (docs/standard-library.md#sys), in increasing order. */
 const LOG_SEVERITIES = [
   'DEFAULT',
   'DEBUG',
@@ -26,7 +26,7 @@ const LOGGABLE: ReadonlySet<string> = new Set(['int', 'double', 'bool', 'string'
 
 /**
  * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
- * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
+ * 31536000"); also the spec's longest execution (docs/api-resources.md#limits: execution duration 1 year).
  */
 const MAX_SLEEP_SEC = 31_536_000;
 
@@ -79,7 +79,7 @@ export function serviceAccountName(serviceAccount: string | undefined, projectNu
 }
 
 /**
- * The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * The built-in names (docs/standard-library.md#sys), each also under the real service's GOOGLE_CLOUD_* name, and Google's
  * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME
  * (https://cloud.google.com/workflows/docs/reference/environment-variables), by what gives their value.
  */
@@ -104,7 +104,7 @@ function own(record: Readonly<Record<string, string>> | undefined, key: string):
 
 /**
  * One execution's environment as a read-only map: a lookup reads the built-ins, then `extra`, then `base`
- * (nothing is copied: every execution makes one, issue 17); iterating builds the whole map once.
+ * (nothing is copied: every execution makes one, docs/architecture.md); iterating builds the whole map once.
  */
 class ExecutionEnv implements ReadonlyMap<string, string> {
   #all: Map<string, string> | undefined;
@@ -155,7 +155,7 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
 }
 
 /**
- * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
+ * The environment `sys.get_env` reads for one execution (docs/standard-library.md#sys: built-in environment variables): the
  * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
  * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, and Google's
  * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME, over `extra`

@@ -1,5 +1,5 @@
 /**
- * The one error a workflow definition can fail with at deploy time (spec "Errors": "invalid workflow
+ * The one error a workflow definition can fail with at deploy time (docs/api-resources.md#errors: "invalid workflow
  * definition", a 400; "Limits": the limits checked before the run). It names the step, the `line:col` of the
  * source and the problem, so that the service's 400 message points the author at the exact place.
  */
@@ -26,7 +26,7 @@ import type { SourcePos } from './ast.ts';
  * - `UNKNOWN_FUNCTION`: a call of something that is neither a function nor a subworkflow;
  * - `UNKNOWN_RETRY`: an unknown retry policy, predicate or backoff;
  * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
- * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
+ * - `LIMIT_EXCEEDED`: a limit of docs/api-resources.md#limits visible in the source (assignments, conditions, branches,
  *   parallel nesting, expression length);
  * - `EXCEPT_VARIABLE_OUT_OF_SCOPE`, `UNSHARED_PARENT_ASSIGNMENT`, `SIBLING_BRANCH_VARIABLE`: the scope rules
  *   Google checks at deploy (scope-check.ts): a variable created in an `except` block read after it, a

@@ -1,5 +1,5 @@
 /**
- * The operators of the expression language as functions on values (spec "Expressions"), shared by the
+ * The operators of the expression language as functions on values (docs/language.md#expressions), shared by the
  * synchronous closures (compile-sync.ts) and the asynchronous evaluator (compile-async.ts) so both have one
  * set of semantics.
  *
