@@ -12,7 +12,8 @@
  * ```
  *
  * The public types are declared here, self-contained, so build.mjs can emit dist/index.d.ts from this one
- * file; they match the REST resources of the spec ("Resources and their fields").
+ * file; they match the REST resources of
+ * docs/api-resources.md#resources-and-their-fields.
  */
 import { startEmulatorInProcess } from './start-emulator.ts';
 import { runWorkflowInProcess } from './cli/test/run-workflow.ts';

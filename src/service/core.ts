@@ -1,6 +1,6 @@
 /**
  * The service core (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions, docs/rest-api.md#endpoints and docs/api-resources.md#events,
- * "Versioning"): workflows with their revisions, executions pinned to a revision and run in the background,
+ * docs/api-resources.md#versioning): workflows with their revisions, executions pinned to a revision and run in the background,
  * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
  * directory watcher; nothing here knows about a transport.
  *
@@ -9,7 +9,7 @@
  *   and get/list/cancel of executions under the deleted workflow ID keep working. (Google's service "also
  *   cancels and deletes all running executions of the workflow",
  *   https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows/delete; here a
- *   file deleted or renamed in the watched directory must not kill a run, as "Directory watching" rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
+ *   file deleted or renamed in the watched directory must not kill a run, as docs/cli.md#directory-watching rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
  *   revision counter goes on from the old one, so a revision ID always names one source.
  * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a

@@ -1,6 +1,6 @@
 /**
- * The resources of the management API and the one service core that REST, gRPC and the web UI share (spec
- * "Resources and their fields", "Endpoints"). Transport code converts these to its own shapes; nothing here
+ * The resources of the management API and the one service core that REST, gRPC and the web UI share
+ * (docs/api-resources.md#resources-and-their-fields, docs/rest-api.md#endpoints). Transport code converts these to its own shapes; nothing here
  * knows about HTTP or protobuf.
  */
 import type { Clock, LogEntry } from '../stdlib/types.ts';

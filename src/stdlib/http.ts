@@ -6,8 +6,8 @@
  * Content-Type header any other body is JSON-encoded and sent as `application/json; charset=utf-8`; a string
  * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded;
  * sent with every method, GET and HEAD included),
- * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced: spec
- * "Authentication"), `timeout` (seconds, default and maximum 1800).
+ * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced:
+ * docs/api-resources.md#authentication), `timeout` (seconds, default and maximum 1800).
  *
  * Response: `{code, headers, body}` with header names lowercased and the body parsed by content type (JSON to
  * a value, `text/*` to a string, anything else to bytes). Errors, each code 0 except HttpError:

@@ -1,5 +1,5 @@
 /**
- * The `sys` namespace (docs/standard-library.md, sys table; Google's `sys` reference): environment values of
+ * The `sys` namespace (docs/standard-library.md#sys, the sys table; Google's `sys` reference): environment values of
  * the execution, the current time, logging, and sleeping. Time, the environment and the log sink come from the
  * execution's {@link CallContext}, so tests control them.
  */

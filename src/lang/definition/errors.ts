@@ -1,6 +1,6 @@
 /**
  * The one error a workflow definition can fail with at deploy time (docs/api-resources.md#errors: "invalid workflow
- * definition", a 400; "Limits": the limits checked before the run). It names the step, the `line:col` of the
+ * definition", a 400; docs/api-resources.md#limits: the limits checked before the run). It names the step, the `line:col` of the
  * source and the problem, so that the service's 400 message points the author at the exact place.
  */
 import type { SourcePos } from './ast.ts';
