@@ -1,5 +1,5 @@
 // Workflow sources as the real service reads them, over the REST API against the built bundle (docs/architecture.md#reading-definitions-the-yaml-reader: YAML
-// as libyaml reads it; docs/architecture.md#running-fairness-and-value-semantics: an alias bomb is a 400, not a frozen or dead server).
+// as libyaml reads it; docs/api-resources.md#limits: an alias bomb is a 400, not a frozen or dead server).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator, type EmulatorProcess } from '../support/emulator.ts';

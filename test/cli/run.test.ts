@@ -111,7 +111,7 @@ s.after(async (ctx) => {
   await ctx.http.close();
 });
 
-s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log lines go to stderr (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log lines go to stderr (docs/cli.md#one-shot-runs)', (ctx) => {
   const file = write(ctx, 'hello.yaml', HELLO);
   const r = run([file, '--data', '{"name": "Ada"}']);
   assert.is(r.status, 0, r.stderr);
@@ -122,7 +122,7 @@ s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log
   assert.is(log.severity, 'DEFAULT');
 });
 
-s('FAILED: nothing on stdout, the error payload JSON as the last line of stderr after the failing step, exit code 1 (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('FAILED: nothing on stdout, the error payload JSON as the last line of stderr after the failing step, exit code 1 (docs/cli.md#one-shot-runs)', (ctx) => {
   const file = write(ctx, 'failing.yaml', FAILING);
   const r = run([file]);
   assert.is(r.status, 1, r.stderr);
@@ -148,7 +148,7 @@ s('a result that is bytes fails the execution with TypeError, as the service doe
   assert.equal(JSON.parse(r.stderr.trim().split('\n').at(-1)!).tags, ['TypeError']);
 });
 
-s('an invalid definition: exit code 2 and one message with file:line:col, step and reason (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('an invalid definition: exit code 2 and one message with file:line:col, step and reason (docs/cli.md#one-shot-runs)', (ctx) => {
   const bad = write(ctx, 'bad.yaml', 'main:\n  steps:\n    - a:\n        retrun: 1\n');
   const r = run([bad]);
   assert.is(r.status, 2);
@@ -179,7 +179,7 @@ s('a JSON workflow file runs like a YAML one (docs/language.md#definitions: YAML
   assert.is(r.stdout, '42\n');
 });
 
-s('--data forms: inline, --data=, @file, @- from stdin; no --data is a null argument (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('--data forms: inline, --data=, @file, @- from stdin; no --data is a null argument (docs/cli.md#one-shot-runs)', (ctx) => {
   const echo = write(ctx, 'echo.yaml', 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args}\n');
   assert.is(run([echo, '--data', '{"x": [1, 2.5, "y"]}']).stdout, '{"x":[1,2.5,"y"]}\n');
   assert.is(run(['--data={"x": 1}', echo]).stdout, '{"x":1}\n');
@@ -196,7 +196,7 @@ s('an argument given to a main without params is ignored, as by the service (doc
   assert.is(r.stdout, '1\n');
 });
 
-s('bad arguments: exit code 2 with a one-line message (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('bad arguments: exit code 2 with a one-line message (docs/cli.md#one-shot-runs)', (ctx) => {
   const echo = write(ctx, 'echo2.yaml', 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args}\n');
   const cases: [string[], RegExp][] = [
     [[], /missing the workflow file/],
@@ -244,7 +244,7 @@ s('CLOUD_WORKFLOW_ID is the file name, CLOUD_PROJECT_ID and CLOUD_LOCATION come 
   assert.equal(JSON.parse(r.stdout), ['env_check', 'proj-x', 'europe-west1']);
 });
 
-s('callbacks: the URL is printed on stderr while the execution waits, a request to it resumes the run (docs/cli.md#one-file-on-node-deno-and-bun)', async (ctx) => {
+s('callbacks: the URL is printed on stderr while the execution waits, a request to it resumes the run (docs/cli.md#one-shot-runs)', async (ctx) => {
   const file = write(ctx, 'callback.yaml', CALLBACK);
   const p = runAsync([file, '--port', '0', '--host', '127.0.0.1']);
   const m = await p.waitFor(/waiting for a callback: PUT (http:\/\/127\.0\.0\.1:\d+\/callbacks\/[0-9a-f]+)/);
@@ -260,7 +260,7 @@ s('callbacks: the URL is printed on stderr while the execution waits, a request 
   assert.equal(JSON.parse(r.stdout), { body: { approved: true }, method: 'PUT' });
 });
 
-s('callbacks: PORT sets the callback port; a workflow without callbacks opens no port (docs/cli.md#one-file-on-node-deno-and-bun, docs/cli.md#configuration)', async (ctx) => {
+s('callbacks: PORT sets the callback port; a workflow without callbacks opens no port (docs/cli.md#one-shot-runs, docs/cli.md#configuration)', async (ctx) => {
   // Hold a port: a callback workflow must fail to start on it (exit 2), a plain one must not care.
   const held: Server = createServer();
   await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
@@ -309,7 +309,7 @@ s('callbacks: an await that times out fails the run with TimeoutError (docs/api-
   assert.equal(JSON.parse(r.stderr.trim().split('\n').at(-1)!).tags, ['TimeoutError']);
 });
 
-s('SIGINT cancels the waiting execution and exits 130 with nothing on stdout (docs/cli.md#one-file-on-node-deno-and-bun)', async (ctx) => {
+s('SIGINT cancels the waiting execution and exits 130 with nothing on stdout (docs/cli.md#one-shot-runs)', async (ctx) => {
   const file = write(ctx, 'sleepy.yaml', 'main:\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: sleeping\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n');
   const p = runAsync([file]);
   await p.waitFor(/sleeping/);

@@ -31,7 +31,7 @@ s.after(async (ctx) => {
   await ctx.emulator.close();
 });
 
-s('starts on free loopback ports and reports url, grpcAddress and parent (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
+s('starts on free loopback ports and reports url, grpcAddress and parent (docs/testing.md#the-js-api)', (ctx) => {
   const e = ctx.emulator;
   assert.match(e.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.match(e.grpcAddress, /^127\.0\.0\.1:\d+$/);
@@ -40,7 +40,7 @@ s('starts on free loopback ports and reports url, grpcAddress and parent (docs/c
   assert.is(e.parent, 'projects/my-project/locations/us-central1');
 });
 
-s('deploy then run resolves with the finished execution: SUCCEEDED, result decoded, logs kept (docs/cli.md#one-file-on-node-deno-and-bun)', async (ctx) => {
+s('deploy then run resolves with the finished execution: SUCCEEDED, result decoded, logs kept (docs/testing.md#the-js-api)', async (ctx) => {
   const workflow = await ctx.emulator.deploy('add', ADD);
   assert.is(workflow.name, `${ctx.emulator.parent}/workflows/add`);
   const done = await ctx.emulator.run('add', { x: 41 });
@@ -97,7 +97,7 @@ s('run of an unknown workflow rejects with NOT_FOUND (docs/rest-api.md#endpoints
   assert.is(e.code, 'NOT_FOUND');
 });
 
-s('env values are readable with sys.get_env (docs/cli.md#one-file-on-node-deno-and-bun)', async (ctx) => {
+s('env values are readable with sys.get_env (docs/testing.md#the-js-api)', async (ctx) => {
   await ctx.emulator.deploy('env', 'main:\n  steps:\n    - done:\n        return: ${sys.get_env("GREETING")}\n');
   assert.is((await ctx.emulator.run('env')).result, 'hi');
 });
@@ -146,7 +146,7 @@ s('REST on url and gRPC on grpcAddress serve the same workflows (docs/rest-api.m
   }
 });
 
-s('workflowsDir: its files are deployed at start; two emulators run side by side; close twice is safe (docs/cli.md#one-file-on-node-deno-and-bun)', async () => {
+s('workflowsDir: its files are deployed at start; two emulators run side by side; close twice is safe (docs/testing.md#the-js-api)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-api-'));
   try {
     writeFileSync(join(dir, 'from-file.yaml'), 'main:\n  steps:\n    - done:\n        return: "from file"\n');
@@ -169,7 +169,7 @@ s('workflowsDir: its files are deployed at start; two emulators run side by side
   }
 });
 
-s('the built package entry dist/emulator.js exports startEmulator, which works the same (docs/cli.md#one-file-on-node-deno-and-bun)', async () => {
+s('the built package entry dist/emulator.js exports startEmulator, which works the same (docs/testing.md#the-js-api)', async () => {
   const mod = (await import(pathToFileURL(new URL('../../dist/emulator.js', import.meta.url).pathname).href)) as typeof import('../../src/index.ts');
   const e = await mod.startEmulator();
   try {
