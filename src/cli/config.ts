@@ -62,7 +62,7 @@ export interface ServerConfig {
   readonly clock?: 'real' | 'virtual';
 }
 
-/** The defaults of the spec's Configuration table. */
+/** The defaults of the configuration table (docs/cli.md#configuration). */
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 8787,
   host: '0.0.0.0',

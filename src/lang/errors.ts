@@ -9,7 +9,7 @@
 import { isMap, mapOf, NestingDepthError, type Value, type WMap } from './value.ts';
 
 /**
- * The error tags of the spec's runtime table, with when each is raised. `code` is the typical value of the
+ * The error tags of the runtime table of docs/api-resources.md#errors, with when each is raised. `code` is the typical value of the
  * error map's `code` field (HTTP status for HttpError, else 0).
  */
 const ERROR_TAGS = {

@@ -166,7 +166,7 @@ export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat):
   const method = str(fnName, 'method', a.method).toUpperCase();
   const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
   const headers = buildHeaders(fnName, a.headers);
-  // Sent for every method, GET included, as the spec's argument table says (the production fetch,
+  // Sent for every method, GET included, as the argument table of docs/standard-library.md#http says (the production fetch,
   // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
   const body = encodeBody(fnName, a.body, headers);
   const timeoutMs = timeoutOf(fnName, a.timeout, compat);

@@ -44,7 +44,7 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // math.floor(x): the largest int not greater than x (spec: double to int); an int is returned as is.
+    // math.floor(x): the largest int not greater than x (docs/standard-library.md#namespaces: double to int); an int is returned as is.
     name: 'math.floor',
     params: [{ name: 'x', aliases: ['value'] }],
     impl: ([x]) => {

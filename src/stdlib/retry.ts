@@ -43,9 +43,9 @@ export function backoffValue(b: Backoff): WMap {
   ]);
 }
 
-/** HTTP statuses http.default_retry retries on (spec: 429, 502, 503, 504; not 500). */
+/** HTTP statuses http.default_retry retries on (docs/standard-library.md#retry-policies: 429, 502, 503, 504; not 500). */
 const DEFAULT_RETRY_CODES: ReadonlySet<bigint> = new Set([429n, 502n, 503n, 504n]);
-/** Error tags http.default_retry retries on (spec, plus ConnectionFailedError as Google documents). */
+/** Error tags http.default_retry retries on (docs/standard-library.md#retry-policies; ConnectionFailedError as Google documents). */
 const DEFAULT_RETRY_TAGS: readonly string[] = ['ConnectionError', 'ConnectionFailedError', 'TimeoutError'];
 /** Google's non-idempotent predicate: 429, 503 and ConnectionFailedError only. */
 const NON_IDEMPOTENT_CODES: ReadonlySet<bigint> = new Set([429n, 503n]);

@@ -172,7 +172,7 @@ export function executionEnv(
 /** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */
 export const functions: StdlibFunction[] = [
   {
-    // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
+    // docs/standard-library.md#sys: Environment value as string; with a default, returns it when unset; otherwise raises KeyError.
     // Google: "TypeError: If either name or default is not a string"
     // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/get_env).
     name: 'sys.get_env',
@@ -187,13 +187,13 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // Spec: "Current Unix time as double seconds" (sub-millisecond where the clock has it).
+    // docs/standard-library.md#sys: Current Unix time as double seconds (sub-millisecond where the clock has it).
     name: 'sys.now',
     params: [],
     impl: (_args, ctx) => ctx.clock.now() / 1000,
   },
   {
-    // Spec: "sys.log(data, severity)"; `json` gives structured logging. Google's reference
+    // docs/standard-library.md#sys: sys.log(data, severity); `json` gives structured logging. Google's reference
     // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log): parameters data, severity, text, json,
     // timeout in that order (a `call` step may give them as a list); data or text of a type other than
     // integer, float, bool, string, list or dict, json other than a dict, more than one of them or none is a
@@ -234,7 +234,7 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // Spec: "Pauses the execution"; ends at once, with the execution, when it is cancelled.
+    // docs/standard-library.md#sys: Pauses the execution; ends at once, with the execution, when it is cancelled.
     name: 'sys.sleep',
     params: [{ name: 'seconds' }],
     blocking: true,

@@ -10,9 +10,9 @@
  *
  * Where the spec and Google's documentation differ, the spec is the default and `--compat google` (the
  * context's `compat`) switches to Google's (docs/compat.md):
- * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a sorted list of indexes).
- * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (spec: "full match and groups 1 to 9
- *   referenced by backslash-digit"; Google says replacement backreferences are not supported).
+ * - `text.find_all` returns `[{index, match}]` as docs/compat.md#the-points says (Google documents a sorted list of indexes).
+ * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (docs/compat.md#the-points: the full match and
+ *   groups 1 to 9, referenced by backslash-digit; Google says replacement backreferences are not supported).
  */
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
@@ -216,7 +216,7 @@ function urlDecode(s: string): string {
 export const functions: StdlibFunction[] = [
   {
     // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first
-    // (spec); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
+    // (docs/compat.md#the-points); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
     name: 'text.find_all',
     params: [{ name: 'source' }, { name: 'substr' }],
     impl: ([source, substr], ctx) => {

@@ -16,7 +16,7 @@ let slowRequests = 0;
 
 s.before(async () => {
   emu = await startEmulator({ workflowsDir: false });
-  // A local service that answers after ?ms= milliseconds (spec: "http.* steps issue real HTTP requests").
+  // A local service that answers after ?ms= milliseconds (docs/standard-library.md#http: http.* steps issue real HTTP requests).
   slow = createServer((req, res) => {
     slowRequests++;
     const ms = Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? '0');

@@ -18,7 +18,7 @@ s('retry.always and retry.never ignore the error (docs/standard-library.md)', ()
   assert.is(callNamed('retry.always', { e: m({}) }), true);
 });
 
-s('http.default_retry_predicate retries 429, 502, 503, 504 and connection/timeout errors, not 500 (spec)', () => {
+s('http.default_retry_predicate retries 429, 502, 503, 504 and connection/timeout errors, not 500 (docs/standard-library.md#retry-policies)', () => {
   for (const c of [429n, 502n, 503n, 504n]) assert.is(call('http.default_retry_predicate', http(c)), true, `${c}`);
   for (const c of [500n, 400n, 404n, 501n]) assert.is(call('http.default_retry_predicate', http(c)), false, `${c}`);
   assert.is(call('http.default_retry_predicate', tagged('ConnectionError')), true);
@@ -47,7 +47,7 @@ s('http.default_retry_predicate_non_idempotent keeps Google\'s 429, 503 and Conn
   assert.is(call(p, tagged('TimeoutError')), false);
 });
 
-s('both http policies use the default predicate, max_retries 5 and the default backoff (spec); the non-idempotent one names Google\'s predicate for --compat google (docs/compat.md)', () => {
+s('both http policies use the default predicate, max_retries 5 and the default backoff (docs/standard-library.md#retry-policies); the non-idempotent one names Google\'s predicate for --compat google (docs/compat.md)', () => {
   for (const name of ['http.default_retry', 'http.default_retry_non_idempotent']) {
     const p = RETRY_POLICIES.get(name);
     assert.ok(p, name);
