@@ -52,7 +52,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
  * node:crypto it loads, costs about 8 ms of CPU, so it is loaded on the first connection, whose socket is then
  * handed to the HTTP/2 server (`emit('connection')`, as Node documents for its HTTP servers; the same under
  * Deno and Bun). A runtime without an HTTP/2 server says so on stderr then and closes the connection; the REST
- * API works as before. docs/architecture.md#start-up: start-up.
+ * API works as before. See docs/architecture.md#start-up.
  */
 export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer> {
   const sessions = new Set<ServerHttp2Session>();
