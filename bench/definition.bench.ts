@@ -1,4 +1,4 @@
-// Benchmark (issue 2; issue 17 target <= 20 ms): parse, validate and compile a 128 KB workflow.
+// Benchmark (docs/architecture.md#compile-time: target <= 20 ms): parse, validate and compile a 128 KB workflow.
 // Generates a realistic definition just under the 128 KB limit with steps of every kind (assign, call of
 // stdlib, http and subworkflows, switch, for, parallel branches and for, try/retry/except, raise, return,
 // nested steps, jumps) spread over a main workflow and subworkflows, then times compileDefinition on it.
@@ -160,7 +160,7 @@ const median = times[Math.floor(times.length / 2)]!;
 report(`compile a ${(bytes / 1024).toFixed(0)} KB workflow (median of 30)`, median, 'ms', { value: 20, higherIsBetter: false });
 report(`compile a ${(bytes / 1024).toFixed(0)} KB workflow, CPU time (median of 30)`, cpuTimes[Math.floor(cpuTimes.length / 2)]!, 'ms');
 
-// The YAML reader's share of it (issue 15: the reader was chosen on this number; README "The YAML reader").
+// The YAML reader's share of it (the reader was chosen on this number: docs/architecture.md#reading-definitions-the-yaml-reader).
 for (let i = 0; i < 10; i++) loadSource(source);
 const readTimes: number[] = [];
 for (let i = 0; i < 30; i++) {

@@ -1,4 +1,4 @@
-// The test command (issue 14): 1,000 cases of a 20-step workflow with mocked http calls, run by
+// The test command (docs/testing.md#the-test-command): 1,000 cases of a 20-step workflow with mocked http calls, run by
 // `workflows-emulator test` from the built bundle, end to end (process start, reading, compiling, running,
 // reporting). Target: <= 2 s of wall time. Usage: npm run bench -- test-command
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The emulator of the JS API (src/index.ts `startEmulator`, issue 7 "An API for JS test suites"): the whole
+ * The emulator of the JS API (src/index.ts `startEmulator`, docs/testing.md#the-js-api): the whole
  * emulator started in this process (src/server.ts) and the {@link Emulator} handle over its service core:
  * deploy, start, wait for the end, run, callbacks, step entries, cancel, calls, mocks, the virtual clock,
  * reset and close. The public types are declared in src/index.ts (build.mjs emits dist/index.d.ts from that

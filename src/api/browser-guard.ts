@@ -1,5 +1,5 @@
 /**
- * The one check that keeps other web origins from driving the emulator (issue 16 "Safe by default"), used by
+ * The one check that keeps other web origins from driving the emulator (docs/cli.md#safe-by-default), used by
  * the REST port's handler for every route it serves: the management API, Google's REST transport, the web
  * UI's forms and any control API. Callback URLs (`/callbacks/{id}`) are exempt: whoever holds the
  * unguessable URL may call it, as on Google's service.

@@ -1,5 +1,5 @@
 /**
- * The control API (issue 13 "Control API"): what a test suite steers besides the Workflows API, under
+ * The control API (docs/rest-api.md#the-control-api): what a test suite steers besides the Workflows API, under
  * `/emulator/v1/` on the REST port (the convention of Google's Firebase emulators). JSON in and out; errors
  * in Google's JSON error shape, as the rest of the REST API.
  *
@@ -105,7 +105,7 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return undefined;
       }
       if (m) break;
-      throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
+      throw ApiError.notFound(`no such control API path: ${method} ${path} (see docs/rest-api.md#the-control-api)`);
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);

@@ -1,5 +1,5 @@
 /**
- * The assign step (spec "Workflow definition language": assign): each assignment in order, through target
+ * The assign step (docs/language.md#step-types: assign): each assignment in order, through target
  * paths (`a.b[i]`) with path copying, so values stay immutable to everyone who can see them. A container only
  * one variable holds (scope.ts `Execution.owned`) is changed in place instead, so filling a map key by key
  * (`m[key]: v`) or a list item by item (`l: ${list.concat(l, x)}`) costs O(1) per step, not O(size).
@@ -40,7 +40,7 @@ export function execAssign(
 /**
  * Assigns through a target path with path copying: the containers along the path are copied with the one
  * change, never mutated, so every other holder of the old value keeps it (values are immutable). Missing map
- * keys along the path are created as empty maps (spec "assign": "creates the intermediate maps").
+ * keys along the path are created as empty maps (docs/language.md#step-types: "creates the intermediate maps").
  *
  * @throws WorkflowError tagged KeyError when the root variable of a path is missing, IndexError for a list
  *   index out of range, TypeError when a segment does not fit the value (a key into a list, an index into a
@@ -131,7 +131,7 @@ function setNestedInPlace(slot: Scope, root: Value, keys: readonly Value[], valu
 
 /**
  * `container[key] = value` in place, for a container only the variable in `slot` holds (Execution.owned), with
- * the size bookkeeping done incrementally: O(1) where a copy is O(size) (issue 11 item 4). Returns false,
+ * the size bookkeeping done incrementally: O(1) where a copy is O(size) (docs/architecture.md#running-fairness-and-value-semantics). Returns false,
  * changing nothing, when the key does not fit the container (the copying path then raises the error).
  */
 function setInPlace(slot: Scope, container: Value, key: Value, value: Value): boolean {

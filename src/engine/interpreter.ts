@@ -1,5 +1,5 @@
 /**
- * The step interpreter (spec "Workflow definition language": step types; "States and transitions": error
+ * The step interpreter (docs/language.md#step-types; docs/api-resources.md#states-and-transitions: error
  * propagation order).
  *
  * It runs synchronously until something actually waits, then continues asynchronously ("sync until async"):
@@ -240,7 +240,7 @@ function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
 /**
  * The value a `return` of `main` itself (not of a subworkflow or a parallel branch) hands back as the
  * execution's result: it must be writable as JSON, or the return step fails with a TypeError, so the error
- * names that step (issue 15).
+ * names that step (docs/language.md#data-types).
  */
 function checkResult(v: Value, scope: Scope): Value {
   const frame = scope.frame;

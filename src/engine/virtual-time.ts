@@ -1,5 +1,5 @@
 /**
- * The virtual clock of `--clock virtual` (issue 13 "Virtual clock"): one clock shared by every execution of
+ * The virtual clock of `--clock virtual` (docs/mocks-and-clock.md#virtual-clock): one clock shared by every execution of
  * a server (or by one `run`), on which time stands still while anything runs and jumps to the next timer as
  * soon as nothing does. Results are those of the real clock, only sooner: sys.now, the time functions,
  * resource timestamps and sys.log times all read this clock.

@@ -1,5 +1,5 @@
 /**
- * The record of one execution's outbound calls (issue 13 "Every outbound call is recorded per execution"):
+ * The record of one execution's outbound calls (docs/mocks-and-clock.md#recorded-calls):
  * kind, the http method and URL or the connector's name, the args or request body, the response or error,
  * whether a mock answered, and the step that made the call. Read over the control API
  * (`GET /emulator/v1/{execution name}/calls`), the JS API and the web UI's execution page.

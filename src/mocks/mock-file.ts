@@ -1,5 +1,5 @@
 /**
- * The mock file (issue 13 "Mocks"): what `--mocks FILE`, `run --mocks FILE`, the JS API's `mocks` option and
+ * The mock file (docs/mocks-and-clock.md#mocks): what `--mocks FILE`, `run --mocks FILE`, the JS API's `mocks` option and
  * `PUT /emulator/v1/mocks` accept, read into a {@link MockSet}. YAML or JSON, read with the workflow loader
  * (src/lang/definition/load.ts) so every error names the file, line and column.
  *

@@ -1,5 +1,5 @@
 /**
- * The call interceptor of mocks (issue 13; the seam is src/engine/hooks.ts): around every http.* and
+ * The call interceptor of mocks (docs/mocks-and-clock.md#mocks; the seam is src/engine/hooks.ts): around every http.* and
  * connector call of one execution it records the call (the step that made it, args or request, response or
  * error, mocked or not) and answers connector calls from the mock set. http calls are answered underneath,
  * by the execution's fetch (mock-fetch.ts), so they go through http.*'s own request and response code.

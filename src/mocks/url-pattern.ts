@@ -1,5 +1,5 @@
 /**
- * URL patterns of http mocks (issue 13): exact, `*` glob, or `/re2/` regex (re2js, as every regex here).
+ * URL patterns of http mocks (docs/mocks-and-clock.md#mocks): exact, `*` glob, or `/re2/` regex (re2js, as every regex here).
  *
  * - A pattern without `?` is matched against the request URL without its query string (match the query
  *   with `match.query`); a pattern with `?` against the whole URL.

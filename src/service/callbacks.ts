@@ -1,5 +1,5 @@
 /**
- * Callback endpoints (spec "Events"): what `events.create_callback_endpoint` creates and
+ * Callback endpoints (docs/api-resources.md#events): what `events.create_callback_endpoint` creates and
  * `events.await_callback` waits on, backed by the service so a request to `/callbacks/{id}` on the REST port
  * reaches the waiting execution.
  *
@@ -19,7 +19,7 @@ import type { CallbackHub, Clock } from '../stdlib/types.ts';
 import type { Callback, CallbackRequest } from './model.ts';
 import { newCallbackId, timestamp } from './names.ts';
 
-/** HTTP methods a callback may accept (spec "Events"), as the events namespace lists them. */
+/** HTTP methods a callback may accept (docs/api-resources.md#events), as the events namespace lists them. */
 const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
 
 /** Requests kept per callback while nobody awaits it; more are refused (429) so a client cannot exhaust memory. */
@@ -27,7 +27,7 @@ const MAX_QUEUED_REQUESTS = 100;
 /**
  * Bytes of undelivered requests kept for the callbacks of one execution (body, header and query text, as
  * {@link requestBytes} counts them): 4 MB, eight times the 512 KB a workflow can hold in its variables
- * (spec "Limits"). More is refused with 429.
+ * (docs/api-resources.md#limits). More is refused with 429.
  */
 const MAX_QUEUED_BYTES_PER_EXECUTION = 4 * 1024 * 1024;
 /** Bytes of undelivered requests kept in the whole service, all executions together: 64 MB. More is refused with 429. */
@@ -300,7 +300,7 @@ export class CallbackRegistry {
     });
   }
 
-  /** The value await_callback resumes with (spec "Events"; Google's "Wait using callbacks"). */
+  /** The value await_callback resumes with (docs/api-resources.md#events; Google's "Wait using callbacks"). */
   #eventValue(req: CallbackRequest): Value {
     const headers: WMap = new Map();
     for (const k of Object.keys(req.headers)) headers.set(k, req.headers[k]!);

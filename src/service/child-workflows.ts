@@ -1,5 +1,5 @@
 /**
- * Child workflows (issue 13): the Workflow Executions connector runs executions in the emulator itself, as
+ * Child workflows (docs/standard-library.md#connectors): the Workflow Executions connector runs executions in the emulator itself, as
  * Google's connector reference describes it
  * (https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview):
  *

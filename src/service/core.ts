@@ -1,15 +1,15 @@
 /**
- * The service core (spec "Resources and their fields", "States and transitions", "Endpoints", "Events",
- * "Versioning"): workflows with their revisions, executions pinned to a revision and run in the background,
+ * The service core (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions, docs/rest-api.md#endpoints and docs/api-resources.md#events,
+ * docs/api-resources.md#versioning): workflows with their revisions, executions pinned to a revision and run in the background,
  * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
  * directory watcher; nothing here knows about a transport.
  *
- * Decisions where the spec is silent (each documented in README "Differences from the real service"):
+ * Decisions where the spec is silent (each documented in docs/differences.md):
  * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
  *   and get/list/cancel of executions under the deleted workflow ID keep working. (Google's service "also
  *   cancels and deletes all running executions of the workflow",
  *   https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows/delete; here a
- *   file deleted or renamed in the watched directory must not kill a run, as "Directory watching" rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
+ *   file deleted or renamed in the watched directory must not kill a run, as docs/cli.md#directory-watching rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
  *   revision counter goes on from the old one, so a revision ID always names one source.
  * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
@@ -52,7 +52,7 @@ import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
-/** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
+/** Largest execution argument, in UTF-8 bytes (docs/api-resources.md#execution: max 32 KB). */
 export const MAX_ARGUMENT_BYTES = 32 * 1024;
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
@@ -101,7 +101,7 @@ export interface ServiceCoreOptions {
   readonly clock?: Clock;
   /** Outbound HTTP for http.*; the platform fetch by default. */
   readonly fetch?: typeof fetch;
-  /** The mocks every execution starts with (issue 13); none by default. `setMocks` replaces them. */
+  /** The mocks every execution starts with (docs/mocks-and-clock.md#mocks); none by default. `setMocks` replaces them. */
   readonly mocks?: MockSet;
   /**
    * Where sys.log lines go: one JSON object per call, without the trailing newline. Default: stdout, one line
@@ -121,7 +121,7 @@ export interface ServiceCoreOptions {
   readonly library?: FunctionLibrary;
   /**
    * The step history recorded for an execution whose workflow and execution do not set
-   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
+   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (docs/rest-api.md#step-history; README
    * "Step history").
    */
   readonly defaultHistory?: 'none' | 'basic' | 'detailed';

@@ -1,6 +1,6 @@
 /**
  * The JSON text of a workflow error map, as the API shows it in `Execution.error.payload` and
- * `StepEntry.exception.payload` (spec "Execution": error payload). Always encodes: bytes inside the map are
+ * `StepEntry.exception.payload` (docs/api-resources.md#execution: error payload). Always encodes: bytes inside the map are
  * shown as base64 text and non-finite doubles as strings.
  */
 import { WorkflowError } from '../lang/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * The step history of an execution that has ended, kept small (issue 17: heap per retained execution). A
+ * The step history of an execution that has ended, kept small (docs/architecture.md#step-history-and-call-logs-the-cost-per-step: heap per retained execution). A
  * running execution records into a {@link StepHistory} ring (typed arrays sized for growth, about 1.5 KB even
  * for one entry); once the execution ends nothing is appended any more, so a short history is kept as its
  * frozen entries instead (a few hundred bytes), and the ring is freed. Executions are kept in memory by the

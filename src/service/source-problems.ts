@@ -1,5 +1,5 @@
 /**
- * Workflow files of the watched directory that failed to deploy (issue 16: the web UI shows them instead of
+ * Workflow files of the watched directory that failed to deploy (docs/web-ui.md#pages: the web UI shows them instead of
  * silently showing the revision deployed before). The directory watcher records a problem when a file does not
  * compile and clears it when the file deploys, is fixed or is removed; the UI reads them. One per workflow ID.
  */

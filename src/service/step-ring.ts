@@ -1,5 +1,5 @@
 /**
- * The recording ring of a step history (issue 12; Google's "View history of execution steps"):
+ * The recording ring of a step history (docs/rest-api.md#step-history; Google's "View history of execution steps"):
  * {@link StepRing}, the base of StepHistory (step-history.ts), is the {@link StepObserver} that turns the
  * engine's enter/leave events into step entries and the store that keeps them; StepHistory adds the read side
  * (snapshots in entryId order with their siblings, find, currentSteps, failurePath).
@@ -29,7 +29,7 @@ import type { StepEnd, StepEvent, StepObserver, StepType } from '../engine/hooks
 import type { Value, WMap } from '../lang/value.ts';
 import { toJson } from '../lang/json.ts';
 
-/** Default cap on entries kept per execution (documented in README "Step history"). */
+/** Default cap on entries kept per execution (documented in docs/rest-api.md#step-history). */
 export const MAX_STEP_ENTRIES_PER_EXECUTION = 10_000;
 /** Default cap on the variables JSON kept per execution at the detailed level, in bytes (8 MB). */
 const MAX_VARIABLE_BYTES_PER_EXECUTION = 8 * 1024 * 1024;

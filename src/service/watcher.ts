@@ -1,5 +1,5 @@
 /**
- * Directory watching (spec "Directory watching", rules 1–6): every `.yaml` and `.json` file of the
+ * Directory watching (docs/cli.md#directory-watching, rules 1–6): every `.yaml` and `.json` file of the
  * workflows directory is deployed as the workflow named after the file, and kept in sync while running.
  *
  * - Changes are seen through `node:fs` `watch` (Node, Deno and Bun), plus a light rescan every

@@ -1,5 +1,5 @@
 /**
- * The web UI's execution page, /ui/executions/{workflowId}/{executionId} (spec "Web UI"): state, times,
+ * The web UI's execution page, /ui/executions/{workflowId}/{executionId} (docs/web-ui.md#pages): state, times,
  * argument, the result or the error, callbacks, logs, and the cancel and re-run forms. It refreshes itself
  * (its live region polls) until the state is terminal.
  */
@@ -38,11 +38,11 @@ export interface ExecutionData {
   readonly callbacks: readonly Callback[];
   readonly logs: readonly LogEntry[];
   readonly nowMs: number;
-  /** The step timeline's page of entries (issue 12). */
+  /** The step timeline's page of entries (docs/web-ui.md#pages). */
   readonly steps?: Omit<TimelineData, 'execution'>;
   /** A one-off message shown above the details (e.g. after a cancel that came too late). */
   readonly notice?: string;
-  /** Its outbound calls (issue 13). */
+  /** Its outbound calls (docs/mocks-and-clock.md#recorded-calls). */
   readonly calls?: readonly CallRecord[];
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent?: string;
@@ -56,13 +56,13 @@ function cancelForm(workflowId: string, executionId: string): SafeHtml {
 }
 
 // A plain form (no htmx) to the workflow page, which answers with its start form filled in with this
-// execution's argument, to edit before starting (issue 16). A POST, as an argument may be too long for a URL.
+// execution's argument, to edit before starting (docs/web-ui.md#pages). A POST, as an argument may be too long for a URL.
 function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
   const action = uiPath('workflows', workflowId);
   return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
 }
 
-// Sends a request to a callback the execution waits on, from the page (issue 16). htmx swaps the live region;
+// Sends a request to a callback the execution waits on, from the page (docs/web-ui.md#pages). htmx swaps the live region;
 // hx-preserve keeps what is being typed while the region refreshes itself.
 function callbackForm(workflowId: string, executionId: string, c: Callback): SafeHtml {
   const id = c.name.split('/').pop() ?? '';

@@ -1,5 +1,5 @@
 /**
- * The web UI's HTTP handler (spec "Web UI"): server-rendered HTML pages with htmx fragments, served on the
+ * The web UI's HTTP handler (docs/web-ui.md#pages): server-rendered HTML pages with htmx fragments, served on the
  * REST port under `/ui`, with `/` redirecting to `/ui`. Everything goes through the one ServiceCore that REST
  * and gRPC use; starting and cancelling executions are form POSTs under `/ui/...`.
  *
@@ -215,7 +215,7 @@ function workflows(service: ServiceCore, site: Site, live: boolean): Reply {
 function workflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
   const found = workflowData(service, now, id);
   if (!found) return notFound(site, req, `There is no workflow “${id}”.`);
-  // ?revision=R shows that kept revision's source (issue 15).
+  // ?revision=R shows that kept revision's source (docs/rest-api.md#workflow-settings-and-revisions).
   const revision = new URL(req.url ?? '/', 'http://ui').searchParams.get('revision');
   const shown = revision ? attempt(() => service.getWorkflow(id, revision)) : undefined;
   if (revision && !shown) {
@@ -357,7 +357,7 @@ async function prefilledWorkflow(service: ServiceCore, site: Site, now: () => nu
 }
 
 /**
- * Sends a callback from the execution page (issue 16): the form's `body` goes to the callback as a request
+ * Sends a callback from the execution page (docs/web-ui.md#pages): the form's `body` goes to the callback as a request
  * with the callback's method, as JSON when it parses as JSON, else as text, exactly as a request to its URL.
  */
 async function sendCallback(

@@ -1,5 +1,5 @@
 /**
- * The execution page's step timeline (issue 12 "Terminal and UI"): the execution's step entries as a table,
+ * The execution page's step timeline (docs/web-ui.md#pages): the execution's step entries as a table,
  * each with its type, state, start (from the execution's start) and duration, loop iteration or retry attempt,
  * its parallel thread, nested under its parent by routine and branch; the exception on failed entries; the
  * variables at the detailed history level; the steps running now while the execution is ACTIVE (the page's

@@ -1,5 +1,5 @@
 /**
- * The web UI's list pages (spec "Web UI"), as functions from data to HTML: the dashboard, workflows, one
+ * The web UI's list pages (docs/web-ui.md#pages), as functions from data to HTML: the dashboard, workflows, one
  * workflow with its start form, and executions. They know nothing about HTTP or the service:
  * src/ui/routes.ts gathers the data from the ServiceCore, picks the view and writes the response. The page
  * frame and shared pieces are in layout.ts, the execution page in execution-page.ts.
@@ -35,12 +35,12 @@ export interface DashboardData {
   readonly recent: readonly Execution[];
   readonly totalExecutions: number;
   readonly nowMs: number;
-  /** Watched files that failed to deploy (issue 16). */
+  /** Watched files that failed to deploy (docs/web-ui.md#pages). */
   readonly problems: readonly SourceProblem[];
 }
 
 /**
- * A watched file that failed to deploy (issue 16): the file, the error and where it is, and which revision
+ * A watched file that failed to deploy (docs/web-ui.md#pages): the file, the error and where it is, and which revision
  * is still running in its place. `link`: name the workflow with a link to its page (on the dashboard).
  */
 function sourceProblemBlock(p: SourceProblem, link: boolean): SafeHtml {
@@ -120,9 +120,9 @@ export interface WorkflowData {
   readonly totalExecutions: number;
   readonly activeExecutions: number;
   readonly nowMs: number;
-  /** Its watched file's failed deploy, if the latest save did not deploy (issue 16). */
+  /** Its watched file's failed deploy, if the latest save did not deploy (docs/web-ui.md#pages). */
   readonly problem?: SourceProblem;
-  /** Its kept revisions, newest first (issue 15). */
+  /** Its kept revisions, newest first (docs/rest-api.md#workflow-settings-and-revisions). */
   readonly revisions?: readonly Workflow[];
   /** The revision whose source is shown, when it is not the current one (`?revision=`). */
   readonly shown?: Workflow;
@@ -185,7 +185,7 @@ ${section('wf-source', html`Source${shown !== w ? html` of revision <span class=
   return { title: `Workflow ${id}`, section: 'workflows', body };
 }
 
-/** The revisions of a workflow, newest first, each linking to the page showing its source (issue 15). */
+/** The revisions of a workflow, newest first, each linking to the page showing its source (docs/rest-api.md#workflow-settings-and-revisions). */
 function revisionsSection(id: string, current: Workflow, shown: Workflow, revisions: readonly Workflow[]): SafeHtml {
   const base = uiPath('workflows', id);
   const rows = revisions.map((r) => {
@@ -224,7 +224,7 @@ function listUrl(workflowId: string | undefined, state?: ExecutionState, page = 
   return query ? `${base}?${query}` : base;
 }
 
-/** "Showing 101–200 of 3000" with links to the newer and older pages (issue 16: lists page). */
+/** "Showing 101–200 of 3000" with links to the newer and older pages (docs/web-ui.md#pages: lists page). */
 function pager(d: ExecutionsData): SafeHtml {
   const pages = Math.max(1, Math.ceil(d.matching / d.pageSize));
   if (pages === 1) return html``;

@@ -1,4 +1,4 @@
-// The mock file (issue 13 "Mocks", "Bad input"): what it accepts, and every refusal naming file, line and
+// The mock file (docs/mocks-and-clock.md#mocks): what it accepts, and every refusal naming file, line and
 // column.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

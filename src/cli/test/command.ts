@@ -1,5 +1,5 @@
 /**
- * `workflows-emulator test [PATH...]` (issue 14): runs every test file under the given paths with no server,
+ * `workflows-emulator test [PATH...]` (docs/testing.md#the-test-command): runs every test file under the given paths with no server,
  * each case an isolated execution (own mocks, own clock, own callbacks) run concurrently, and reports.
  *
  * Exit codes: 0 every case passed (or was skipped), 1 a case failed (a wrong result, or a workflow that does

@@ -1,5 +1,5 @@
 /**
- * Finding test files (issue 14 "Test files"): every `*.test.yaml`, `*.test.yml` and `*.test.json` file under
+ * Finding test files (docs/testing.md#the-test-command): every `*.test.yaml`, `*.test.yml` and `*.test.json` file under
  * the given files or directories (default: the current directory), skipping `node_modules` and folders whose
  * name starts with a dot. The list is sorted so runs and reports are stable.
  */

@@ -1,5 +1,5 @@
 /**
- * One isolated execution for a test case (issue 14): its own clock, its own callback registry, its own
+ * One isolated execution for a test case (docs/testing.md#the-test-command): its own clock, its own callback registry, its own
  * mocks and call record, nothing shared with other cases, so cases run concurrently without touching each
  * other. Callbacks the case lists are delivered in order, one each time the workflow awaits a callback;
  * when none is left, the wait's timeout passes at once under the virtual clock (time is advanced by it,

@@ -1,5 +1,5 @@
 /**
- * Running one case of a test file (issue 14): the case's workflow, compiled once per file, runs as one
+ * Running one case of a test file (docs/testing.md#the-test-command): the case's workflow, compiled once per file, runs as one
  * isolated execution with the case's argument, env, mocks and callbacks, under its own clock; what it did
  * (result or error, the steps that ran, its outbound calls, its logs, the callbacks it created) is checked
  * against the case's `expect`.
