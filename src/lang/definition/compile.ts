@@ -71,6 +71,15 @@ export function compileDefinition(source: string, library: DefinitionLibrary, op
   return new Compiler(load, library).definition();
 }
 
+/**
+ * {@link compileDefinition} of a source already loaded with `loadSource` (tools that read the source tree
+ * themselves, such as the lint of src/lint/, load it once).
+ * @throws DefinitionError as {@link compileDefinition} does.
+ */
+export function compileLoadedSource(load: LoadedSource, library: DefinitionLibrary): Definition {
+  return new Compiler(load, library).definition();
+}
+
 
 /** The step kinds, by the field that makes a step that kind. */
 const KIND_FIELDS = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'] as const;
