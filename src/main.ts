@@ -74,4 +74,9 @@ for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
 if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
 // The test command (issue 14): src/cli/test/command.ts.
 if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
-await serve(args);
+// The lint for CI (docs/lint.md): src/cli/lint.ts.
+if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
+// The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
+if (args[0] === 'lsp') {
+  await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
+} else await serve(args);

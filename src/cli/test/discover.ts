@@ -25,6 +25,15 @@ export class MissingPathError extends Error {
  * @throws MissingPathError for a path that does not exist.
  */
 export function findTestFiles(paths: readonly string[], cwd: string): string[] {
+  return findFiles(paths, cwd, isTestFile);
+}
+
+/**
+ * The files under `paths` whose name `accept` takes (files given are taken whatever their name), as absolute
+ * paths, sorted and without repeats; `node_modules` and dot folders are skipped.
+ * @throws MissingPathError for a path that does not exist.
+ */
+export function findFiles(paths: readonly string[], cwd: string, accept: (name: string) => boolean): string[] {
   const found = new Set<string>();
   for (const p of paths.length ? paths : ['.']) {
     const abs = resolve(cwd, p);
@@ -34,13 +43,13 @@ export function findTestFiles(paths: readonly string[], cwd: string): string[] {
     } catch {
       throw new MissingPathError(p);
     }
-    if (isDir) walk(abs, found);
+    if (isDir) walk(abs, found, accept);
     else found.add(abs);
   }
   return [...found].sort();
 }
 
-function walk(dir: string, out: Set<string>): void {
+function walk(dir: string, out: Set<string>, accept: (name: string) => boolean): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -56,8 +65,8 @@ function walk(dir: string, out: Set<string>): void {
     } catch {
       continue;
     }
-    if (isDir) walk(p, out);
-    else if (isTestFile(name)) out.add(p);
+    if (isDir) walk(p, out, accept);
+    else if (accept(name)) out.add(p);
   }
 }
 
