@@ -101,8 +101,6 @@ export interface DocumentModel {
   readonly calls: CallRef[];
   readonly defs: VariableDef[];
   readonly uses: VariableUse[];
-  /** Every `${...}` scalar with its parsed expression (those that parse), per workflow. */
-  readonly expressions: { readonly node: SScalar; readonly ast: Expr; readonly workflow: string; readonly step: StepInfo | undefined }[];
 }
 
 /** Offset just past the last character of a node (the end of its last scalar). */
@@ -124,6 +122,7 @@ export function endOf(node: SNode): number {
 
 /** The step fields that make a step's kind. */
 export const KIND_FIELDS: readonly string[] = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'];
+const KIND_SET: ReadonlySet<string> = new Set(KIND_FIELDS);
 
 /** Builds the {@link DocumentModel} of a loaded source; parts without a workflow's shape are skipped. */
 export function buildModel(load: LoadedSource): DocumentModel {
@@ -134,9 +133,11 @@ class ModelBuilder {
   private readonly m: DocumentModel;
   private workflow = 'main';
   private step: StepInfo | undefined;
+  /** Expressions parsed so far, by text (a definition repeats many). */
+  private readonly parsed = new Map<string, Expr>();
 
   constructor(private readonly load: LoadedSource) {
-    this.m = { load, workflows: [], steps: [], jumps: [], calls: [], defs: [], uses: [], expressions: [] };
+    this.m = { load, workflows: [], steps: [], jumps: [], calls: [], defs: [], uses: [] };
   }
 
   build(): DocumentModel {
@@ -158,7 +159,7 @@ class ModelBuilder {
             if (nameNode && typeof nameNode.value === 'string') params.push(this.nameOf(nameNode));
           }
         }
-        for (const param of params) this.m.defs.push({ ...param, workflow: e.key, step: undefined, how: 'param' });
+        for (const param of params) this.m.defs.push(variableDef(param, e.key, undefined, 'param', undefined));
         const s = entry(e.value, 'steps')?.value;
         const steps = s ? this.list(s, 'workflow', undefined) : { role: 'workflow' as const, steps: [], holder: undefined };
         this.m.workflows.push({ name: e.key, key: this.nameOf(e.keyNode), params, steps, offset: e.keyNode.offset, end: endOf(e.value) });
@@ -183,8 +184,14 @@ class ModelBuilder {
       if (item.kind !== 'map' || item.entries.length === 0) continue;
       const e = item.entries[0]!;
       const body = e.value.kind === 'map' ? e.value : undefined;
-      const kind = body?.entries.find((f) => KIND_FIELDS.includes(f.key))?.key;
-      const nextNode = body ? entry(body, 'next')?.value : undefined;
+      let kind: string | undefined;
+      let nextNode: SNode | undefined;
+      if (body) {
+        for (const f of body.entries) {
+          if (f.key === 'next') nextNode = f.value;
+          else if (kind === undefined && KIND_SET.has(f.key)) kind = f.key;
+        }
+      }
       const info: StepInfo = {
         name: this.nameOf(e.keyNode),
         workflow: this.workflow,
@@ -198,7 +205,7 @@ class ModelBuilder {
       };
       list.steps.push(info);
       this.m.steps.push(info);
-      if (info.next) this.m.jumps.push({ ...info.next, from: info });
+      if (info.next) this.m.jumps.push(jumpRef(info.next, info));
       const saved = this.step;
       this.step = info;
       if (body) this.fields(body, info);
@@ -218,8 +225,10 @@ class ModelBuilder {
         case 'call':
           if (v.kind === 'scalar' && typeof v.value === 'string') {
             const args = entry(body, 'args')?.value;
-            const ref: CallRef = { ...this.nameOf(v), workflow: this.workflow, step, callStep: true };
-            this.m.calls.push(args?.kind === 'map' ? { ...ref, args } : ref);
+            const r = this.nameOf(v);
+            const ref: CallRef = { name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow: this.workflow, step, callStep: true };
+            if (args?.kind === 'map') (ref as { args?: SMap }).args = args;
+            this.m.calls.push(ref);
           }
           break;
         case 'result':
@@ -264,10 +273,10 @@ class ModelBuilder {
     const key = e.keyNode;
     const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.key);
     if (plain) {
-      this.m.defs.push({ ...this.nameOf(key), workflow: this.workflow, step: this.step?.name.name, how: 'assign', value: e.value });
+      this.m.defs.push(variableDef(this.nameOf(key), this.workflow, this.step?.name.name, 'assign', e.value));
     } else {
       // `a.b[i]: v` writes into `a` (a use of `a`: it must exist) and reads what the brackets hold.
-      this.expression({ ...key, value: '${' + e.key + '}' }, -2);
+      this.expression(key, e.key, -2);
     }
     this.values(e.value);
   }
@@ -276,7 +285,7 @@ class ModelBuilder {
     for (const f of c.entries) {
       if (f.key === 'condition') this.values(f.value);
       else if (f.key === 'next') {
-        if (f.value.kind === 'scalar' && typeof f.value.value === 'string') this.m.jumps.push({ ...this.nameOf(f.value), from: step });
+        if (f.value.kind === 'scalar' && typeof f.value.value === 'string') this.m.jumps.push(jumpRef(this.nameOf(f.value), step));
       } else if (f.key === 'steps') this.list(f.value, 'condition', step);
     }
     // Inline step content (`assign`, `call`, `return`, `raise` written in the condition).
@@ -308,7 +317,7 @@ class ModelBuilder {
 
   private def(node: SNode, how: VariableDefKind): void {
     if (node.kind === 'scalar' && typeof node.value === 'string' && node.value !== '') {
-      this.m.defs.push({ ...this.nameOf(node), workflow: this.workflow, step: this.step?.name.name, how });
+      this.m.defs.push(variableDef(this.nameOf(node), this.workflow, this.step?.name.name, how, undefined));
     }
   }
 
@@ -316,72 +325,89 @@ class ModelBuilder {
   private values(node: SNode): void {
     switch (node.kind) {
       case 'scalar':
-        if (typeof node.value === 'string') this.expression(node, 0);
+        if (typeof node.value === 'string' && node.value.startsWith('${')) this.expression(node, node.value, 0);
         return;
       case 'seq':
         for (const i of node.items) this.values(i);
         return;
       case 'map':
         for (const e of node.entries) {
-          this.expression({ ...e.keyNode, value: e.key }, 0);
+          if (e.key.startsWith('${')) this.expression(e.keyNode, e.key, 0);
           this.values(e.value);
         }
     }
   }
 
   /**
-   * Records the variables and calls of a scalar holding `${...}`; `shift` corrects offsets for a scalar whose
-   * value was wrapped in `${}` here (an assignment target).
+   * Records the variables and calls of the expression `text` written in scalar `node`: `${...}` (shift 0), or
+   * an assignment target written bare (shift -2: `text` is the target, parsed as the expression it reads as).
    */
-  private expression(node: SScalar, shift: number): void {
-    const text = expressionText(node.value as string);
-    if (text === undefined) return;
-    let ast: Expr;
-    try {
-      ast = parseExpression(text);
-    } catch {
-      return;
+  private expression(node: SScalar, text: string, shift: number): void {
+    const inner = shift === 0 ? expressionText(text) : text;
+    if (inner === undefined) return;
+    let ast = this.parsed.get(inner);
+    if (ast === undefined) {
+      try {
+        ast = parseExpression(inner);
+      } catch {
+        return;
+      }
+      this.parsed.set(inner, ast);
     }
-    if (shift === 0) this.m.expressions.push({ node, ast, workflow: this.workflow, step: this.step });
-    const at = (pos: number, name: string): NameRef => {
-      const offset = shift === 0 ? sourceOffset(this.load, node, 2 + pos) : node.offset + pos + (node.style === 'plain' ? 0 : 1);
-      return { name, offset, end: offset + name.length, exact: this.load.source.startsWith(name, offset) };
-    };
-    walkExpr(ast, (e) => {
-      if (e.kind === 'var') this.m.uses.push({ ...at(e.pos, e.name), workflow: this.workflow });
-      else if (e.kind === 'call') this.m.calls.push({ ...at(e.pos, e.callee), workflow: this.workflow, step: this.step, callStep: false });
-    });
+    this.collect(ast, node, shift);
+  }
+
+  /** The variable reads and calls of an expression, with their source offsets. */
+  private collect(e: Expr, node: SScalar, shift: number): void {
+    switch (e.kind) {
+      case 'var': {
+        const r = this.refAt(node, shift, e.pos, e.name);
+        this.m.uses.push({ name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow: this.workflow });
+        return;
+      }
+      case 'call': {
+        const r = this.refAt(node, shift, e.pos, e.callee);
+        this.m.calls.push({ name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow: this.workflow, step: this.step, callStep: false });
+        for (const a of e.args) this.collect(a, node, shift);
+        return;
+      }
+      case 'member':
+        return this.collect(e.object, node, shift);
+      case 'index':
+        this.collect(e.object, node, shift);
+        return this.collect(e.index, node, shift);
+      case 'unary':
+        return this.collect(e.operand, node, shift);
+      case 'binary':
+        this.collect(e.left, node, shift);
+        return this.collect(e.right, node, shift);
+      case 'list':
+        for (const i of e.items) this.collect(i, node, shift);
+        return;
+      case 'map':
+        for (const [k, v] of e.entries) {
+          this.collect(k, node, shift);
+          this.collect(v, node, shift);
+        }
+        return;
+      case 'literal':
+        return;
+    }
+  }
+
+  /** The source span of a name at `pos` of an expression in `node` (see {@link expression} for `shift`). */
+  private refAt(node: SScalar, shift: number, pos: number, name: string): NameRef {
+    const offset = shift === 0 ? sourceOffset(this.load, node, 2 + pos) : node.offset + pos + (node.style === 'plain' ? 0 : 1);
+    return { name, offset, end: offset + name.length, exact: this.load.source.startsWith(name, offset) };
   }
 }
 
-/** Calls `visit` on every node of an expression, parents first. */
-export function walkExpr(e: Expr, visit: (e: Expr) => void): void {
-  visit(e);
-  switch (e.kind) {
-    case 'member':
-      return walkExpr(e.object, visit);
-    case 'index':
-      walkExpr(e.object, visit);
-      return walkExpr(e.index, visit);
-    case 'call':
-      for (const a of e.args) walkExpr(a, visit);
-      return;
-    case 'unary':
-      return walkExpr(e.operand, visit);
-    case 'binary':
-      walkExpr(e.left, visit);
-      return walkExpr(e.right, visit);
-    case 'list':
-      for (const i of e.items) walkExpr(i, visit);
-      return;
-    case 'map':
-      for (const [k, v] of e.entries) {
-        walkExpr(k, visit);
-        walkExpr(v, visit);
-      }
-      return;
-    case 'literal':
-    case 'var':
-      return;
-  }
+function variableDef(r: NameRef, workflow: string, step: string | undefined, how: VariableDefKind, value: SNode | undefined): VariableDef {
+  const d: VariableDef = { name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow, step, how };
+  if (value !== undefined) (d as { value?: SNode }).value = value;
+  return d;
+}
+
+function jumpRef(r: NameRef, from: StepInfo): JumpRef {
+  return { name: r.name, offset: r.offset, end: r.end, exact: r.exact, from };
 }

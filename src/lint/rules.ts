@@ -71,11 +71,17 @@ function unreachableSteps(m: DocumentModel): LintWarning[] {
       if (l.role === 'for') return after(l.holder);
     }
   };
+  const jumpsFrom = new Map<StepInfo, string[]>();
+  for (const j of m.jumps) {
+    const list = jumpsFrom.get(j.from);
+    if (list) list.push(j.name);
+    else jumpsFrom.set(j.from, [j.name]);
+  }
   for (const w of m.workflows) reach(w.steps.steps[0]);
   while (work.length > 0) {
     const s = work.pop()!;
     for (const list of s.children) reach(list.steps[0]);
-    for (const j of m.jumps) if (j.from === s) reach(byName.get(s.workflow)?.get(j.name));
+    for (const name of jumpsFrom.get(s) ?? []) reach(byName.get(s.workflow)?.get(name));
     if (s.kind === 'return' || s.kind === 'raise') continue;
     // A switch continues after itself when no condition matches; a condition's steps, loops and branches
     // end in `after` through their last step.
@@ -108,12 +114,16 @@ function unreachableSteps(m: DocumentModel): LintWarning[] {
  * and so are names starting with `_` (the usual way to say "not read on purpose").
  */
 function unusedVariables(m: DocumentModel): LintWarning[] {
-  const read = new Set<string>();
-  for (const u of m.uses) read.add(`${u.workflow}\u0000${u.name}`);
+  const read = new Map<string, Set<string>>();
+  for (const u of m.uses) {
+    let names = read.get(u.workflow);
+    if (!names) read.set(u.workflow, (names = new Set()));
+    names.add(u.name);
+  }
   const out: LintWarning[] = [];
   for (const d of m.defs) {
     if (d.how === 'param' || d.how === 'for' || d.name.startsWith('_')) continue;
-    if (read.has(`${d.workflow}\u0000${d.name}`)) continue;
+    if (read.get(d.workflow)?.has(d.name)) continue;
     const what = d.how === 'result' ? 'the call result' : d.how === 'except' ? 'the caught error' : 'variable';
     const step: { step?: string } = d.step !== undefined ? { step: d.step } : {};
     out.push({ code: 'UNUSED_VARIABLE', message: `${what} '${d.name}' is assigned and never read`, offset: d.offset, end: d.end, ...step });
