@@ -13,12 +13,19 @@ import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
 
+/** The help's lines on the commands for CI and editors (their modules load only when they run). */
+const TOOLS_HINT = `
+Checks for CI and editors:
+  workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]   (see lint --help; docs/lint.md)
+  workflows-emulator lsp    the language server, over stdio (docs/editor.md)
+`;
+
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');
