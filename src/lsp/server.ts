@@ -47,7 +47,14 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
   }));
 
   documents.onDidChangeContent(({ document }) => {
-    const a = analyze(document, analyses.get(document.uri));
+    let a: Analysis;
+    try {
+      a = analyze(document, analyses.get(document.uri));
+    } catch (e) {
+      // A bug of ours, not of the document: said in the client's log, and the document gets no help.
+      connection.console.error(`workflows-emulator: internal error while checking ${document.uri}: ${(e as Error)?.stack ?? String(e)}`);
+      a = { isWorkflow: false, problems: [], model: undefined, stale: false };
+    }
     analyses.set(document.uri, a);
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: a.problems.map(toDiagnostic) });
   });

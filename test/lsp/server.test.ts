@@ -81,6 +81,38 @@ s('documents that are not workflows get no diagnostics and no help, and do not c
   assert.is(c.child.exitCode, null);
 });
 
+s('odd and broken documents get answers, never a crash: every request at every line (docs/editor.md)', async () => {
+  const odd = [
+    'main: 5\n',
+    '[1, 2, 3]\n',
+    '- a: 5\n- b:\n    next: a\n',
+    'main:\n  steps:\n    - a:\n        return: ${\n',
+    'main:\n  steps:\n    - "\u00e9t\u00e9 \ud83d\ude00":\n        assign:\n          - "x.y[\'k\']": ${"\\u00e9" + 1}\n',
+    'main:\n  steps:\n' + '    - s:\n        steps:\n'.repeat(3) + '          - t:\n              return: 1\n',
+    '{"main": {"steps": [{"a": {"call": "sys.log", "args": {"text": "${x"}}}]}}',
+    'main:\n  params: [a, a]\n  steps:\n    - x:\n        return: ${a}\nsub:\n  steps: 5\n',
+  ];
+  for (const [i, text] of odd.entries()) {
+    const uri = `file:///w/odd-${i}.${text.startsWith('{') ? 'json' : 'yaml'}`;
+    await c.open(uri, text, text.startsWith('{') ? 'json' : 'yaml');
+    const lines = text.split('\n');
+    for (let line = 0; line < lines.length; line++) {
+      for (const character of [0, 4, lines[line]!.length]) {
+        const pos = { textDocument: { uri }, position: { line, character } };
+        await c.request('textDocument/completion', pos);
+        await c.request('textDocument/hover', pos);
+        await c.request('textDocument/definition', pos);
+        await c.request('textDocument/references', { ...pos, context: { includeDeclaration: true } });
+        await c.request('textDocument/prepareRename', pos);
+      }
+    }
+    await c.request('textDocument/documentSymbol', { textDocument: { uri } });
+  }
+  assert.is(c.child.exitCode, null);
+  assert.equal(c.logs().filter((m) => /internal error/.test(m)), []);
+  assert.is(c.stderr(), '');
+});
+
 s('completion after call: lists functions with parameters and doc, and subworkflows (docs/editor.md "Completion")', async () => {
   const text = SAGA.replace('call: http.get', 'call: ht');
   await c.change(SAGA_URI, text);

@@ -21,6 +21,8 @@ export interface LspClient {
   request<R>(method: string, params: unknown): Promise<R>;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** The messages the server logged to the client (`window/logMessage`) so far. */
+  logs(): string[];
   /** `shutdown`, `exit`, and the process's end. */
   close(): Promise<void>;
 }
@@ -36,6 +38,10 @@ export async function startLspClient(): Promise<LspClient> {
     const list = waiting.get(p.uri) ?? [];
     const i = list.findIndex((w) => w.version === undefined || p.version === undefined || w.version === p.version);
     if (i >= 0) list.splice(i, 1)[0]!.resolve(p);
+  });
+  const logs: string[] = [];
+  connection.onNotification('window/logMessage', (p: { message: string }) => {
+    logs.push(p.message);
   });
   connection.listen();
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
@@ -65,6 +71,7 @@ export async function startLspClient(): Promise<LspClient> {
     },
     request: (method, params) => connection.sendRequest(method, params),
     stderr: () => err,
+    logs: () => logs,
     async close() {
       const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       await connection.sendRequest('shutdown');
