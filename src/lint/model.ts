@@ -263,6 +263,9 @@ class ModelBuilder {
           break;
         case 'next':
           break;
+        case 'retry':
+          this.retry(v, step);
+          break;
         default:
           this.values(v);
       }
@@ -312,6 +315,28 @@ class ModelBuilder {
         }
       } else if (f.key === 'for' && f.value.kind === 'map') this.loop(f.value, step);
       else if (f.key !== 'shared') this.values(f.value);
+    }
+  }
+
+  /**
+   * A `retry`: a policy (`${http.default_retry}`) or a map whose `predicate` (a function or subworkflow) and
+   * `backoff` may be names in `${...}`. Those names are references (a rename of the subworkflow follows them),
+   * not variable reads.
+   */
+  private retry(v: SNode, step: StepInfo): void {
+    const named = (n: SNode | undefined): boolean => {
+      if (n?.kind !== 'scalar' || typeof n.value !== 'string') return false;
+      const m = /^\$\{(\s*)([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\s*\}$/.exec(n.value);
+      if (!m) return false;
+      const r = this.refAt(n, 0, m[1]!.length, m[2]!);
+      this.m.calls.push({ name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow: this.workflow, step, callStep: false });
+      return true;
+    };
+    if (named(v)) return;
+    if (v.kind !== 'map') return this.values(v);
+    for (const f of v.entries) {
+      if ((f.key === 'predicate' || f.key === 'backoff') && named(f.value)) continue;
+      this.values(f.value);
     }
   }
 

@@ -216,6 +216,23 @@ s('rename of a step updates its next references; rename of a subworkflow its cal
   assert.is(await c.request('textDocument/prepareRename', at(uri, renamed, 'return: 1', 2)), null);
 });
 
+s('rename of a subworkflow used as a retry predicate updates the predicate too (docs/editor.md "Rename")', async () => {
+  const edit = await c.request<WorkspaceEdit>('textDocument/rename', { ...at(SAGA_URI, SAGA, 'payment_may_retry:', 3), newName: 'charge_may_retry' });
+  const edits = edit.changes![SAGA_URI]!;
+  assert.is(edits.length, SAGA.split('payment_may_retry').length - 1);
+  const lines = SAGA.split('\n');
+  for (const e of [...edits].sort((a, b) => b.range.start.line - a.range.start.line)) {
+    const l = lines[e.range.start.line]!;
+    lines[e.range.start.line] = l.slice(0, e.range.start.character) + e.newText + l.slice(e.range.end.character);
+  }
+  const renamed = lines.join('\n');
+  assert.is(renamed, SAGA.replaceAll('payment_may_retry', 'charge_may_retry'));
+  assert.equal((await c.change(SAGA_URI, renamed)).diagnostics, []);
+  const hover = await c.request<Hover>('textDocument/hover', at(SAGA_URI, renamed, '${charge_may_retry}', 3));
+  assert.match((hover.contents as { value: string }).value, /subworkflow charge_may_retry\(e\)/);
+  await c.change(SAGA_URI, SAGA);
+});
+
 s('document symbols: routines with their steps, nested as written (docs/editor.md "Outline")', async () => {
   const syms = await c.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: SAGA_URI } });
   assert.equal(syms.map((x) => x.name), ['main', 'payment_may_retry', 'release_stock']);
