@@ -1,9 +1,11 @@
 // Bundles the emulator into one dependency-free ES module, dist/emulator.js (only `node:` built-ins stay
-// imports), runnable with `node dist/emulator.js`, `deno run -A dist/emulator.js` or `bun dist/emulator.js`;
-// and the JS API for test suites (src/index.ts) into dist/index.js with its types in dist/index.d.ts.
+// imports), which is both the command line, run with `node dist/emulator.js`, `deno run -A dist/emulator.js` or
+// `bun dist/emulator.js`, and the JS API for test suites (`import { startEmulator } from 'workflows-emulator'`:
+// src/main.ts re-exports src/index.ts and starts the command line only when it is the program being run); the
+// API's types go to dist/index.d.ts.
 // Usage: node build.mjs [--watch] [--metafile]   (--metafile writes dist/meta.json for `esbuild --analyze`-style size checks)
 //
-// Size and stack traces (issue 17: the file must stay under 700 KB and readable in a stack trace): the code is
+// Size and stack traces (the file must stay under 700 KB and readable in a stack trace: docs/architecture.md): the code is
 // minified (whitespace, syntax, identifiers) with esbuild's keepNames, so every function and class keeps its
 // name in stack traces (V8 prints the `name` esbuild sets), and every source file starts on a line of its own
 // with a `//! <path>` comment naming it (a dependency: its first file only), so `emulator.js:<line>` in a trace
@@ -11,7 +13,7 @@
 // decompresses them on first use), and js-yaml comes in without its dumper (see yamlReader below).
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
@@ -213,14 +215,6 @@ const options = {
   plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
 };
 
-// The JS API (`import { startEmulator } from 'workflows-emulator'`): the same bundle minus the shebang.
-const apiOptions = {
-  ...options,
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
-  banner: { js: options.banner.js.split('\n').slice(1).join('\n') },
-};
-
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
   const ts = (await import('typescript')).default;
@@ -242,9 +236,11 @@ if (process.argv.includes('--watch')) {
   await ctx.watch();
 } else {
   const metafile = process.argv.includes('--metafile');
-  const [cli] = await Promise.all([esbuild.build({ ...options, metafile }), esbuild.build(apiOptions), writeTypes()]);
-  if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(cli.metafile));
-  for (const out of [options.outfile, apiOptions.outfile]) writeFileSync(out, onePackageComment(readFileSync(out, 'utf8')));
+  const [bundle] = await Promise.all([esbuild.build({ ...options, metafile }), writeTypes()]);
+  if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(bundle.metafile));
+  writeFileSync(options.outfile, onePackageComment(readFileSync(options.outfile, 'utf8')));
+  // An earlier build's second file (the JS API was once bundled apart): gone, so nothing can import it by mistake.
+  rmSync(new URL('./dist/index.js', import.meta.url), { force: true });
 }
 
 /**

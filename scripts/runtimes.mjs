@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The versions the runtime suite is run with (README "One file, on Node, Deno and Bun"). */
+/** The versions the runtime suite is run with (docs/cli.md#one-file-on-node-deno-and-bun). */
 export const RUNTIME_VERSIONS = { deno: '2.9.6', bun: '1.4.5' };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

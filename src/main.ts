@@ -1,6 +1,8 @@
 /**
- * The command line: `workflows-emulator [options]` starts the emulator (spec "Configuration"). This file
- * only dispatches; the server lives in src/server.ts and the options in src/cli/config.ts.
+ * The one file's entry point (docs/cli.md): run directly (`node dist/emulator.js`, `npx workflows-emulator`,
+ * `deno run -A`, `bun`), it is the command line; imported (`import { startEmulator } from
+ * 'workflows-emulator'`), it is the JS API of src/index.ts and starts nothing. This file only dispatches; the
+ * server lives in src/server.ts and the options in src/cli/config.ts.
  *
  * Exit codes: 0 after SIGINT/SIGTERM or for --help/--version; 2 for a bad option or value (one-line message
  * on stderr); 1 when the server cannot start (e.g. the port is in use).
@@ -12,6 +14,10 @@ import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export * from './index.ts';
 
 /** The help's lines on the commands for CI and editors (their modules load only when they run). */
 const TOOLS_HINT = `
@@ -74,16 +80,39 @@ async function serve(args: readonly string[]): Promise<void> {
   process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir}${exposed})\n`);
 }
 
-const args = process.argv.slice(2);
-// Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
-for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
-// The one-shot command (issue 7): src/cli/run.ts.
-if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
-// The test command (issue 14): src/cli/test/command.ts.
-if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
-// The lint for CI (docs/lint.md): src/cli/lint.ts.
-if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
-// The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
-if (args[0] === 'lsp') {
-  await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
-} else await serve(args);
+/**
+ * Whether this module is the program being run rather than a module imported by another. Deno and Bun (and Node
+ * 22.18+) say so as `import.meta.main`; elsewhere on Node the entry script is `process.argv[1]`, compared by its
+ * real path so that a symlink (npm's `node_modules/.bin/workflows-emulator`) still counts.
+ */
+function isMainModule(): boolean {
+  const main = (import.meta as { main?: boolean }).main;
+  if (typeof main === 'boolean') return main;
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false; // the entry script is not a file (node -e, a REPL): this module was imported
+  }
+}
+
+/** Runs the command line: one-shot `run`, the `test` command, `lint`, the language server, or the server. */
+async function main(args: readonly string[]): Promise<void> {
+  // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
+  for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
+  // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
+  if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
+  // The test command (docs/testing.md): src/cli/test/command.ts.
+  if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // The lint for CI (docs/lint.md): src/cli/lint.ts.
+  if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
+  // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
+  if (args[0] === 'lsp') {
+    await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
+    return;
+  }
+  await serve(args);
+}
+
+if (isMainModule()) await main(process.argv.slice(2));

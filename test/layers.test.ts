@@ -1,4 +1,4 @@
-// The layer order of src/ (README "Where things are"): every import of every file under src/ points down the
+// The layer order of src/ (docs/architecture.md#layers-and-where-things-are): every import of every file under src/ points down the
 // order or within its own folder, so folders never form a cycle. Imports are read with the TypeScript
 // compiler's own pre-processor (static imports, re-exports, `import type` and dynamic `import()` alike).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -75,7 +75,7 @@ function checkFile(file: string, text: string): string[] {
   const name = `src/${relative(src, file)}`;
   const fromRank = rankOf(from);
   if (fromRank === undefined) {
-    return [`${name}: folder '${from}' is not in the layer order (add it to LAYERS here and to README's diagram)`];
+    return [`${name}: folder '${from}' is not in the layer order (add it to LAYERS here and to the map in docs/architecture.md)`];
   }
   const problems: string[] = [];
   for (const [spec, to] of importsOf(file, text)) {
@@ -110,7 +110,7 @@ function cyclesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
 }
 
 const files = sourceFiles(src).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-const test = suite('layers (README "Where things are")');
+const test = suite('layers (docs/architecture.md#layers-and-where-things-are)');
 
 test('every import under src/ points down the layer order or stays in its folder', () => {
   const problems = files.flatMap((f) => checkFile(f.path, f.text));
@@ -144,7 +144,7 @@ test('the checker names a file importing up the order, or sideways within a laye
     "src/cli/probe.ts imports '../server.ts': 'cli' may not import '.', a higher layer",
   ]);
   assert.equal(checkFile(join(src, 'history', 'probe.ts'), ''), [
-    "src/history/probe.ts: folder 'history' is not in the layer order (add it to LAYERS here and to README's diagram)",
+    "src/history/probe.ts: folder 'history' is not in the layer order (add it to LAYERS here and to the map in docs/architecture.md)",
   ]);
   const graph = new Map([['cli', new Set(['.'])], ['.', new Set(['cli', 'api'])], ['api', new Set<string>()]]);
   assert.equal(cyclesOf(graph), ['. -> cli -> .']);

@@ -1,9 +1,9 @@
-// The emulator for benchmarks that need to see inside the server: the built JS API (dist/index.js, the same
-// code as dist/emulator.js without the command line) in a child process started with child_process.fork.
+// The emulator for benchmarks that need to see inside the server: the built JS API (dist/emulator.js, imported,
+// which starts no command line) in a child process started with child_process.fork.
 // It sends {url, port, grpcPort} once listening and answers IPC messages:
 //   'cpu'   -> {cpu: process.cpuUsage()} (microseconds of user and system CPU time of the server process)
 //   'close' -> closes the emulator and exits.
-import { startEmulator } from '../../dist/index.js';
+import { startEmulator } from '../../dist/emulator.js';
 
 const emulator = await startEmulator();
 process.on('message', (message) => {

@@ -7,13 +7,13 @@ import { promisify } from 'node:util';
 import { typeCheck } from '../support/typecheck.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
-// README "Google's client libraries against the emulator": the Node example runs as written (ports swapped for
-// the test's free ones), over gRPC and over Google's REST transport (SPEC.md "gRPC API").
-const s = suite<{ server: RunningServer }>('api grpc-readme (the README Node example runs)');
+// docs/grpc.md#googles-client-libraries: the Node example runs as written (ports swapped for the test's free
+// ones), over gRPC and over Google's REST transport (docs/grpc.md#the-grpc-api).
+const s = suite<{ server: RunningServer }>('api grpc-readme (the Node example of docs/grpc.md runs)');
 
 const root = new URL('../../', import.meta.url).pathname;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf("## Google's client libraries against the emulator"));
+const page = readFileSync(join(root, 'docs', 'grpc.md'), 'utf8');
+const section = page.slice(page.indexOf("\n## Google's client libraries\n"));
 const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 
 s.before(async (ctx) => {
@@ -43,26 +43,26 @@ async function run(ctx: { server: RunningServer }, transport: 'grpc' | 'rest'): 
   }
 }
 
-s('the README has a Node example using an insecure channel and no credentials', () => {
+s('docs/grpc.md has a Node example using an insecure channel and no credentials', () => {
   assert.match(example, /grpc\.credentials\.createInsecure\(\)/);
   assert.match(example, /operation\.promise\(\)/);
 });
 
-s('the README Node example deploys and starts an execution over gRPC, and works twice (spec "gRPC API")', async (ctx) => {
+s('the Node example deploys and starts an execution over gRPC, and works twice (docs/grpc.md#the-grpc-api)', async (ctx) => {
   for (let i = 0; i < 2; i++) {
     const name = await run(ctx, 'grpc');
     assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/from-client\/executions\/.+/);
   }
 });
 
-s("the README Node example works on Google's REST transport with WORKFLOWS_EMULATOR_HOST, twice (spec \"Configuration\")", async (ctx) => {
+s("the Node example works on Google's REST transport with WORKFLOWS_EMULATOR_HOST, twice (docs/cli.md#configuration)", async (ctx) => {
   for (let i = 0; i < 2; i++) {
     const name = await run(ctx, 'rest');
     assert.match(name, /^projects\/my-project\/locations\/us-central1\/workflows\/from-client\/executions\/.+/);
   }
 });
 
-s('the README Node example type-checks as TypeScript under strict (issue 16)', () => {
+s('the Node example type-checks as TypeScript under strict', () => {
   const dir = join(root, '.tmp');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `grpc-readme-${process.pid}-typecheck.ts`);

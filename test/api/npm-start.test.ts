@@ -1,5 +1,5 @@
 // `npm start` (examples/start.mjs) says in one clear line, without a stack trace, when the example services'
-// port is taken, and exits 1 without starting the emulator (issue 16 "README and defaults that work").
+// port is taken, and exits 1 without starting the emulator (README.md#five-minute-start).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';

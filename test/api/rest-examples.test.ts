@@ -1,6 +1,6 @@
 // The examples end to end (issue 4, "The main job, on real input"): the emulator on examples/workflows and the
 // local services of examples/services.mjs, both as child processes, driven over REST and the callback URL
-// the way README shows.
+// the way docs/rest-api.md#a-worked-example-the-order-saga shows.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -60,7 +60,7 @@ s('the API answers and another execution\'s sleep ends while one execution compu
   assert.is(c.body.state, 'CANCELLED');
 });
 
-s('SIGTERM ends the process while an execution computes (README "Running it": SIGINT and SIGTERM exit 0)', async () => {
+s('SIGTERM ends the process while an execution computes (docs/cli.md#running-the-emulator: SIGINT and SIGTERM exit 0)', async () => {
   await start('busy');
   await until(async () => ((await emu.request('GET', '/workflows/busy/executions')).body.executions.some((e: any) => e.state === 'ACTIVE') ? true : undefined), 'a busy execution');
   // close() sends SIGTERM and falls back to SIGKILL after 5 s, which would give no exit code.

@@ -1,10 +1,10 @@
-// The command line of the server and of `run` (README "Configuration"), read with node:util parseArgs: the
+// The command line of the server and of `run` (docs/cli.md#configuration), read with node:util parseArgs: the
 // words accepted and the one-line errors (exit code 2) for the rest.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig } from '../../src/cli/config.ts';
 
-const test = suite('cli config (README "Configuration")');
+const test = suite('cli config (docs/cli.md#configuration)');
 const message = (argv: string[]): string => {
   const r = parseConfig(argv, {});
   return r.kind === 'error' ? r.message : `no error: ${r.kind}`;

@@ -189,7 +189,7 @@ s('--data forms: inline, --data=, @file, @- from stdin; no --data is a null argu
   assert.is(run([echo]).stdout, 'null\n');
 });
 
-s('an argument given to a main without params is ignored, as by the service (README "Differences")', (ctx) => {
+s('an argument given to a main without params is ignored, as by the service (docs/differences.md#resources-and-the-api)', (ctx) => {
   const file = write(ctx, 'noparams.yaml', 'main:\n  steps:\n    - done:\n        return: 1\n');
   const r = run([file, '--data', '{"unused": true}']);
   assert.is(r.status, 0, r.stderr);

@@ -1,6 +1,6 @@
 // The JS API for test suites (issue 7 "An API for JS test suites"): startEmulator() in process on free
 // loopback ports, deploy/run/start/wait/callbacks/cancel/close, the workflows directory, REST and gRPC on the
-// reported addresses; and the built package entry (dist/index.js, `npm run build` first) exporting the same.
+// reported addresses; and the built package entry (dist/emulator.js, `npm run build` first) exporting the same.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rejection as rejectionOf } from '../support/rejection.ts';
@@ -169,8 +169,8 @@ s('workflowsDir: its files are deployed at start; two emulators run side by side
   }
 });
 
-s('the built package entry dist/index.js exports startEmulator, which works the same (issue 7)', async () => {
-  const mod = (await import(pathToFileURL(new URL('../../dist/index.js', import.meta.url).pathname).href)) as typeof import('../../src/index.ts');
+s('the built package entry dist/emulator.js exports startEmulator, which works the same (issue 7)', async () => {
+  const mod = (await import(pathToFileURL(new URL('../../dist/emulator.js', import.meta.url).pathname).href)) as typeof import('../../src/index.ts');
   const e = await mod.startEmulator();
   try {
     await e.deploy('hello', 'main:\n  steps:\n    - done:\n        return: {ok: true}\n');

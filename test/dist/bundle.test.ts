@@ -1,11 +1,15 @@
-// The one-file distribution (issue 7 "The bundle"): dist/emulator.js (and the JS API's dist/index.js) import
-// nothing but `node:` built-ins, checked by parsing the built files and visiting every import, export-from,
-// dynamic import and require call; the CLI file starts with a shebang, prints --help and --version, and stays
-// within the 1.5 MB size target; dist/index.d.ts stands alone. Run `npm run build` first.
+// The one-file distribution (docs/cli.md#one-file-on-node-deno-and-bun): dist/emulator.js imports nothing but
+// `node:` built-ins, checked by parsing the built file and visiting every import, export-from, dynamic import
+// and require call; it starts with a shebang, prints --help and --version when run, exports the JS API and
+// starts nothing when imported, and stays within the 1.5 MB size target; dist/index.d.ts stands alone and there
+// is no second bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import ts from 'typescript';
 
@@ -39,26 +43,57 @@ function specifiers(path: string): { static: string[]; dynamic: string[]; nonLit
 
 const builtins = new Set(builtinModules);
 
-const s = suite('dist: the bundle (issue 7 "The bundle")');
+const s = suite('dist: the one bundle, command line and JS API');
 
-for (const file of ['emulator.js', 'index.js']) {
-  s(`dist/${file} loads nothing but node: built-ins (every import, export-from, import() and require call)`, () => {
-    const found = specifiers(DIST + file);
-    const all = [...found.static, ...found.dynamic];
-    assert.ok(found.static.length > 0, 'the parser found the imports');
-    const bad = all.filter((m) => !m.startsWith('node:') || !builtins.has(m.slice('node:'.length)));
-    assert.equal([...new Set(bad)], [], `non-built-in imports in dist/${file}`);
-    assert.is(found.nonLiteral, 0, 'no import() of a computed specifier');
-  });
-}
-
-s('dist/emulator.js starts with a node shebang and is the package bin (issue 7)', () => {
-  const head = readFileSync(DIST + 'emulator.js', 'utf8').slice(0, 64);
-  assert.ok(head.startsWith('#!/usr/bin/env node\n'), head);
-  assert.is(pkg.bin['workflows-emulator'], 'dist/emulator.js');
+s('dist/emulator.js loads nothing but node: built-ins (every import, export-from, import() and require call)', () => {
+  const found = specifiers(DIST + 'emulator.js');
+  const all = [...found.static, ...found.dynamic];
+  assert.ok(found.static.length > 0, 'the parser found the imports');
+  const bad = all.filter((m) => !m.startsWith('node:') || !builtins.has(m.slice('node:'.length)));
+  assert.equal([...new Set(bad)], [], 'non-built-in imports in dist/emulator.js');
+  assert.is(found.nonLiteral, 0, 'no import() of a computed specifier');
 });
 
-s('--help prints usage and --version prints package.json\'s version (issue 7)', () => {
+s('dist/emulator.js starts with a node shebang and is both the package bin and its import (one file)', () => {
+  const head = readFileSync(DIST + 'emulator.js', 'utf8').slice(0, 64);
+  assert.ok(head.startsWith('#!/usr/bin/env node\n'), head);
+  const p = pkg as unknown as { bin: Record<string, string>; exports: { '.': { default: string; types: string } }; files: string[] };
+  assert.is(p.bin['workflows-emulator'], 'dist/emulator.js');
+  assert.is(p.exports['.'].default, './dist/emulator.js');
+  assert.is(p.exports['.'].types, './dist/index.d.ts');
+  assert.ok(!p.files.includes('dist/index.js'), 'no second bundle is packed');
+  assert.not.ok(existsSync(DIST + 'index.js'), 'the build leaves no dist/index.js');
+});
+
+s('imported by another script, dist/emulator.js exports the JS API and starts no command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-import-'));
+  try {
+    // A script that only imports the bundle: had the import started the server, the process would not exit.
+    const script = join(dir, 'import.mjs');
+    writeFileSync(script, `const api = await import(${JSON.stringify(pathToFileURL(DIST + 'emulator.js').href)});\nconsole.log(Object.keys(api).sort().join(','));\n`);
+    const r = spawnSync(process.execPath, [script, '--version'], { encoding: 'utf8', timeout: 20_000 });
+    assert.is(r.status, 0, r.stderr);
+    assert.is(r.stdout, 'runWorkflow,startEmulator\n', 'the API alone, and no --version line of the command line');
+    assert.is(r.stderr, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+s('run through a symlink (as npm\'s node_modules/.bin does), dist/emulator.js is the command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-bin-'));
+  try {
+    const link = join(dir, 'workflows-emulator');
+    symlinkSync(DIST + 'emulator.js', link);
+    const r = spawnSync(process.execPath, [link, '--version'], { encoding: 'utf8', timeout: 20_000 });
+    assert.is(r.status, 0, r.stderr);
+    assert.is(r.stdout, pkg.version + '\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+s('--help prints usage and --version prints package.json\'s version', () => {
   const help = spawnSync(process.execPath, [DIST + 'emulator.js', '--help'], { encoding: 'utf8' });
   assert.is(help.status, 0);
   assert.match(help.stdout, /^workflows-emulator \d+\.\d+\.\d+/);
@@ -68,12 +103,12 @@ s('--help prints usage and --version prints package.json\'s version (issue 7)', 
   assert.is(version.stdout, pkg.version + '\n');
 });
 
-s('dist/emulator.js is at most 1.5 MB (issue 7 size target)', () => {
+s('dist/emulator.js is at most 1.5 MB (size target: docs/architecture.md)', () => {
   const bytes = statSync(DIST + 'emulator.js').size;
   assert.ok(bytes <= MAX_BUNDLE_BYTES, `dist/emulator.js is ${bytes} bytes`);
 });
 
-s('dist/index.d.ts stands alone (no imports) and declares startEmulator (issue 7 "with .d.ts")', () => {
+s('dist/index.d.ts stands alone (no imports) and declares startEmulator', () => {
   const dts = readFileSync(DIST + 'index.d.ts', 'utf8');
   const sf = ts.createSourceFile('index.d.ts', dts, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const imports = sf.statements.filter((st) => ts.isImportDeclaration(st) || (ts.isExportDeclaration(st) && st.moduleSpecifier));

@@ -1,7 +1,7 @@
-// Issue 16 "An npm package": `npm pack` makes a package that works in a fresh project exactly as README's
-// install instructions say: installed from the tarball (offline: it has no dependencies), `npx
-// workflows-emulator` runs the command line, `import { startEmulator } from 'workflows-emulator'` runs the JS
-// API, and its types check under strict. Run `npm run build` first (npm test does).
+// The npm package: `npm pack` makes a package that works in a fresh project exactly as README.md#install says:
+// installed from the tarball (offline: it has no dependencies), `npx workflows-emulator` runs the command line,
+// `import { startEmulator } from 'workflows-emulator'` runs the JS API, and its types check under strict.
+// Run `npm run build` first (npm test does).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
@@ -46,9 +46,10 @@ s('package.json has what a registry page needs; the package holds the bundle, th
     assert.ok(pkg[field] !== undefined, `package.json has ${field}`);
   }
   assert.is(pkg['dependencies'], undefined, 'no runtime dependencies: the bundle is self-contained');
-  for (const f of ['dist/emulator.js', 'dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'package.json', 'docs/language.md']) {
+  for (const f of ['dist/emulator.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'package.json', 'docs/language.md']) {
     assert.ok(ctx.files.includes(f), `${f} is packed`);
   }
+  assert.not.ok(ctx.files.includes('dist/index.js'), 'one bundle: dist/emulator.js is the command line and the JS API');
   const stray = ctx.files.filter((f) => /^(src|test|bench|proto|gen|examples|scripts|node_modules)\//.test(f));
   assert.equal(stray, []);
 });

@@ -1,7 +1,7 @@
-// README stays true (issue 7 "An API for JS test suites": README shows a complete example test): the example
-// test of README's "In a JS test suite" section is copied as is into a scratch project that depends on this
-// package (node_modules/workflows-emulator links to the repository), run with `node --test` against the built
-// dist/index.js, and type-checked as TypeScript against dist/index.d.ts. Run `npm run build` first.
+// The docs stay true (docs/testing.md#the-js-api shows a complete example test): the example test of that
+// section is copied as is into a scratch project that depends on this package (node_modules/workflows-emulator
+// links to the repository), run with `node --test` against the built dist/emulator.js, and type-checked as
+// TypeScript against dist/index.d.ts. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -12,19 +12,21 @@ import { typeCheck } from '../support/typecheck.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** The ```js block of README's "In a JS test suite" section. */
-function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## In a JS test suite\n'));
-  const m = /```js\n([\s\S]*?)```/.exec(section);
-  if (!m || readme.indexOf('\n## In a JS test suite\n') < 0) throw new Error('README has no "In a JS test suite" example');
+const HEADING = '\n## The JS API\n';
+
+/** The first ```js block of docs/testing.md's "The JS API" section. */
+function docsExample(): string {
+  const page = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8');
+  const start = page.indexOf(HEADING);
+  const m = /```js\n([\s\S]*?)```/.exec(page.slice(start));
+  if (!m || start < 0) throw new Error('docs/testing.md has no "The JS API" example');
   return m[1]!;
 }
 
-const s = suite<{ dir: string; example: string }>('dist: README example test (issue 7)');
+const s = suite<{ dir: string; example: string }>('dist: the JS API example test of docs/testing.md');
 
 s.before((ctx) => {
-  ctx.example = readmeExample();
+  ctx.example = docsExample();
   ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-readme-'));
   mkdirSync(join(ctx.dir, 'node_modules'));
   // The scratch project depends on this package, as a user's project would.
@@ -40,7 +42,7 @@ s('the example imports the package by name and is a node:test file', (ctx) => {
   assert.match(ctx.example, /from 'node:test'/);
 });
 
-s('the README example test passes with `node --test` against the built package', async (ctx) => {
+s('the docs example test passes with `node --test` against the built package', async (ctx) => {
   const file = join(ctx.dir, 'workflows.test.mjs');
   writeFileSync(file, ctx.example);
   const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: ctx.dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -53,7 +55,7 @@ s('the README example test passes with `node --test` against the built package',
   assert.match(out, /# fail 0\b/);
 });
 
-s('the README example type-checks as TypeScript (strict) against dist/index.d.ts', (ctx) => {
+s('the docs example type-checks as TypeScript (strict) against dist/index.d.ts', (ctx) => {
   const file = join(ctx.dir, 'workflows.test.ts');
   writeFileSync(file, ctx.example);
   const { messages, program } = typeCheck([file], { types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], skipLibCheck: true });

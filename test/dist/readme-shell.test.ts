@@ -1,40 +1,54 @@
-// README stays true (issue 16 "README and defaults that work as written"): every ```sh block of README.md
-// runs copy-pasted against the emulator as `npm start` runs it (examples/start.mjs: the example services and
-// the emulator on examples/workflows), and runs twice: each block is run two times in a row in one bash
-// session (variables such as $API and $NAME carry over, as in a terminal). Blocks that cannot run here are
-// listed below with the reason; a new block must either run or be listed. Ports: the test takes free ones and
-// rewrites 8787 and 8790 in the blocks and in a scratch copy of examples/ (so nothing here needs those ports).
-// Run `npm run build` first (npm test does).
+// README and docs/ stay true: every ```sh block of README.md and of the pages of docs/ runs copy-pasted against
+// the emulator as `npm start` runs it (examples/start.mjs: the example services and the emulator on
+// examples/workflows), and runs twice: each block is run two times in a row in one bash session, pages in the
+// order of PAGES (variables such as $API and $NAME carry over, as in a terminal). Blocks that cannot run here
+// are listed below with the reason; a new block must either run or be listed. docs/testing.md's blocks run in
+// test/dist/readme-testing.test.ts. Ports: the test takes free ones and rewrites 8787 and 8790 in the blocks and
+// in a scratch copy of examples/ (so nothing here needs those ports). Run `npm run build` first (npm test does).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The pages whose shell blocks run here, in order: README's quick start first, then the reference pages. */
+const PAGES: readonly string[] = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md') && f !== 'testing.md')
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+const TEXT = new Map(PAGES.map((page) => [page, readFileSync(join(ROOT, page), 'utf8')]));
 
 /** Blocks not run here, by a pattern of their text, and why. */
 const NOT_RUN: readonly (readonly [RegExp, string])[] = [
-  [/^npx workflows-emulator .*\nnpm i -D/m, 'installs from the registry; test/dist/package.test.ts does the same from the packed tarball'],
+  [/^npx workflows-emulator .*\nnpm i -D/m, 'installs from the registry once published; test/dist/package.test.ts does the same from the packed tarball'],
+  [/^git clone /m, 'clones the repository this test runs in'],
+  [/^npm pack /m, 'packs and installs into another project; test/dist/package.test.ts does the same'],
   [/^npm install && npm start/m, 'this test starts npm start itself (examples/start.mjs)'],
   [/^node dist\/emulator\.js +# API-only/m, 'starts servers that run until Ctrl-C; test/api/rest-cli.test.ts covers them'],
   [/callbacks\/<id>/, 'a placeholder callback ID; the order saga block sends a real callback'],
   [/^deno run -A dist\/emulator\.js/m, 'starts servers under other runtimes; npm run test:runtimes covers them'],
   [/^npm test +#/m, 'the test commands themselves (their scripts are checked below)'],
+  [/^npm run package:vscode/m, 'builds the VS Code extension with packages from the registry; .ci/run builds it'],
 ];
 
 interface Block {
   readonly text: string;
-  readonly line: number;
+  /** Where it is, as `page:line`. */
+  readonly at: string;
 }
 
 function shellBlocks(): Block[] {
   const out: Block[] = [];
-  const re = /```(?:sh|bash)\n([\s\S]*?)```/g;
-  for (let m = re.exec(README); m; m = re.exec(README)) out.push({ text: m[1]!, line: README.slice(0, m.index).split('\n').length });
+  for (const [page, text] of TEXT) {
+    const re = /```(?:sh|bash)\n([\s\S]*?)```/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) out.push({ text: m[1]!, at: `${page}:${text.slice(0, m.index).split('\n').length}` });
+  }
   return out;
 }
 
@@ -69,7 +83,7 @@ interface Ctx {
   servicesPort: number;
   output: string;
 }
-const s = suite<Ctx>("README's shell blocks run as written against npm start, twice (issue 16)", {} as Ctx);
+const s = suite<Ctx>("the shell blocks of README and docs/ run as written against npm start, twice", {} as Ctx);
 
 s.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-readme-sh-'));
@@ -109,19 +123,52 @@ s.after(async (ctx) => {
 
 s('every shell block either runs here or is listed with its reason', () => {
   const blocks = shellBlocks();
-  assert.ok(blocks.length >= 8, 'README has its shell blocks');
+  assert.ok(blocks.length >= 16, 'README and docs/ have their shell blocks');
   for (const [pattern, why] of NOT_RUN) {
     assert.ok(blocks.some((b) => pattern.test(b.text)), `a NOT_RUN entry matches no block any more (${why}): ${pattern}`);
   }
 });
 
-s('the commands README promises exist: every npm script it names, and the files its examples use', () => {
+s('the commands README and docs/ promise exist: every npm script they name, and the files their examples use', () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  for (const m of README.matchAll(/\bnpm run ([\w:-]+)/g)) assert.ok(scripts[m[1]!], `npm run ${m[1]} exists`);
-  assert.ok(scripts['test'] && scripts['start'], 'npm test and npm start exist');
-  for (const m of README.matchAll(/(?:run|--data @|--workflows-dir |test )((?:examples|docs)\/[\w./-]+)/g)) {
-    assert.ok(statSync(join(ROOT, m[1]!), { throwIfNoEntry: false }), `${m[1]} exists`);
+  for (const [page, text] of TEXT) {
+    for (const m of text.matchAll(/\bnpm run ([\w:-]+)/g)) assert.ok(scripts[m[1]!], `${page}: npm run ${m[1]} exists`);
+    for (const m of text.matchAll(/(?:run|--data @|--workflows-dir \.?\/?|test )((?:examples|docs)\/[\w./-]+)/g)) {
+      assert.ok(statSync(join(ROOT, m[1]!), { throwIfNoEntry: false }), `${page}: ${m[1]} exists`);
+    }
   }
+  assert.ok(scripts['test'] && scripts['start'], 'npm test and npm start exist');
+});
+
+s('every relative link of README and docs/ names a file that exists, and every #anchor a heading of it', () => {
+  const anchors = (text: string): Set<string> =>
+    new Set(
+      [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+        m[1]!
+          .toLowerCase()
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      ),
+    );
+  const broken: string[] = [];
+  for (const page of ['README.md', 'CONTRIBUTING.md', ...PAGES.filter((p) => p !== 'README.md'), 'docs/testing.md']) {
+    const text = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!;
+      if (/^[a-z]+:/.test(target)) continue; // https:, mailto:
+      const [file, anchor] = target.split('#') as [string, string | undefined];
+      const path = file === '' ? page : join(dirname(page), file);
+      if (!statSync(join(ROOT, path), { throwIfNoEntry: false })) {
+        broken.push(`${page}: ${target} (no file ${path})`);
+        continue;
+      }
+      if (anchor !== undefined && path.endsWith('.md') && !anchors(readFileSync(join(ROOT, path), 'utf8')).has(anchor)) {
+        broken.push(`${page}: ${target} (no heading #${anchor} in ${path})`);
+      }
+    }
+  }
+  assert.equal(broken, []);
 });
 
 s('each runnable block works copy-pasted, twice in a row, with no error answer', async (ctx) => {
@@ -130,7 +177,7 @@ s('each runnable block works copy-pasted, twice in a row, with no error answer',
   const rewrite = (t: string): string => t.replaceAll('localhost:8787', `localhost:${ctx.port}`).replaceAll('localhost:8790', `localhost:${ctx.servicesPort}`);
   let script = 'set -euo pipefail\n';
   for (const b of runnable) {
-    for (const round of [1, 2]) script += `echo "### README line ${b.line}, run ${round}"\n${rewrite(b.text)}\necho\n`;
+    for (const round of [1, 2]) script += `echo "### ${b.at}, run ${round}"\n${rewrite(b.text)}\necho\n`;
   }
   writeFileSync(join(ctx.dir, 'readme.sh'), script);
   const child = spawn('bash', ['readme.sh'], { cwd: ctx.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WORKFLOWS_EMULATOR_HOST: `http://localhost:${ctx.port}` } });
@@ -145,7 +192,7 @@ s('each runnable block works copy-pasted, twice in a row, with no error answer',
   const errors = out.split('\n').filter((l) => /"error"\s*:/.test(l) && !/"error"\s*:\s*null/.test(l));
   assert.equal(errors, [], out);
   for (const b of runnable) {
-    assert.ok(out.includes(`### README line ${b.line}, run 2`), `the block at README line ${b.line} ran twice`);
+    assert.ok(out.includes(`### ${b.at}, run 2`), `the block at ${b.at} ran twice`);
   }
   assert.ok((out.match(/"status": "SHIPPED"/g) ?? []).length >= 2, `the order saga shipped on both runs:\n${out}`);
   assert.ok((out.match(/Hello, Ada/g) ?? []).length >= 4, `greet and hello answered on both runs:\n${out}`);

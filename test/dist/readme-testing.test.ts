@@ -1,7 +1,7 @@
-// README stays true (issue 14 "From JavaScript": README shows one example per test framework it claims): the
-// examples of README's "Testing your workflows" section are copied as they are into a scratch project that
+// The docs stay true (docs/testing.md shows one runWorkflow example per test framework it claims): the examples
+// of its "The test command" and "runWorkflow" sections are copied as they are into a scratch project that
 // depends on this package and run — the node:test one with `node --test`, the uvu one with `node` — against
-// the built dist/index.js; its shell commands run twice from the repository root. Run `npm run build` first.
+// the built dist/emulator.js; its shell commands run twice from the repository root. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -10,19 +10,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const HEADING = '\n## Testing your workflows\n';
+const PAGE = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8');
 
-/** The fenced blocks of one language in README's "Testing your workflows" section. */
-function blocks(lang: string): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(HEADING);
-  if (start < 0) throw new Error('README has no "Testing your workflows" section');
-  const end = readme.indexOf('\n## ', start + HEADING.length);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+/** The fenced blocks of one language in the sections of docs/testing.md with these headings. */
+function blocks(lang: string, headings: readonly string[] = ['The test command', 'runWorkflow']): string[] {
+  return headings.flatMap((heading) => {
+    const start = PAGE.indexOf(`\n## ${heading}\n`);
+    if (start < 0) throw new Error(`docs/testing.md has no "${heading}" section`);
+    const end = PAGE.indexOf('\n## ', start + heading.length + 5);
+    const section = PAGE.slice(start, end < 0 ? undefined : end);
+    return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  });
 }
 
-const s = suite<{ dir: string }>('dist: README "Testing your workflows" examples (issue 14)');
+const s = suite<{ dir: string }>('dist: the examples of docs/testing.md (the test command, runWorkflow)');
 
 s.before((ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-readme-testing-'));

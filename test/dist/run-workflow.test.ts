@@ -1,7 +1,7 @@
 // The JS API's in-process run (issue 14 "From JavaScript"): runWorkflow() with a source or a file, an
 // argument, mocks (object or file), callbacks, env and the virtual clock, resolving to the result or error,
 // the steps, the calls and the logs; bad input rejected with code INVALID_ARGUMENT and file:line:col. Checked
-// on the built package entry (dist/index.js, `npm run build` first), as users import it.
+// on the built package entry (dist/emulator.js, `npm run build` first), as users import it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +47,7 @@ const FLOW = `main:
 `;
 
 s.before(async (ctx) => {
-  ctx.api = (await import(pathToFileURL(join(process.cwd(), 'dist/index.js')).href)) as typeof Api;
+  ctx.api = (await import(pathToFileURL(join(process.cwd(), 'dist/emulator.js')).href)) as typeof Api;
   ctx.dir = mkdtempSync(join(tmpdir(), 'wfe-runwf-'));
 });
 s.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// The virtual clock of `--clock virtual` (issue 13 "Virtual clock", README "Virtual clock": the exact rule):
+// The virtual clock of `--clock virtual` (docs/mocks-and-clock.md#virtual-clock: the exact rule):
 // time jumps to the next timer only when nothing runs and a sleep is pending; deadlines alone never move it;
 // advance() moves it explicitly; hold() keeps it still during real I/O.
 import { test } from 'uvu';

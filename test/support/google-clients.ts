@@ -1,6 +1,6 @@
 /**
  * Helpers for tests that drive the emulator with Google's own client library (@google-cloud/workflows 4.x),
- * over gRPC or its REST transport: the credential stand-in README shows users, and the few calls every such
+ * over gRPC or its REST transport: the credential stand-in docs/grpc.md shows users, and the few calls every such
  * suite makes.
  */
 import type { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
