@@ -7,13 +7,14 @@
  * - after `retry:`: the named retry policies;
  * - at a key: the argument names of the enclosing `call`'s function under `args:`, else step and field keywords.
  */
-import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Position } from 'vscode-languageserver';
+import type { CompletionItem, Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
 import { variablesOf, workflowAt } from './analysis.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
 import { functionSignature } from './hover.ts';
+import { CompletionItemKind, InsertTextFormat } from './protocol.ts';
 
 /** The keywords of steps and their fields, with what each is for. */
 const KEYWORDS: readonly (readonly [string, string])[] = [

@@ -2,10 +2,11 @@
  * Names and where they are (docs/editor.md "Navigation"): the symbol under the cursor, go to definition,
  * find references, rename of a step or a subworkflow, and the outline of routines and steps.
  */
-import { SymbolKind, type DocumentSymbol, type Location, type Range, type TextEdit } from 'vscode-languageserver';
+import type { DocumentSymbol, Location, Range, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentModel, NameRef, StepInfo, StepListInfo } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
+import { SymbolKind } from './protocol.ts';
 
 /** A name under the cursor: what it names, the reference itself, and the workflow it is in. */
 export interface SymbolHit {

@@ -8,14 +8,16 @@
  * YAML and JSON files that are not workflow definitions get no diagnostics and empty answers.
  */
 import type { Readable, Writable } from 'node:stream';
-import { DiagnosticSeverity, DiagnosticTag, TextDocumentSyncKind, type Diagnostic } from 'vscode-languageserver';
-import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, type Connection } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from 'vscode-languageserver';
+import type { Connection } from 'vscode-languageserver/node';
+import type { TextDocument as Doc } from 'vscode-languageserver-textdocument';
 import { codeDocsUrl } from '../lint/codes.ts';
 import { VERSION } from '../service/version.ts';
 import { analyze, type Analysis } from './analysis.ts';
 import { completions } from './completion.ts';
 import { hoverAt } from './hover.ts';
+import { loadLspLibrary } from './library.ts';
+import { DiagnosticSeverity, DiagnosticTag, TextDocumentSyncKind } from './protocol.ts';
 import { canRename, definitionsOf, documentSymbols, locations, rangeOf, referencesOf, renameEdits, symbolAt } from './navigation.ts';
 
 /**
@@ -23,11 +25,12 @@ import { canRename, definitionsOf, documentSymbols, locations, rangeOf, referenc
  * lsp`). Resolves once the connection listens; the process ends on the client's `exit` notification.
  */
 export async function startLanguageServer(input: Readable, output: Writable): Promise<Connection> {
+  const { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocument } = await loadLspLibrary();
   const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
   const documents = new TextDocuments(TextDocument);
   const analyses = new Map<string, Analysis>();
 
-  const analysisOf = (uri: string): { doc: TextDocument; a: Analysis } | undefined => {
+  const analysisOf = (uri: string): { doc: Doc; a: Analysis } | undefined => {
     const doc = documents.get(uri);
     const a = analyses.get(uri);
     return doc && a?.isWorkflow ? { doc, a } : undefined;
