@@ -3,7 +3,7 @@
 // Usage: node --expose-gc --import tsx bench/engine.bench.ts   (or: npm run bench -- engine)
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
-import { systemClock } from '../src/engine/clock.ts';
+import { systemClock } from '../src/engine/system-clock.ts';
 import { CallbackRegistry } from '../src/service/callbacks.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
@@ -16,6 +16,7 @@ const deps: ExecutionDeps = {
   env: new Map([['CLOUD_PROJECT_ID', 'bench']]),
   log: () => {},
   callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+  library: DEFINITION_LIBRARY,
 };
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 

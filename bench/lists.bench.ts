@@ -14,6 +14,7 @@ for (let i = N - 1; i >= 0; i--) {
   executions.push({
     name: `projects/p/locations/l/workflows/w/executions/${i.toString(16).padStart(8, '0')}`,
     state: states[i % states.length]!,
+    createTime: start,
     argument: '{}',
     result: '1',
     startTime: start,

@@ -63,6 +63,7 @@ async function mockedGets(n: number): Promise<number> {
     env,
     log: () => {},
     callbacks: registry.hubFor({ executionName: 'x', isActive: () => true }),
+    library: DEFINITION_LIBRARY,
     hooks: { interceptor: m.interceptor },
   };
   const t0 = performance.now();

@@ -9,7 +9,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
-import { systemClock } from '../src/engine/clock.ts';
+import { systemClock } from '../src/engine/system-clock.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { CallbackRegistry } from '../src/service/callbacks.ts';
@@ -47,6 +47,7 @@ const mapLoop = (n: number, keys = n): string => `main:
     env: new Map(),
     log: () => {},
     callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+    library: DEFINITION_LIBRARY,
   };
   const times: number[] = [];
   // Warm the engine up first, so the first size does not carry the JIT's start.

@@ -37,6 +37,14 @@ export interface EmulatorOptions {
   readonly location?: string;
   /** Extra variables every execution can read with `sys.get_env` (the CLOUD_* built-ins win). */
   readonly env?: Readonly<Record<string, string>>;
+  /** GOOGLE_CLOUD_PROJECT_NUMBER of every execution (digits). Default `123456789012`. */
+  readonly projectNumber?: string;
+  /**
+   * `spec` (default) or `google`: Google's behaviour at each point where it and the specification differ
+   * (docs/compat.md: `+` with a string, operator precedence, `text.find_all`, `text.replace_all_regex`, a
+   * parallel step's default exception policy, the non-idempotent retry policy, the default `http.*` timeout).
+   */
+  readonly compat?: 'spec' | 'google';
   /**
    * Receives each `sys.log` line as the command-line emulator prints it (one JSON object, no newline).
    * Default: nothing is printed; the entries are on {@link FinishedExecution.logs}.
@@ -104,6 +112,8 @@ export interface Execution {
     readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
   };
   readonly startTime: string;
+  /** When the execution was created (Google's `createTime`); the same as `startTime` here. */
+  readonly createTime: string;
   readonly endTime?: string;
   /** Once ended: endTime - startTime, e.g. `"0.012s"`. */
   readonly duration?: string;
@@ -316,6 +326,8 @@ export interface RunWorkflowOptions {
   readonly clock?: 'virtual' | 'real';
   /** Wall-time limit in seconds (default 30): past it the execution is cancelled and the promise rejects. */
   readonly timeoutSec?: number;
+  /** `spec` (default) or `google`: Google's behaviour where it and the specification differ (docs/compat.md). */
+  readonly compat?: 'spec' | 'google';
 }
 
 /** One outbound call of a {@link WorkflowRun}, as recorded (README "Mocks": recorded calls). */

@@ -37,6 +37,8 @@ export async function startEmulatorInProcess(options: EmulatorOptions): Promise<
     grpcPort: options.grpcPort ?? 0,
     ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.location !== undefined ? { location: options.location } : {}),
+    ...(options.projectNumber !== undefined ? { projectNumber: options.projectNumber } : {}),
+    ...(options.compat !== undefined ? { compat: options.compat } : {}),
     ...(options.workflowsDir !== undefined ? { workflowsDir: options.workflowsDir } : {}),
     ...(options.history !== undefined ? { history: options.history } : {}),
     service: { log: options.onLog ?? (() => {}), ...(options.env ? { env: options.env } : {}) },

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import type { CallbackRequest, ServiceCore } from '../service/model.ts';
-import { decodeSegment, JSON_TYPE, readBody, sendError, sendJson } from './http-json.ts';
+import { readBody } from '../platform/request-body.ts';
+import { decodeSegment, JSON_TYPE, sendError, sendJson } from './http-json.ts';
 import type { RestHandler } from './rest.ts';
 
 /** Largest callback request body accepted, in bytes (the variable memory limit is 512 KB). */

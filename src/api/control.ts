@@ -22,13 +22,12 @@ import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from '../service/errors.ts';
 import type { EmulatorControl, ServiceCore } from '../service/model.ts';
 import { VERSION } from '../service/version.ts';
-import { readBody, sendJson } from './http-json.ts';
+import { splitName } from '../service/names.ts';
+import { readBody } from '../platform/request-body.ts';
+import { decodeSegment, sendJson } from './http-json.ts';
 
 /** The path prefix of the control API. */
 const CONTROL_PREFIX = '/emulator/v1/';
-
-/** Largest mock file accepted over the API, bytes. */
-const MAX_MOCKS_BYTES = 4 * 1024 * 1024;
 
 /** What the control API acts on: the service, its control side, and the server's reset (redeploys). */
 export interface ControlTarget {
@@ -57,7 +56,7 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return sendJson(res, 200, NO_MOCKS.content);
       }
       if (method === 'PUT') {
-        return readBody(req, MAX_MOCKS_BYTES).then((raw) => {
+        return readBody(req).then((raw) => {
           const text = new TextDecoder().decode(raw);
           try {
             service.setMocks(parseMocks(text, 'request body'));
@@ -95,9 +94,9 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
       if (method !== 'POST') break;
       return target.reset().then(() => void sendJson(res, 200, {}));
     default: {
-      const m = /^(projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+))\/calls$/.exec(rest);
+      const m = rest.endsWith('/calls') ? splitName(rest.slice(0, -'/calls'.length), ['workflows', 'executions']) : undefined;
       if (m && method === 'GET') {
-        const calls = service.executionCalls(decodeURIComponent(m[2]!), decodeURIComponent(m[3]!));
+        const calls = service.executionCalls(decodeSegment(m.ids[0]!), decodeSegment(m.ids[1]!));
         const text = `{"calls":[${calls.map((c) => toJson(callRecordValue(c))).join(',')}]}`;
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         res.end(text);

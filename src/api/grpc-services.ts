@@ -32,7 +32,8 @@ import {
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
 } from '../service/lists.ts';
-import { executionToMessage, locationName, parseName, workflowSettingsOf, workflowToMessage, workflowUpdateMask } from './convert.ts';
+import { parentName, parseName } from '../service/names.ts';
+import { executionToMessage, workflowSettingsOf, workflowToMessage, workflowUpdateMask } from './convert.ts';
 import { operationStoreFor } from './grpc-operations.ts';
 
 type MethodFn<M> = M extends DescMethod & { input: infer I extends DescMessage; output: infer O extends DescMessage }
@@ -104,7 +105,7 @@ function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
       async deleteWorkflow(request) {
         const id = workflowId(request.name);
         core.deleteWorkflow(id);
-        return operations.recordDelete(`${locationName(core)}/workflows/${id}`);
+        return operations.recordDelete(`${parentName(core.project, core.location)}/workflows/${id}`);
       },
       // Newest first, 20 a page (at most 100), as on REST's :listRevisions.
       async listWorkflowRevisions(request) {

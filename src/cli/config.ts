@@ -9,6 +9,7 @@
  * | HOST          | `--host`          | 0.0.0.0     |
  * | GRPC_PORT     | `--grpc-port`     | 8788        |
  * | PROJECT       | `--project`       | my-project  |
+ * | PROJECT_NUMBER| `--project-number`| 123456789012|
  * | LOCATION      | `--location`      | us-central1 |
  * | WORKFLOWS_DIR | `--workflows-dir` | (none)      |
  * | ALLOW_ORIGIN  | `--allow-origin`  | (none)      |
@@ -17,6 +18,7 @@
  * | CLOCK         | `--clock`         | real        |
  * | HISTORY       | `--history`       | basic       |
  * | VERBOSE       | `--verbose`       | (off)       |
+ * | COMPAT        | `--compat`        | (spec)      |
  *
  * ALLOW_ORIGIN and ALLOWED_HOSTS are lists: the flag may be repeated, the variable holds comma-separated values.
  */
@@ -24,6 +26,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { MockFileError, parseMocks, type MockSet } from '../mocks/mock-file.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseCompat, type Compat } from '../lang/compat.ts';
+import { DEFAULT_PROJECT_NUMBER } from '../stdlib/sys.ts';
 
 /** The server's settings, all resolved. */
 export interface ServerConfig {
@@ -35,6 +39,10 @@ export interface ServerConfig {
   readonly grpcPort: number;
   readonly project: string;
   readonly location: string;
+  /** The project's number, GOOGLE_CLOUD_PROJECT_NUMBER (digits); default DEFAULT_PROJECT_NUMBER. */
+  readonly projectNumber?: string;
+  /** `google`: Google's behaviour where it and the specification differ (docs/compat.md); default the spec's. */
+  readonly compat?: Compat;
   /** Absolute path of the watched directory; undefined: API-only mode (zero workflows at start). */
   readonly workflowsDir?: string;
   /** Browser origins allowed to change state (`--allow-origin`, src/api/browser-guard.ts); default none. */
@@ -82,6 +90,9 @@ Options (each overrides its environment variable):
   --host <addr>         bind address (HOST, default 0.0.0.0)
   --project <id>        project in API paths (PROJECT, default my-project)
   --location <id>       location in API paths (LOCATION, default us-central1)
+  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER of executions (PROJECT_NUMBER, default ${DEFAULT_PROJECT_NUMBER})
+  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
+                        (COMPAT; docs/compat.md lists each point)
   --workflows-dir <dir> directory of workflow files to deploy and watch (WORKFLOWS_DIR)
   --allow-origin <url>  a web origin whose pages may change state through the API, e.g.
                         http://localhost:3000 (repeatable; ALLOW_ORIGIN, comma-separated). Without it,
@@ -106,6 +117,8 @@ const FLAGS = {
   '--grpc-port': 'GRPC_PORT',
   '--project': 'PROJECT',
   '--location': 'LOCATION',
+  '--project-number': 'PROJECT_NUMBER',
+  '--compat': 'COMPAT',
   '--workflows-dir': 'WORKFLOWS_DIR',
   '--history': 'HISTORY',
   '--verbose': 'VERBOSE',
@@ -195,6 +208,12 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(location)) {
     return { kind: 'error', message: `invalid location (--location / LOCATION): "${location}" (letters, digits, '-', '_')` };
   }
+  const projectNumber = values.get('--project-number');
+  if (projectNumber !== undefined && !/^[0-9]{1,19}$/.test(projectNumber)) {
+    return { kind: 'error', message: `invalid project number (--project-number / PROJECT_NUMBER): "${projectNumber}" (digits)` };
+  }
+  const compat = parseCompat(values.get('--compat'));
+  if (compat === undefined) return { kind: 'error', message: `invalid compat (--compat / COMPAT): "${values.get('--compat')}" (spec or google)` };
   let workflowsDir: string | undefined;
   const dir = values.get('--workflows-dir');
   if (dir !== undefined) {
@@ -234,6 +253,8 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
       grpcPort,
       project,
       location,
+      ...(projectNumber !== undefined ? { projectNumber } : {}),
+      ...(compat !== 'spec' ? { compat } : {}),
       ...(clock === 'virtual' ? { clock } : {}),
       ...(workflowsDir !== undefined ? { workflowsDir } : {}),
       ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),

@@ -18,29 +18,28 @@
  * never create a callback open no port, so a one-shot run works next to a running emulator.
  *
  * The execution sees what the service would give it: CLOUD_PROJECT_ID and CLOUD_LOCATION from PROJECT and
- * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID (spec "sys").
+ * LOCATION, CLOUD_WORKFLOW_ID from the file name, a revision ID and an execution ID. It runs on a service core
+ * of its own (src/service/core.ts), so it is built as the server builds executions: `--history` records the
+ * step history and prints its entries on stderr after the run, `--call-log` writes call log lines on stderr,
+ * and child workflows (the Workflow Executions connector) are deployed from the files of the run file's
+ * directory or of `--workflows-dir` (docs/run.md).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { displayHost, listenHttp, type HttpListener } from '../api/http-server.ts';
 import { createCallbackHandler } from '../api/callback-handler.ts';
 import { argvTokens, parseConfig } from './config.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
-import { systemClock } from '../engine/clock.ts';
-import { createVirtualTime, fetchHoldingTime } from '../engine/virtual-time.ts';
-import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
-import { mockExecution } from '../mocks/mock-interceptor.ts';
+import { systemClock } from '../engine/system-clock.ts';
+import { createVirtualTime } from '../engine/virtual-time.ts';
+import type { MockSet } from '../mocks/mock-file.ts';
+import { userEnvFromArgs } from './env-args.ts';
+import type { Compat } from '../lang/compat.ts';
 import type { Clock } from '../stdlib/types.ts';
-import type { ExecutionDeps } from '../engine/types.ts';
-import type { Definition } from '../lang/definition/ast.ts';
-import { WorkflowError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
-import { JsonSyntaxError, parseJson } from '../lang/json.ts';
-import { CallbackRegistry } from '../service/callbacks.ts';
-import { MAX_ARGUMENT_BYTES } from '../service/core.ts';
-import { revisionId } from '../service/names.ts';
-import { logLine, runToOutcome } from '../service/runner.ts';
-import { executionEnv } from '../stdlib/sys.ts';
-import { platformFetch } from '../stdlib/http.ts';
+import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
+import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
+import type { Execution, ServiceCore } from '../service/model.ts';
 
 /** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
 const RUN_EXIT = {
@@ -74,8 +73,19 @@ Options:
   --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
   --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
   --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
+  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER (PROJECT_NUMBER, default 123456789012)
+  --env NAME=VALUE      a user environment variable sys.get_env reads (repeatable; a workflow's userEnvVars)
+  --env-file <file>     user environment variables, one NAME=VALUE per line (# comments); --env wins
   --mocks <file>        mock file for http.* and connector calls (MOCKS); an invalid one exits 2
   --clock <mode>        real (default) or virtual: sleeps, backoffs and mock delays take no time (CLOCK)
+  --history <level>     record the step history (basic, or detailed with variables) and print its step
+                        entries on stderr after the run, one JSON line each: {"stepEntry": {...}}
+  --call-log <level>    call logging: LOG_ALL_CALLS, LOG_ERRORS_ONLY or LOG_NONE (default); the
+                        call log lines go to stderr beside the sys.log lines
+  --workflows-dir <dir> where child workflows (the Workflow Executions connector) are found: a file
+                        whose name gives the workflow ID (default: the workflow file's directory)
+  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
+                        (COMPAT; docs/compat.md)
   --help                print this help
 `;
 
@@ -114,6 +124,18 @@ interface RunArgs {
   /** `--mocks FILE` read and checked (issue 13). */
   readonly mocks?: MockSet;
   readonly clock?: 'real' | 'virtual';
+  /** `--history`: the step history recorded and printed on stderr; `none` unless given. */
+  readonly history: 'none' | 'basic' | 'detailed';
+  /** `--call-log`: the execution's callLogLevel. */
+  readonly callLog?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
+  /** Where child workflows are looked up: `--workflows-dir`, else the file's directory. */
+  readonly workflowsDir: string;
+  /** `--project-number`: GOOGLE_CLOUD_PROJECT_NUMBER. */
+  readonly projectNumber?: string;
+  /** `--compat google`: Google's behaviour where it and the specification differ (docs/compat.md). */
+  readonly compat?: Compat;
+  /** `--env` and `--env-file`: the user environment variables sys.get_env reads. */
+  readonly userEnv?: Readonly<Record<string, string>>;
 }
 
 /** A reason the run could not start: printed on one line, exit code 2. */
@@ -126,7 +148,6 @@ class UsageError extends Error {}
  */
 export async function runCommand(args: readonly string[], io: RunIO = processIO()): Promise<number> {
   let parsed: RunArgs | 'help';
-  let definition: Definition;
   let source: string;
   let argument: Value = null;
   try {
@@ -136,22 +157,26 @@ export async function runCommand(args: readonly string[], io: RunIO = processIO(
       return RUN_EXIT.succeeded;
     }
     source = readSource(parsed.file);
-    definition = compileFile(parsed.file, source);
+    compileFile(parsed.file, source, parsed.compat);
     if (parsed.data !== undefined) argument = await readArgument(parsed.data, io);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     await io.stderr(`workflows-emulator run: ${e.message}\n`);
     return RUN_EXIT.usage;
   }
-  return execute(parsed, definition, source, argument, io);
+  return execute(parsed, source, argument, io);
 }
 
 /** Parses `run`'s words: one file, `--data`, and the server's --port/--host/--project/--location. */
 function parseRunArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>>): RunArgs | 'help' {
   let file: string | undefined;
   let data: string | undefined;
+  let callLog: RunArgs['callLog'];
+  let historyGiven = false;
   const rest: string[] = [];
-  for (const token of argvTokens(args, { data: { type: 'string' } })) {
+  const envAssignments: string[] = [];
+  const envFiles: string[] = [];
+  for (const token of argvTokens(args, { data: { type: 'string' }, 'call-log': { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string' } })) {
     if (token.kind === 'option-terminator') throw new UsageError('unknown option "--" (see workflows-emulator run --help)');
     if (token.kind === 'positional') {
       if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${token.value}")`);
@@ -165,7 +190,17 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
       data = token.value;
       continue;
     }
-    if (/^--(port|host|project|location|mocks|clock)$/.test(token.rawName)) {
+    if (token.rawName === '--env' || token.rawName === '--env-file') {
+      if (token.value === undefined) throw new UsageError(`option ${token.rawName} needs a value`);
+      (token.rawName === '--env' ? envAssignments : envFiles).push(token.value);
+      continue;
+    }
+    if (token.rawName === '--call-log') {
+      callLog = callLogOption(token.value);
+      continue;
+    }
+    if (/^--(port|host|project|location|mocks|clock|history|workflows-dir|project-number|compat)$/.test(token.rawName)) {
+      if (token.rawName === '--history') historyGiven = true;
       // The server's options, checked by its parser below.
       if (token.inlineValue) rest.push(`${token.rawName}=${token.value}`);
       else rest.push(token.rawName, ...(token.value !== undefined ? [token.value] : []));
@@ -176,13 +211,37 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   }
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
-  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK } = env;
+  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT } = env;
   // The callback endpoint takes a free port unless one is asked for, so a run works next to a running emulator.
-  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK });
+  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT });
   if (config.kind === 'error') throw new UsageError(config.message);
   if (config.kind !== 'config') return 'help';
-  const { port, host, project, location, mocks, clock } = config.config;
-  return { file, data, port, host, project, location, ...(mocks ? { mocks } : {}), ...(clock ? { clock } : {}) };
+  const { port, host, project, location, mocks, clock, history, workflowsDir, projectNumber, compat } = config.config;
+  const userEnv = userEnvFromArgs(envFiles, envAssignments);
+  if (typeof userEnv === 'string') throw new UsageError(userEnv);
+  return {
+    file,
+    data,
+    port,
+    host,
+    project,
+    location,
+    ...(mocks ? { mocks } : {}),
+    ...(clock ? { clock } : {}),
+    history: historyGiven ? (history ?? 'basic') : 'none',
+    ...(callLog ? { callLog } : {}),
+    workflowsDir: workflowsDir ?? dirname(resolve(file)),
+    ...(projectNumber !== undefined ? { projectNumber } : {}),
+    ...(compat ? { compat } : {}),
+    userEnv,
+  };
+}
+
+/** `--call-log`'s value: one of Google's callLogLevel names (any case). */
+function callLogOption(value: string | undefined): RunArgs['callLog'] {
+  const v = value?.toUpperCase();
+  if (v === 'LOG_ALL_CALLS' || v === 'LOG_ERRORS_ONLY' || v === 'LOG_NONE') return v;
+  throw new UsageError(`invalid --call-log ${JSON.stringify(value ?? '')}: use LOG_ALL_CALLS, LOG_ERRORS_ONLY or LOG_NONE`);
 }
 
 function readSource(file: string): string {
@@ -196,11 +255,10 @@ function readSource(file: string): string {
   return source;
 }
 
-/** Compiles the file; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
-function compileFile(file: string, source: string): Definition {
-  const compiled = compileWorkflowFile(file, source);
+/** Checks that the file compiles; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
+function compileFile(file: string, source: string, compat: Compat | undefined): void {
+  const compiled = compileWorkflowFile(file, source, compat);
   if ('error' in compiled) throw new UsageError(compiled.error);
-  return compiled.definition;
 }
 
 /** The argument from `--data`: JSON text, `@file` or `@-` (stdin); ints stay exact. */
@@ -225,92 +283,166 @@ async function readArgument(data: string, io: RunIO): Promise<Value> {
   }
 }
 
-async function execute(args: RunArgs, definition: Definition, source: string, argument: Value, io: RunIO): Promise<number> {
+async function execute(args: RunArgs, source: string, argument: Value, io: RunIO): Promise<number> {
   const workflowId = workflowIdOfFile(args.file);
-  const executionId = crypto.randomUUID();
-  const executionName = `projects/${args.project}/locations/${args.location}/workflows/${workflowId}/executions/${executionId}`;
-  const revision = revisionId(1, source);
-  const abort = new AbortController();
-  let active = true;
-  const virtual = args.clock === 'virtual' ? createVirtualTime() : undefined;
-  const clock: Clock = virtual ?? systemClock;
+  const clock: Clock = args.clock === 'virtual' ? createVirtualTime() : systemClock;
   // Output is written in order: logs and callback notices may be printed while the execution runs.
   let written: Promise<void> = Promise.resolve();
   const err = (text: string): void => {
     written = written.then(() => io.stderr(text));
   };
-
-  // The callback endpoint, only for workflows that can create a callback (the call must be named literally).
-  let listener: HttpListener | undefined;
-  let callbacks: CallbackRegistry | undefined;
-  if (source.includes('create_callback_endpoint')) {
-    try {
-      const serve = createCallbackHandler((id, request) => callbacks!.deliver(id, request), 'a one-shot run');
-      listener = await listenHttp(serve, { host: args.host, port: args.port });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (use --port or PORT; 0 picks a free port)` : (e as Error).message;
-      await io.stderr(`workflows-emulator run: cannot serve the callback endpoint on ${args.host}:${args.port}: ${why}\n`);
-      return RUN_EXIT.usage;
-    }
-    callbacks = new CallbackRegistry(`http://${displayHost(args.host)}:${listener.port}`, clock);
+  let core: ReturnType<typeof createServiceCore> | undefined;
+  const listener = await callbackListener(args, source, (id, request) => core!.deliverCallback(id, request));
+  if (typeof listener === 'string') {
+    await io.stderr(`workflows-emulator run: ${listener}\n`);
+    return RUN_EXIT.usage;
   }
-  const hub = callbacks?.hubFor({ executionName, isActive: () => active });
-  const mocked = mockExecution(args.mocks ?? NO_MOCKS, { realFetch: fetchHoldingTime(clock, platformFetch), clock });
-
-  const env = executionEnv({
+  let ended: (e: Execution) => void = () => {};
+  const end = new Promise<Execution>((resolve) => (ended = resolve));
+  const c = (core = createServiceCore({
     project: args.project,
     location: args.location,
-    workflowId,
-    revisionId: revision,
-    executionId,
-  });
-  const deps: ExecutionDeps = {
+    ...(args.projectNumber !== undefined ? { projectNumber: args.projectNumber } : {}),
+    ...(args.compat ? { compat: args.compat } : {}),
+    callbackBaseUrl: listener ? `http://${displayHost(args.host)}:${listener.port}` : NO_CALLBACK_URL,
     clock,
-    fetch: mocked.fetch,
-    hooks: { interceptor: mocked.interceptor },
-    env,
-    log: (entry) => err(logLine(entry, workflowId, executionId) + '\n'),
-    callbacks: {
-      create: (method) => {
-        if (!hub) throw WorkflowError.of('SystemError', 'events.create_callback_endpoint: no callback endpoint is served');
-        return hub.create(method);
-      },
-      await: (callback, timeoutMs, signal) => {
-        if (!hub) return Promise.reject(WorkflowError.of('SystemError', 'events.await_callback: no callback endpoint is served'));
-        const url = callback instanceof Map ? callback.get('url') : undefined;
-        const method = typeof url === 'string' ? (callbacks!.list(executionName).find((c) => c.url === url)?.method ?? 'POST') : 'POST';
-        err(`workflows-emulator run: waiting for a callback: ${method} ${String(url)} (timeout ${timeoutMs / 1000} s)\n`);
-        return hub.await(callback, timeoutMs, signal);
-      },
+    ...(args.mocks ? { mocks: args.mocks } : {}),
+    log: (line) => err(line + '\n'),
+    defaultHistory: args.history,
+    onExecutionEnd: (e) => {
+      if (e.name === name) ended(e);
     },
+    onCallbackWait: (w) => {
+      if (!listener) return;
+      err(`workflows-emulator run: waiting for a callback: ${w.method} ${w.url} (timeout ${w.timeoutMs / 1000} s)\n`);
+    },
+    deployOnDemand: (id, target) => deployFromDirectory(args.workflowsDir, id, target),
+  }));
+  c.createWorkflow(workflowId, { sourceContents: source, ...(args.userEnv && Object.keys(args.userEnv).length > 0 ? { userEnvVars: args.userEnv } : {}) });
+  const started = c.createExecution(workflowId, {
+    ...(argument !== null ? { argument: toJson(argument) } : {}),
+    ...(args.callLog ? { callLogLevel: args.callLog } : {}),
+  });
+  const name = started.name;
+  const executionId = name.slice(name.lastIndexOf('/') + 1);
+  let interruptCode: number | undefined;
+  const onInterrupt = (): void => {
+    const reason: unknown = io.interrupt?.reason;
+    interruptCode = typeof reason === 'number' ? reason : RUN_EXIT.sigint;
+    try {
+      c.cancelExecution(workflowId, executionId);
+    } catch {
+      // It ended meanwhile.
+    }
   };
-
-  const onInterrupt = (): void => abort.abort(io.interrupt?.reason);
   io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let code: number;
   try {
-    const outcome = await runToOutcome(definition, argument, deps, abort.signal);
-    if (abort.signal.aborted) {
-      const reason = abort.signal.reason;
-      code = typeof reason === 'number' ? reason : RUN_EXIT.sigint;
-      err(`workflows-emulator run: interrupted; the execution was cancelled\n`);
-    } else if (outcome.state === 'SUCCEEDED') {
-      written = written.then(() => io.stdout(outcome.result + '\n'));
-      code = RUN_EXIT.succeeded;
-    } else {
-      // The failing step, then the error payload as the last line of stderr.
-      err(`workflows-emulator run: the execution FAILED (step: ${outcome.stepName})\n`);
-      err(outcome.error.payload + '\n');
-      code = RUN_EXIT.failed;
-    }
+    const done = await end;
+    if (args.history !== 'none') printStepEntries(c, workflowId, executionId, err);
+    code = report(done, interruptCode, err, (text) => {
+      written = written.then(() => io.stdout(text));
+    });
   } finally {
-    active = false;
     io.interrupt?.removeEventListener('abort', onInterrupt);
-    await listener?.close();
+    c.close();
+    if (listener) await listener.close();
   }
   await written;
   return code;
+}
+
+/** Callback URLs of a run that serves no callback endpoint: they name no server, so a request to one fails. */
+const NO_CALLBACK_URL = 'http://localhost:0';
+
+/**
+ * The callback endpoint, only for workflows that can create a callback (the call must be named literally, in
+ * the file or, when it starts child workflows, in a workflow file where they are found): undefined when none is
+ * needed, the reason as text when the port cannot be opened.
+ */
+async function callbackListener(
+  args: RunArgs,
+  source: string,
+  deliver: Parameters<typeof createCallbackHandler>[0],
+): Promise<HttpListener | string | undefined> {
+  if (!mayCreateCallbacks(source, args.workflowsDir)) return undefined;
+  try {
+    return await listenHttp(createCallbackHandler(deliver, 'a one-shot run'), { host: args.host, port: args.port });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${args.port} is in use (use --port or PORT; 0 picks a free port)` : (e as Error).message;
+    return `cannot serve the callback endpoint on ${args.host}:${args.port}: ${why}`;
+  }
+}
+
+/** Whether the run may create a callback: its source names the function, or a child workflow file may. */
+function mayCreateCallbacks(source: string, dir: string): boolean {
+  const creates = (text: string): boolean => text.includes('create_callback_endpoint');
+  if (creates(source)) return true;
+  if (!source.includes('googleapis.workflowexecutions.')) return false;
+  return workflowFiles(dir).some((file) => {
+    try {
+      return creates(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The names of the workflow files (`.yaml`, `.yml`, `.json`) in `dir`, sorted; none when it cannot be read. */
+function workflowFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => /\.(ya?ml|json)$/i.test(n))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Deploys the workflow `workflowId` a child-workflow call names from the directory `dir` (docs/run.md "Child
+ * workflows"): the first `.yaml`, `.yml` or `.json` file there whose name gives that workflow ID, as the file
+ * of the run gives its own. Nothing is deployed when none does (the call then raises HttpError 404); a file
+ * that does not compile raises ApiError INVALID_ARGUMENT (HttpError 400 in the workflow).
+ */
+function deployFromDirectory(dir: string, workflowId: string, core: ServiceCore): void {
+  const file = workflowFiles(dir).find((n) => workflowIdOfFile(n) === workflowId);
+  if (file === undefined) return;
+  let source: string;
+  try {
+    source = readFileSync(join(dir, file), 'utf8');
+  } catch {
+    return;
+  }
+  core.createWorkflow(workflowId, { sourceContents: source });
+}
+
+/** Prints the execution's step entries on stderr, one JSON line each, oldest first (docs/run.md "Step history"). */
+function printStepEntries(core: ServiceCore, workflowId: string, executionId: string, err: (text: string) => void): void {
+  let pageToken: string | undefined;
+  do {
+    const page = core.listStepEntries(workflowId, executionId, { view: 'EXECUTION_ENTRY_VIEW_DETAILED', ...(pageToken ? { pageToken } : {}) });
+    for (const entry of page.stepEntries) err(JSON.stringify({ stepEntry: entry }) + '\n');
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+}
+
+/** Writes the outcome (result on stdout; failure lines on stderr) and gives the exit code. */
+function report(done: Execution, interruptCode: number | undefined, err: (text: string) => void, out: (text: string) => void): number {
+  if (interruptCode !== undefined) {
+    err(`workflows-emulator run: interrupted; the execution was cancelled\n`);
+    return interruptCode;
+  }
+  if (done.state === 'SUCCEEDED') {
+    out((done.result ?? 'null') + '\n');
+    return RUN_EXIT.succeeded;
+  }
+  // The failing step, then the error payload as the last line of stderr.
+  const step = done.error?.context?.replace(/^step: /, '') ?? 'main';
+  err(`workflows-emulator run: the execution ${done.state} (step: ${step})\n`);
+  err((done.error?.payload ?? '{}') + '\n');
+  return RUN_EXIT.failed;
 }
 
 /** The process's streams, environment and signals. */

@@ -9,7 +9,7 @@
 import { WorkflowError } from '../lang/errors.ts';
 import type { Step, Template, WorkflowDef } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
-import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../stdlib/index.ts';
+import { bindNamedArgs, bindPositionalArgs } from '../stdlib/index.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
 import type { CallStepEvent, OutboundCall } from './hooks.ts';
@@ -29,7 +29,7 @@ export function callFunction(frame: Frame, name: string, args: Value[]): Value |
   // Subworkflows shadow stdlib functions of the same name, as the definition compiler resolves them.
   const wf = frame.exec.definition.workflows.get(name);
   if (wf) return callSubworkflow(frame, wf, bindSubworkflowPositional(wf, args));
-  const fn = STDLIB.get(name);
+  const fn = frame.exec.functions.get(name);
   if (fn) {
     const bound = bindPositionalArgs(fn, args);
     if (fn.blocking === true && frame.exec.interceptor !== undefined) {
@@ -62,7 +62,7 @@ export function intercepted(
   proceed: () => Value | Promise<Value>,
 ): Value | Promise<Value> {
   const call: OutboundCall = {
-    kind: name.startsWith('http.') ? 'http' : STDLIB.has(name) ? 'stdlib' : 'connector',
+    kind: name.startsWith('http.') ? 'http' : frame.exec.functions.has(name) ? 'stdlib' : 'connector',
     name,
     args,
     routine: frame.routine,
@@ -205,7 +205,7 @@ function invoke(step: Extract<Step, { kind: 'call' }>, scope: Scope, args: WMap 
   const frame = scope.frame;
   switch (target.kind) {
     case 'stdlib': {
-      const fn = STDLIB.get(target.name);
+      const fn = frame.exec.functions.get(target.name);
       if (!fn) throw unsupportedCallError(target.name);
       const bound = bindNamedArgs(fn, args);
       if (fn.blocking === true && frame.exec.interceptor !== undefined) {

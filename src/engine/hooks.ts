@@ -27,28 +27,48 @@
 import type { SourcePos } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
 
-/** Google's `StepEntry.stepType` names (REST reference, enum StepType). */
-export type StepType =
-  | 'STEP_TYPE_UNSPECIFIED'
-  | 'STEP_ASSIGN'
-  | 'STEP_STD_LIB_CALL'
-  | 'STEP_CONNECTOR_CALL'
-  | 'STEP_SUBWORKFLOW_CALL'
-  | 'STEP_CALL'
-  | 'STEP_SWITCH'
-  | 'STEP_CONDITION'
-  | 'STEP_FOR'
-  | 'STEP_FOR_ITERATION'
-  | 'STEP_PARALLEL_FOR'
-  | 'STEP_PARALLEL_BRANCH'
-  | 'STEP_PARALLEL_BRANCH_ENTRY'
-  | 'STEP_TRY_RETRY_EXCEPT'
-  | 'STEP_TRY'
-  | 'STEP_RETRY'
-  | 'STEP_EXCEPT'
-  | 'STEP_RETURN'
-  | 'STEP_RAISE'
-  | 'STEP_GOTO';
+/**
+ * Google's `StepEntry.stepType` names, in the enum's order (REST reference, enum StepType:
+ * https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries#steptype).
+ * The one list of them: the engine's events, the API's stepEntries filter and the test command read it.
+ */
+export const STEP_TYPES = [
+  'STEP_TYPE_UNSPECIFIED',
+  'STEP_ASSIGN',
+  'STEP_STD_LIB_CALL',
+  'STEP_CONNECTOR_CALL',
+  'STEP_SUBWORKFLOW_CALL',
+  'STEP_CALL',
+  'STEP_SWITCH',
+  'STEP_CONDITION',
+  'STEP_FOR',
+  'STEP_FOR_ITERATION',
+  'STEP_PARALLEL_FOR',
+  'STEP_PARALLEL_BRANCH',
+  'STEP_PARALLEL_BRANCH_ENTRY',
+  'STEP_TRY_RETRY_EXCEPT',
+  'STEP_TRY',
+  'STEP_RETRY',
+  'STEP_EXCEPT',
+  'STEP_RETURN',
+  'STEP_RAISE',
+  'STEP_GOTO',
+] as const;
+
+/** One of {@link STEP_TYPES}. */
+export type StepType = (typeof STEP_TYPES)[number];
+
+/**
+ * The entry kinds that run inside a step rather than being one (a matched condition, an iteration, a branch,
+ * a retry attempt, an except block; see the module header).
+ */
+export const INNER_STEP_TYPES: ReadonlySet<StepType> = new Set<StepType>([
+  'STEP_CONDITION',
+  'STEP_FOR_ITERATION',
+  'STEP_PARALLEL_BRANCH_ENTRY',
+  'STEP_RETRY',
+  'STEP_EXCEPT',
+]);
 
 /** One entry as it begins. Built only when an observer is attached. */
 export interface StepEvent {

@@ -16,7 +16,7 @@
  * signal's) is never caught by `try`: it passes through untouched.
  *
  * This module runs step lists and workflows and dispatches each step by kind; the kinds live in their own
- * modules (assign.ts, calls.ts for `call`, loop.ts for `for`, parallel.ts, retry.ts for `try`), `switch` here.
+ * modules (assign.ts, calls.ts for `call`, loop.ts for `for`, parallel.ts, try.ts for `try`), `switch` here.
  * Those that run nested step lists or workflows reach {@link runList} and {@link runBody} through the
  * execution's {@link ENGINE} rather than by importing this module, so the engine's imports form no cycle.
  */
@@ -31,7 +31,7 @@ import { evalTemplate } from './eval-template.ts';
 import { execFor } from './loop.ts';
 import { EntryEvent, observe, stepTypeOf } from './observe.ts';
 import { execParallel } from './parallel.ts';
-import { execTry } from './retry.ts';
+import { execTry } from './try.ts';
 import type { Engine, Scope } from './scope.ts';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import type { Env } from '../lang/expr/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.ts';
 import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
-import type { CallContext } from '../stdlib/types.ts';
+import type { CallContext, RetryPolicy, StdlibFunction } from '../stdlib/types.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import type { CallInterceptor, CallStepObserver, StepObserver } from './hooks.ts';
 import { memoryLimitError, stepLimitError } from './limits.ts';
@@ -26,7 +26,7 @@ import type { ExecutionDeps } from './types.ts';
 /**
  * The interpreter's entry points an execution runs with (interpreter.ts `ENGINE`): how a step list, a whole
  * workflow and a function call by name are run. Handed to each {@link Execution} rather than imported, so the
- * modules of the step kinds that recurse into step lists and workflows (loop, parallel, retry, calls) and this
+ * modules of the step kinds that recurse into step lists and workflows (loop, parallel, try, calls) and this
  * one do not import the interpreter that imports them. @internal
  */
 export interface Engine {
@@ -55,6 +55,10 @@ export class Execution {
   readonly callSteps: CallStepObserver | undefined;
   /** True when a step observer or an interceptor is attached: the one field the hot path checks per step. */
   readonly hooked: boolean;
+  /** The functions calls resolve to: `deps.library.functions`, one load away. */
+  readonly functions: ReadonlyMap<string, StdlibFunction>;
+  /** The named retry policies: `deps.library.retryPolicies`. */
+  readonly retryPolicies: ReadonlyMap<string, RetryPolicy>;
 
   constructor(
     readonly definition: Definition,
@@ -65,6 +69,8 @@ export class Execution {
     this.interceptor = deps.hooks?.interceptor;
     this.callSteps = deps.hooks?.callSteps;
     this.hooked = this.observer !== undefined || this.interceptor !== undefined;
+    this.functions = deps.library.functions;
+    this.retryPolicies = deps.library.retryPolicies;
   }
 
   /** Counts one step. @throws WorkflowError tagged ResourceLimitError past {@link MAX_STEPS}. */
@@ -151,6 +157,7 @@ export class Frame {
       signal: this.signal,
       log: (entry) => deps.log(entry),
       callbacks: deps.callbacks,
+      ...(deps.compat !== undefined ? { compat: deps.compat } : {}),
     };
     return this.ctx;
   }

@@ -313,3 +313,33 @@ function errorBody(status: number, code: string, message: string): DeliveryResul
 
 /** The reason a callback wait's timeout timer is cancelled with when the wait ends first. */
 const WAIT_ENDED = Symbol('the wait ended');
+
+/** A wait on a callback as it starts: the execution, the callback's URL and method, the wait's timeout. */
+export interface CallbackWait {
+  readonly executionName: string;
+  readonly url: string;
+  readonly method: string;
+  readonly timeoutMs: number;
+}
+
+/** The callback hub of an execution, telling `onWait` (the service core's onCallbackWait option) of each wait. */
+export function announcingHub(
+  callbacks: CallbackRegistry,
+  executionName: string,
+  isActive: () => boolean,
+  onWait: ((wait: CallbackWait) => void) | undefined,
+): CallbackHub {
+  const hub = callbacks.hubFor({ executionName, isActive });
+  if (!onWait) return hub;
+  return {
+    create: hub.create,
+    await: (callback, timeoutMs, signal) => {
+      const url = isMap(callback) ? callback.get('url') : undefined;
+      if (typeof url === 'string') {
+        const method = callbacks.list(executionName).find((c) => c.url === url)?.method ?? 'POST';
+        onWait({ executionName, url, method, timeoutMs });
+      }
+      return hub.await(callback, timeoutMs, signal);
+    },
+  };
+}

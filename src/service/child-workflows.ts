@@ -5,7 +5,9 @@
  *
  * - `googleapis.workflowexecutions.v1.projects.locations.workflows.executions.run` (`workflow_id`, optional
  *   `argument` as a value, `project_id`, `location`): starts the workflow's current revision, waits for it,
- *   and returns its result decoded from JSON;
+ *   and returns its result decoded from JSON; with `connector_params.skip_polling` true it returns null at
+ *   once and the child runs on ("run() doesn't return anything",
+ *   https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/v1/projects.locations.workflows.executions/run);
  * - `....executions.create` (`parent` = `projects/*\/locations/*\/workflows/{id}`, optional `body` with the
  *   Executions API's `argument` JSON string): starts it and, unless `connector_params.skip_polling` is
  *   true, waits for it; returns the Execution resource (`name`, `state`, `argument`, `result`, `error`,
@@ -30,6 +32,7 @@ import { fromJs, isMap, type Value, type WMap } from '../lang/value.ts';
 import type { ConnectorImpl } from '../mocks/mock-interceptor.ts';
 import type { Clock } from '../stdlib/types.ts';
 import { ApiError } from './errors.ts';
+import { inScope, splitName } from './names.ts';
 import type { Execution } from './model.ts';
 
 /** The connector's module prefix. */
@@ -65,6 +68,8 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
             const arg = call.args.get('argument');
             const argument = arg === undefined || arg === null ? undefined : jsonArgument(arg);
             const child = apiCall(() => host.start(workflowId, argument, parentExecution));
+            // "if skip_polling is set to True, run() doesn't return anything" (the child runs on).
+            if (skipPolling(call.args)) return null;
             const done = await waitFor(host, child.name, call.args, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return done.result === undefined ? null : parseJson(done.result);
@@ -74,8 +79,8 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
           `${EXECUTIONS_CONNECTOR}.create`,
           async (call) => {
             const parent = requiredString(call.args, 'parent', 'create');
-            const m = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)$/.exec(parent);
-            if (!m) throw httpError(400, `parent "${parent}" is not projects/{project}/locations/{location}/workflows/{workflow}`);
+            const workflowId = splitName(parent, ['workflows'])?.ids[0];
+            if (workflowId === undefined) throw httpError(400, `parent "${parent}" is not projects/{project}/locations/{location}/workflows/{workflow}`);
             const body = call.args.get('body');
             let argument: string | undefined;
             if (isMap(body)) {
@@ -85,9 +90,8 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
                 argument = a;
               }
             }
-            const child = apiCall(() => host.start(m[1]!, argument, parentExecution));
-            const params = call.args.get('connector_params');
-            if (isMap(params) && params.get('skip_polling') === true) return resourceValue(child);
+            const child = apiCall(() => host.start(workflowId, argument, parentExecution));
+            if (skipPolling(call.args)) return resourceValue(child);
             const done = await waitFor(host, child.name, call.args, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return resourceValue(done);
@@ -106,9 +110,15 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
   };
 }
 
+/** True when the call's `connector_params.skip_polling` is true: start the child and do not wait for it. */
+function skipPolling(args: WMap): boolean {
+  const params = args.get('connector_params');
+  return isMap(params) && params.get('skip_polling') === true;
+}
+
 /** An execution name with any project and location, as this emulator's. */
 function local(host: ChildHost, name: string): string {
-  return name.replace(/^projects\/[^/]+\/locations\/[^/]+\//, `projects/${host.project}/locations/${host.location}/`);
+  return inScope(host, name);
 }
 
 async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortSignal): Promise<Execution> {

@@ -18,21 +18,20 @@
 import { SourceProblems } from './source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import type { DefinitionLibrary } from '../lang/definition/library.ts';
+import type { Compat } from '../lang/compat.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
-import type { ExecutionDeps } from '../engine/types.ts';
-import type { Clock, LogEntry } from '../stdlib/types.ts';
-import { executionEnv } from '../stdlib/sys.ts';
+import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
+import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
+import type { StepHistory } from './step-history.ts';
+import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
-import { CallbackRegistry } from './callbacks.ts';
-import { systemClock } from '../engine/clock.ts';
+import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
+import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
-import { mockExecution } from '../mocks/mock-interceptor.ts';
 import type { CallLog } from '../mocks/call-log.ts';
-import { fetchHoldingTime } from '../engine/virtual-time.ts';
 import { childWorkflowConnectors } from './child-workflows.ts';
 import type {
   Callback,
@@ -43,13 +42,11 @@ import type {
   ServiceCore,
   ServiceEvent,
 } from './model.ts';
-import { parentName } from './names.ts';
+import { parentName, splitName } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
-import { StepHistory } from './step-history.ts';
 import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
-import { callLogObserver, checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import { getStepEntry, listStepEntries } from './step-entries.ts';
 import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
@@ -70,6 +67,13 @@ export interface ServiceCoreOptions {
   readonly project: string;
   /** LOCATION: used in resource names and CLOUD_LOCATION. */
   readonly location: string;
+  /** PROJECT_NUMBER: GOOGLE_CLOUD_PROJECT_NUMBER; default DEFAULT_PROJECT_NUMBER (src/stdlib/sys.ts). */
+  readonly projectNumber?: string;
+  /**
+   * `google` (`--compat google`): definitions and executions follow Google's behaviour where it and the
+   * specification differ (docs/compat.md). Default: the specification's.
+   */
+  readonly compat?: Compat;
   /**
    * Scheme, host and port that callback URLs start with (`http://localhost:8787`); a trailing slash is
    * dropped. Callback URLs are `<callbackBaseUrl>/callbacks/<id>`.
@@ -93,8 +97,11 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
-  /** The functions, retry policies and backoffs definitions may name; the standard library's by default. */
-  readonly library?: DefinitionLibrary;
+  /**
+   * The functions, retry policies and backoffs definitions may name and executions call; the standard
+   * library's by default.
+   */
+  readonly library?: FunctionLibrary;
   /**
    * The step history recorded for an execution whose workflow and execution do not set
    * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
@@ -105,6 +112,13 @@ export interface ServiceCoreOptions {
   readonly maxStepEntries?: number;
   /** Called once when an execution ends (after its resource has its terminal state). */
   readonly onExecutionEnd?: (execution: Execution) => void;
+  /**
+   * Called when a child workflow is asked of a workflow ID that is not deployed, before the answer is NOT_FOUND:
+   * it may deploy it (the one-shot run deploys child workflows from the files beside the workflow it runs).
+   */
+  readonly deployOnDemand?: (workflowId: string, core: ServiceCore) => void;
+  /** Called as an execution starts waiting on a callback (the one-shot run prints the URL it waits on). */
+  readonly onCallbackWait?: (wait: CallbackWait) => void;
 }
 
 /** @internal An execution and everything it owns. */
@@ -119,6 +133,8 @@ interface ExecutionRecord {
   abort: AbortController | undefined;
   /** Its sys.log entries, oldest first (created by the first one). */
   logs: LogEntry[] | undefined;
+  /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
+  readonly historyLevel: HistoryLevel;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
   recording: StepHistory | undefined;
   /** The step history to read, unless history is off for this execution (settled-history.ts once it ended). */
@@ -148,13 +164,11 @@ class ExecutionCancelled extends Error {
  * Every method throws {@link ApiError} as described on {@link ServiceCore}.
  */
 export function createServiceCore(options: ServiceCoreOptions): ServiceCore & EmulatorControl & { close(): void } {
-  const { project, location } = options;
+  const { project, location, projectNumber } = options;
   const parent = parentName(project, location);
   const clock = options.clock ?? systemClock;
-  /** The clock's reading in milliseconds (one function for every execution's history and call log). */
-  const now = (): number => clock.now();
-  // Under the virtual clock, time stands still while a real request is out (src/engine/virtual-time.ts).
-  const fetchImpl = fetchHoldingTime(clock, options.fetch ?? platformFetch);
+  const realFetch = options.fetch ?? platformFetch;
+  const library = options.library ?? DEFINITION_LIBRARY;
   const startMocks = options.mocks ?? NO_MOCKS;
   let mocks = startMocks;
   const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
@@ -163,7 +177,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const defaultHistory = options.defaultHistory ?? 'basic';
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
-  const store = createWorkflowStore({ parent, clock, library: options.library ?? DEFINITION_LIBRARY, emit });
+  const compat = options.compat === 'google' ? ({ compat: 'google' } as const) : {};
+  const store = createWorkflowStore({ parent, clock, library, emit, ...compat });
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -207,31 +222,31 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     argument: Value,
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
+    serviceAccount: string | undefined,
   ): void {
-    // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-    const ids = { project, location, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId };
-    const env = executionEnv(ids, userEnv, extraEnv);
-    const mocked = mockExecution(mocks, { realFetch: fetchImpl, clock, connectors: () => children.connectorsFor(ex.name) });
-    ex.calls = mocked.calls;
-    const abort = (ex.abort = takeController());
-    const deps: ExecutionDeps = {
+    const prepared = prepareExecution({
+      // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
+      ids: { project, location, projectNumber, serviceAccount, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
+      userEnv,
+      baseEnv: extraEnv,
       clock,
-      fetch: mocked.fetch,
-      env,
+      fetch: realFetch,
+      library,
+      mocks,
+      history: ex.historyLevel,
+      maxStepEntries: options.maxStepEntries,
+      callLogLevel: ex.callLogLevel,
+      writeCallLog: printLog,
       log: (entry) => recordLog(ex, entry),
-      callbacks: callbacks.hubFor({ executionName: ex.name, isActive: () => ex.resource.state === 'ACTIVE' }),
-      hooks: {
-        interceptor: mocked.interceptor,
-        callSteps: callLogObserver(ex.callLogLevel, {
-          workflowId: ex.workflowId,
-          executionId: ex.executionId,
-          now,
-          write: printLog,
-        }),
-        ...(ex.recording ? { observer: ex.recording } : {}),
-      },
-    };
-    void runToOutcome(definition, argument, deps, abort.signal).then((outcome) => {
+      callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
+      connectors: () => children.connectorsFor(ex.name),
+      ...compat,
+    });
+    ex.calls = prepared.calls;
+    ex.recording = prepared.history;
+    if (ex.history === undefined) ex.history = prepared.history;
+    const abort = (ex.abort = takeController());
+    void runToOutcome(definition, argument, prepared.deps, abort.signal).then((outcome) => {
       if (ex.resource.state === 'ACTIVE') {
         if (outcome.state === 'SUCCEEDED') finish(ex, 'SUCCEEDED', { result: outcome.result });
         else finish(ex, 'FAILED', { error: outcome.error });
@@ -293,15 +308,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const name = `${wf.resource.name}/executions/${executionId}`;
     const startMs = Math.trunc(clock.now());
     const resource = activeExecution(name, recorded, startMs, wf.resource.revisionId, executionLevel, labels, callLogLevel);
-    const level = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
-    const history =
-      level === 'none'
-        ? undefined
-        : new StepHistory({
-            detailed: level === 'detailed',
-            now,
-            ...(options.maxStepEntries !== undefined ? { maxEntries: options.maxStepEntries } : {}),
-          });
+    const historyLevel = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
     const ex: ExecutionRecord = {
       workflowId,
       executionId,
@@ -310,8 +317,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       startMs,
       abort: undefined,
       logs: undefined,
-      recording: history,
-      history,
+      historyLevel,
+      recording: undefined,
+      history: undefined,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
       parent: parentExecution,
@@ -324,9 +332,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const definition = wf.definition;
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
+    const serviceAccount = wf.resource.serviceAccount;
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
@@ -344,8 +353,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     project,
     location,
     clock,
-    start: (workflowId, argument, parentExecution) =>
-      createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution),
+    start: (workflowId, argument, parentExecution) => {
+      if (options.deployOnDemand && !store.has(workflowId)) options.deployOnDemand(workflowId, core);
+      return createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution);
+    },
     get: (name) => byName(name).resource,
     cancel: (name) => {
       const ex = byName(name);
@@ -360,9 +371,9 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
   /** The execution of a full resource name. @throws ApiError NOT_FOUND */
   function byName(name: string): ExecutionRecord {
-    const m = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+)$/.exec(name);
-    if (!m || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
-    return findExecution(m[1]!, m[2]!);
+    const parts = splitName(name, ['workflows', 'executions']);
+    if (!parts || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
+    return findExecution(parts.ids[0]!, parts.ids[1]!);
   }
 
   /** Forgets the oldest terminal executions down to the retention limit. */

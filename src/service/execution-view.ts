@@ -84,6 +84,7 @@ export function executionView(
   if (fields.result !== undefined) out.result = fields.result;
   if (error !== undefined) out.error = error;
   out.startTime = active.startTime;
+  out.createTime = active.createTime;
   out.endTime = timestamp(end);
   out.workflowRevisionId = active.workflowRevisionId;
   if (active.executionHistoryLevel !== undefined) out.executionHistoryLevel = active.executionHistoryLevel;
@@ -113,6 +114,7 @@ export function activeExecution(
   const out: { -readonly [K in keyof Execution]?: Execution[K] } = { name, state: 'ACTIVE' };
   if (argument !== undefined) out.argument = argument;
   out.startTime = timestamp(startMs);
+  out.createTime = out.startTime;
   out.workflowRevisionId = workflowRevisionId;
   if (executionHistoryLevel) out.executionHistoryLevel = executionHistoryLevel;
   if (labels) out.labels = labels;

@@ -60,6 +60,13 @@ export interface Execution {
     readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
   };
   readonly startTime: string;
+  /**
+   * When the execution was created: Google's `createTime` ("startTime will be the same as createTime for
+   * executions that start immediately", https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions);
+   * executions here always start at once, so it is `startTime`. REST only: Google's published
+   * executions.proto has no such field for gRPC.
+   */
+  readonly createTime: string;
   /** Set once the state is terminal. */
   readonly endTime?: string;
   /** Set once the state is terminal: endTime - startTime in Google's JSON form (`"1.25s"`). */

@@ -4,6 +4,7 @@
  * callback identifiers are made, and the timestamps every resource carries.
  */
 import { nodeCrypto } from '../platform/builtins.ts';
+import { ApiError } from './errors.ts';
 
 /**
  * Workflow IDs: lowercase letters, digits, hyphens and underscores; a letter first; at most 128 characters
@@ -72,3 +73,61 @@ export function timestamp(ms: number = Date.now()): string {
 }
 let lastSecond = NaN;
 let lastSecondText = '';
+
+// ---------------------------------------------------------------------------------------------------------
+// Resource names (https://cloud.google.com/apis/design/resource_names): the one parser of
+// `projects/{project}/locations/{location}/<collection>/{id}/...` for every transport and connector.
+
+/** The project and location a service serves. */
+export interface ResourceScope {
+  readonly project: string;
+  readonly location: string;
+}
+
+/** The parts of a resource name: its project, its location and the IDs after the location, in order. */
+export interface NameParts {
+  readonly project: string;
+  readonly location: string;
+  readonly ids: string[];
+}
+
+/**
+ * Splits `name` of the form `projects/{project}/locations/{location}/<kinds[0]>/{id}/<kinds[1]>/{id}...`
+ * (`kinds` e.g. `['workflows', 'executions']`; `[]` for the location itself). Undefined when the name has
+ * another shape or an empty segment. IDs are returned as written (no percent-decoding).
+ */
+export function splitName(name: string, kinds: readonly string[]): NameParts | undefined {
+  const parts = name.split('/');
+  if (parts.length !== 4 + 2 * kinds.length || parts[0] !== 'projects' || parts[2] !== 'locations') return undefined;
+  for (let i = 0; i < kinds.length; i++) if (parts[4 + 2 * i] !== kinds[i]) return undefined;
+  for (const p of parts) if (p === '') return undefined;
+  return { project: parts[1]!, location: parts[3]!, ids: kinds.map((_, i) => parts[5 + 2 * i]!) };
+}
+
+/**
+ * The IDs after the location in `name` (see {@link splitName}), checked against `scope`.
+ * @throws ApiError INVALID_ARGUMENT naming `field` and the expected shape when the name has another shape;
+ * NOT_FOUND when it names another project or location than `scope`'s (Google answers for resources it does
+ * not hold the same way).
+ */
+export function parseName(scope: ResourceScope, name: string, kinds: readonly string[], field = 'name'): string[] {
+  const parts = splitName(name, kinds);
+  if (!parts) {
+    const shape = ['projects/{project}/locations/{location}', ...kinds.map((k) => `${k}/{${k.replace(/s$/, '')}}`)].join('/');
+    throw ApiError.invalidArgument(`${field} must be of the form ${shape}, got '${name}'`);
+  }
+  if (parts.project !== scope.project || parts.location !== scope.location) {
+    throw ApiError.notFound(`Resource '${name}' was not found (the emulator serves ${parentName(scope.project, scope.location)})`);
+  }
+  return parts.ids;
+}
+
+/**
+ * `name` (`projects/{p}/locations/{l}/...`) with its project and location replaced by `scope`'s; other
+ * text is returned unchanged.
+ */
+export function inScope(scope: ResourceScope, name: string): string {
+  const parts = name.split('/');
+  if (parts.length < 5 || parts[0] !== 'projects' || parts[2] !== 'locations' || parts[1] === '' || parts[3] === '') return name;
+  return `${parentName(scope.project, scope.location)}/${parts.slice(4).join('/')}`;
+}

@@ -20,19 +20,10 @@ import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './f
 import type { StepEntry, StepEntryList, StepEntryListRequest } from './model.ts';
 import type { HistoryEntry } from './step-ring.ts';
 import type { StepHistoryReader } from './settled-history.ts';
-import type { StepType } from '../engine/hooks.ts';
+import { STEP_TYPES } from '../engine/hooks.ts';
 
 /** Largest (and default) page of stepEntries.list (Google: "The default max is 1000"). */
 const MAX_STEP_ENTRIES_PAGE_SIZE = 1000;
-
-/** Google's StepType names, for filters. */
-const STEP_TYPES: readonly StepType[] = [
-  'STEP_TYPE_UNSPECIFIED', 'STEP_ASSIGN', 'STEP_STD_LIB_CALL', 'STEP_CONNECTOR_CALL', 'STEP_SUBWORKFLOW_CALL',
-  'STEP_CALL', 'STEP_SWITCH', 'STEP_CONDITION', 'STEP_FOR', 'STEP_FOR_ITERATION', 'STEP_PARALLEL_FOR',
-  'STEP_PARALLEL_BRANCH', 'STEP_PARALLEL_BRANCH_ENTRY', 'STEP_TRY_RETRY_EXCEPT', 'STEP_TRY', 'STEP_RETRY',
-  'STEP_EXCEPT', 'STEP_RETURN', 'STEP_RAISE', 'STEP_GOTO',
-];
-
 
 /** The filterable and orderable fields of stepEntries.list (Google's list reference). */
 const STEP_ENTRY_FIELDS: ListFields<HistoryEntry> = {

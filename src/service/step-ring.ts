@@ -201,8 +201,8 @@ export abstract class StepRing implements StepObserver<number> {
     const parentId = parent ?? 0;
     const type = event.stepType;
     let state = IN_PROGRESS | (event.callDepth << DEPTH_SHIFT);
-    // Loops learn their size after they are entered; detailed history reads variables when the step is left.
-    if (this.detailed || type === 'STEP_FOR' || type === 'STEP_PARALLEL_FOR' || event.branch !== undefined) {
+    // Detailed history reads variables, and loops' sizes, when the step is left; a branch keeps its name.
+    if (this.detailed || event.branch !== undefined) {
       this.ownExtras().set(id, { event });
       state |= HAS_EXTRA;
     }
@@ -227,6 +227,8 @@ export abstract class StepRing implements StepObserver<number> {
   }
 
   leave(id: number, end: StepEnd): void {
+    // An entry past the entry cap was kept only while in progress: it is dropped as it ends.
+    const dropped = id <= this.counter - this.maxEntries;
     const succeeded = end.state === 'succeeded';
     const state = succeeded ? SUCCEEDED : END_STATE[end.state];
     const now = this.time();
@@ -263,12 +265,19 @@ export abstract class StepRing implements StepObserver<number> {
     if (extra?.event !== undefined) {
       const event = extra.event;
       extra.event = undefined;
-      if (event.expectedIterations !== undefined) extra.expectedIterations = event.expectedIterations;
+      // Google gives the expected number of iterations (for loops, parallel branches and iterations) only at
+      // the detailed level (https://cloud.google.com/workflows/docs/debug-steps#execution-history-level).
+      if (this.detailed && event.expectedIterations !== undefined) extra.expectedIterations = event.expectedIterations;
       if (event.branch !== undefined) extra.branch = event.branch;
-      if (this.detailed) this.recordVariables(extra, event);
+      // A dropped entry's variables are never read: they would only count against the byte cap.
+      if (this.detailed && !dropped) this.recordVariables(extra, event);
     }
     // The path of a failure is taken while its entries are certainly kept.
     if (this.failureId !== 0 && this.failure.length === 0 && id === this.failureId) this.failure = this.pathOf(id);
+    if (dropped && slot < 0) {
+      this.pinned.delete(id);
+      this.freeExtra(id);
+    }
   }
 
   private ownExtras(): Map<number, Extra> {
@@ -337,13 +346,8 @@ export abstract class StepRing implements StepObserver<number> {
     const id = this.ints[at + ID]!;
     const state = this.ints[at + STATE]!;
     if ((state & STATE_BITS) === IN_PROGRESS) {
-      // Pinned entries that have ended since go first, so the pinned set stays as small as the nesting.
-      for (const [pid, p] of this.pinned) {
-        if (p.state !== 'STATE_IN_PROGRESS') {
-          this.pinned.delete(pid);
-          this.freeExtra(pid);
-        }
-      }
+      // A pinned entry is past the cap (its slot came round), so {@link leave} drops it as it ends: the pinned
+      // set stays as small as the nesting.
       if (this.pinned === NO_PINNED) this.pinned = new Map();
       this.pinned.set(id, this.snapshot(slot));
     } else if ((state & HAS_EXTRA) !== 0) this.freeExtra(id);
@@ -395,7 +399,7 @@ export abstract class StepRing implements StepObserver<number> {
       previous: 0,
       next: 0,
       progress: p === 0 ? undefined : p,
-      expectedIterations: extra?.expectedIterations ?? event?.expectedIterations,
+      expectedIterations: extra?.expectedIterations ?? (this.detailed ? event?.expectedIterations : undefined),
       branch: extra?.branch ?? event?.branch,
       error: extra?.error,
       variables: extra?.variables,

@@ -15,6 +15,7 @@
  * Every violation is an ApiError INVALID_ARGUMENT naming the field and the rule.
  */
 import { ApiError } from './errors.ts';
+import { splitName } from './names.ts';
 
 /** The settings of a workflow as stored and returned; absent fields are unset. */
 export interface WorkflowSettings {
@@ -54,7 +55,7 @@ export function checkSettings(input: Readonly<Record<string, unknown>>): Workflo
   }
   const key = optionalString(input['cryptoKeyName'], 'cryptoKeyName');
   if (key) {
-    if (!/^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/.test(key)) {
+    if (!splitName(key, ['keyRings', 'cryptoKeys'])) {
       throw ApiError.invalidArgument(`cryptoKeyName must be projects/{project}/locations/{location}/keyRings/{keyRing}/cryptoKeys/{cryptoKey}, got "${key}"`);
     }
     out.cryptoKeyName = key;
@@ -101,7 +102,13 @@ export function checkLabels(v: unknown, field: string): Readonly<Record<string, 
   return keys.length === 0 ? undefined : map;
 }
 
-function checkUserEnvVars(v: unknown): Readonly<Record<string, string>> | undefined {
+/**
+ * User environment variables (Google's "Use environment variables": at most 20; a name is not empty and does
+ * not start with GOOGLE or WORKFLOWS; 4 KiB per name or value).
+ * @returns undefined for an absent or empty map.
+ * @throws ApiError INVALID_ARGUMENT naming the rule broken.
+ */
+export function checkUserEnvVars(v: unknown): Readonly<Record<string, string>> | undefined {
   const map = stringMap(v, 'userEnvVars');
   if (!map) return undefined;
   const keys = Object.keys(map);

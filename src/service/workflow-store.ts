@@ -10,6 +10,7 @@ import { compileDefinition } from '../lang/definition/compile.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { DefinitionError } from '../lang/definition/errors.ts';
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
+import type { Compat } from '../lang/compat.ts';
 import type { Clock } from '../stdlib/types.ts';
 import {
   checkSettings,
@@ -57,6 +58,8 @@ export interface WorkflowStoreOptions {
   readonly clock: Clock;
   /** The functions, retry policies and backoffs definitions may name. */
   readonly library: DefinitionLibrary;
+  /** `google`: definitions are read as Google's service reads them (docs/compat.md); default the spec's. */
+  readonly compat?: Compat;
   /** Called after every change of a workflow. */
   readonly emit: (event: ServiceEvent) => void;
 }
@@ -73,6 +76,8 @@ export interface WorkflowStore {
   readonly methods: WorkflowMethods;
   /** The record of a deployed workflow. @throws ApiError NOT_FOUND */
   find(workflowId: string): WorkflowRecord;
+  /** Whether a workflow of this ID is deployed. */
+  has(workflowId: string): boolean;
   /** Forgets every workflow and every revision counter (the control API's reset). */
   clear(): void;
 }
@@ -101,7 +106,7 @@ export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStor
   function compile(sourceContents: string): Definition {
     if (sourceContents.trim() === '') throw ApiError.invalidArgument('sourceContents is empty: a workflow definition is required');
     try {
-      return compileDefinition(sourceContents, options.library);
+      return compileDefinition(sourceContents, options.library, options.compat === 'google' ? { compat: 'google' } : {});
     } catch (e) {
       throw definitionError(e);
     }
@@ -264,6 +269,7 @@ export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStor
   return {
     methods,
     find: findWorkflow,
+    has: (workflowId) => workflows.has(workflowId),
     clear() {
       workflows.clear();
       deletedCounters.clear();
@@ -285,8 +291,7 @@ function definitionError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (!(e instanceof DefinitionError)) {
     process.stderr.write(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
-    const why = e instanceof Error ? e.message : String(e);
-    return new ApiError('INTERNAL', `internal error while compiling the workflow definition (a bug in the emulator, not in the workflow): ${why}`);
+    return ApiError.from(e, 'while compiling the workflow definition (a bug in the emulator, not in the workflow)');
   }
   const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };
   let msg = typeof err.message === 'string' ? err.message : String(e);

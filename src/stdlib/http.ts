@@ -23,10 +23,16 @@ import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang
 import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
+import type { Compat } from '../lang/compat.ts';
 import { withGetBodies } from './platform-fetch.ts';
 
 /** Default and maximum request timeout, seconds (spec "Limits"). */
 const MAX_HTTP_TIMEOUT_SEC = 1800;
+/**
+ * The default request timeout under `--compat google`, seconds: "The request timeout, in seconds (default:
+ * 300.0)" (https://cloud.google.com/workflows/docs/reference/stdlib/http/get); the maximum stays 1800.
+ */
+const GOOGLE_DEFAULT_HTTP_TIMEOUT_SEC = 300;
 /** Largest response body accepted, bytes (spec "Limits": 2 MB). */
 const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -97,7 +103,7 @@ export interface RequestArgs {
  * @internal Exported for tests; workflows call it through the table below.
  */
 export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallContext): Promise<Value> {
-  const { method, url, headers, body, timeoutMs } = prepareRequest(fnName, a);
+  const { method, url, headers, body, timeoutMs } = prepareRequest(fnName, a, ctx.compat);
 
   const signal = ctx.signal;
   if (signal.aborted) throw signal.reason;
@@ -156,14 +162,14 @@ export interface PreparedRequest {
  * http mocks, which answer the same request without sending it.
  * @throws WorkflowError TypeError or ValueError for a bad argument.
  */
-export function prepareRequest(fnName: string, a: RequestArgs): PreparedRequest {
+export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat): PreparedRequest {
   const method = str(fnName, 'method', a.method).toUpperCase();
   const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
   const headers = buildHeaders(fnName, a.headers);
   // Sent for every method, GET included, as the spec's argument table says (the production fetch,
   // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
   const body = encodeBody(fnName, a.body, headers);
-  const timeoutMs = timeoutOf(fnName, a.timeout);
+  const timeoutMs = timeoutOf(fnName, a.timeout, compat);
   return { method, url, headers, body, timeoutMs };
 }
 
@@ -268,8 +274,8 @@ function jsonText(fn: string, v: Value): string {
   }
 }
 
-function timeoutOf(fn: string, t: Value | undefined): number {
-  if (t === undefined || t === null) return MAX_HTTP_TIMEOUT_SEC * 1000;
+function timeoutOf(fn: string, t: Value | undefined, compat?: Compat): number {
+  if (t === undefined || t === null) return (compat === 'google' ? GOOGLE_DEFAULT_HTTP_TIMEOUT_SEC : MAX_HTTP_TIMEOUT_SEC) * 1000;
   const sec = Number(num(fn, 'timeout', t));
   if (!(sec > 0) || sec > MAX_HTTP_TIMEOUT_SEC) {
     throw valueError(`${fn}: timeout must be more than 0 and at most ${MAX_HTTP_TIMEOUT_SEC} seconds, got ${sec}`);

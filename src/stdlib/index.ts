@@ -4,11 +4,10 @@
  * {@link DEFINITION_LIBRARY} to validate call names and to decide which expressions may wait; the engine
  * uses {@link STDLIB} to call functions.
  */
-import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import { typeError } from '../lang/errors.ts';
 import type { Value, WMap } from '../lang/value.ts';
 import { checkValue } from '../lang/size-limits.ts';
-import type { RetryPolicy, StdlibFunction } from './types.ts';
+import type { FunctionLibrary, RetryPolicy, StdlibFunction } from './types.ts';
 import { functions as base64 } from './base64.ts';
 import { functions as builtins } from './builtins.ts';
 import { functions as events } from './events.ts';
@@ -50,15 +49,41 @@ export function isBlocking(name: string): boolean {
   return STDLIB.get(name)?.blocking === true;
 }
 
-/** The standard library as the definition compiler sees it: `compileDefinition(source, DEFINITION_LIBRARY)`. */
-export const DEFINITION_LIBRARY: DefinitionLibrary = {
-  hasFunction: (name) => STDLIB.has(name),
-  functionNames: () => STDLIB.keys(),
-  isBlocking,
-  retryPolicies: RETRY_POLICIES,
-  backoffs: BACKOFFS,
-  defaultBackoff: DEFAULT_BACKOFF,
-};
+/**
+ * The standard library as the definition compiler checks it (`compileDefinition(source, DEFINITION_LIBRARY)`)
+ * and as the engine runs it (ExecutionDeps.library).
+ */
+export const DEFINITION_LIBRARY: FunctionLibrary = functionLibrary(STDLIB, RETRY_POLICIES);
+
+/**
+ * A library of `functions` and `retryPolicies`, with the standard library's backoffs.
+ */
+function functionLibrary(
+  functions: ReadonlyMap<string, StdlibFunction>,
+  retryPolicies: ReadonlyMap<string, RetryPolicy>,
+): FunctionLibrary {
+  return {
+    functions,
+    retryPolicies,
+    hasFunction: (name) => functions.has(name),
+    paramNames: (name) => functions.get(name)?.params.map((p) => p.name),
+    functionNames: () => functions.keys(),
+    isBlocking: (name) => functions.get(name)?.blocking === true,
+    backoffs: BACKOFFS,
+    defaultBackoff: DEFAULT_BACKOFF,
+  };
+}
+
+/**
+ * `base` with `extra` functions added (a function of the same name replaces base's): a library for hosts that
+ * give their workflows functions of their own (ServiceCoreOptions.library). Each added function's result is
+ * checked against the size limits as the standard library's are, unless it is blocking.
+ */
+export function withFunctions(base: FunctionLibrary, extra: readonly StdlibFunction[]): FunctionLibrary {
+  const functions = new Map(base.functions);
+  for (const f of extra) functions.set(f.name, f.blocking ? f : sizeChecked(f));
+  return functionLibrary(functions, base.retryPolicies);
+}
 
 /**
  * Binds a `call` step's named `args` to a function's positional parameters, accepting each parameter's

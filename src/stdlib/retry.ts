@@ -118,7 +118,14 @@ export const RETRY_POLICIES: ReadonlyMap<string, RetryPolicy> = new Map<string, 
   ],
   [
     'http.default_retry_non_idempotent',
-    { predicate: 'http.default_retry_predicate', maxRetries: 5, ...backoffFields(DEFAULT_BACKOFF) },
+    {
+      predicate: 'http.default_retry_predicate',
+      // Google: 429, 503 and ConnectionFailedError only
+      // (https://cloud.google.com/workflows/docs/reference/stdlib/http/default_retry_predicate_non_idempotent).
+      googlePredicate: 'http.default_retry_predicate_non_idempotent',
+      maxRetries: 5,
+      ...backoffFields(DEFAULT_BACKOFF),
+    },
   ],
 ]);
 

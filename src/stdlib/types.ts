@@ -4,7 +4,9 @@
  * `args` and the expression form with positional arguments bind the same way), its defaults, whether it may
  * wait, and its implementation.
  */
+import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import type { Value } from '../lang/value.ts';
+import type { Compat } from '../lang/compat.ts';
 
 /** One parameter of a stdlib function. */
 export interface ParamSpec {
@@ -37,6 +39,12 @@ export interface CallContext {
   log(entry: LogEntry): void;
   /** The callback endpoints of this execution (events.*). */
   readonly callbacks: CallbackHub;
+  /**
+   * `google`: Google's behaviour where it and the specification differ (`text.find_all`'s result,
+   * `text.replace_all_regex`'s replacement, the non-idempotent retry policy, the default `http.*` timeout;
+   * docs/compat.md). Absent: the specification's.
+   */
+  readonly compat?: Compat;
 }
 
 /** A stdlib function: one row of the table. */
@@ -110,8 +118,23 @@ export interface CallbackHub {
 export interface RetryPolicy {
   /** The stdlib predicate function deciding whether an error map is retried. */
   readonly predicate: string;
+  /** The predicate under `--compat google`, where it differs from the spec's (docs/compat.md). */
+  readonly googlePredicate?: string;
   readonly maxRetries: number;
   readonly initialDelaySec: number;
   readonly maxDelaySec: number;
   readonly multiplier: number;
+}
+
+/**
+ * The functions and retry policies executions call, by dotted name: what the definition compiler checks names
+ * against ({@link DefinitionLibrary}) and what the engine runs, in one table, so a library handed to the
+ * service (ServiceCoreOptions.library) changes both what deploys and what runs. The standard library's is
+ * `DEFINITION_LIBRARY` of src/stdlib/index.ts; `withFunctions` there adds functions to it.
+ */
+export interface FunctionLibrary extends DefinitionLibrary {
+  /** Every function by dotted name (`len`, `text.split`, `http.get`, ...). */
+  readonly functions: ReadonlyMap<string, StdlibFunction>;
+  /** Named retry policies (`retry: ${http.default_retry}`) by dotted name. */
+  readonly retryPolicies: ReadonlyMap<string, RetryPolicy>;
 }

@@ -31,6 +31,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
+import { readBody, RequestTooLarge } from '../platform/request-body.ts';
 import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
@@ -125,8 +126,7 @@ export function createUi(
     try {
       reply = await route(service, site, now, req, url);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      reply = htmlReply(500, layout(site, errorPage(message)));
+      reply = htmlReply(500, layout(site, errorPage(ApiError.from(err).message)));
     }
     if (res.headersSent) {
       res.end();
@@ -423,12 +423,12 @@ function notFound(site: Site, req: IncomingMessage, message: string): Reply {
 
 /** Reads a URL-encoded form body; undefined when it is larger than {@link MAX_FORM_BYTES}. */
 async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) return undefined;
-    chunks.push(chunk);
+  let body: Uint8Array;
+  try {
+    body = await readBody(req, MAX_FORM_BYTES);
+  } catch (e) {
+    if (e instanceof RequestTooLarge) return undefined;
+    throw e;
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return new URLSearchParams(new TextDecoder().decode(body));
 }

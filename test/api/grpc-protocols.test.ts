@@ -7,7 +7,8 @@ import { Executions, ExecutionView, Execution_State } from '../../gen/google/clo
 import { Operations } from '../../gen/google/longrunning/operations_pb.ts';
 import type { GrpcServer } from '../../src/api/grpc.ts';
 import { minimalGrpcMessage, toConnectError } from '../../src/api/grpc-routes.ts';
-import { executionToMessage, parseName, timestampFromRfc3339, workflowUpdateMask } from '../../src/api/convert.ts';
+import { executionToMessage, timestampFromRfc3339, workflowUpdateMask } from '../../src/api/convert.ts';
+import { parseName } from '../../src/service/names.ts';
 import { handleGoogleRest } from '../../src/api/rest-google.ts';
 import { API_CODES, ApiError, type ApiCode } from '../../src/service/errors.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
@@ -102,6 +103,11 @@ s('grpc-message escapes only what the gRPC spec requires, so grpc-js reads `/` a
   assert.is(minimalGrpcMessage('%E0%A4%A'), '%E0%A4%A');
 });
 
+s('grpc-message escapes a space at either end, which HTTP/2 forbids around a field value (RFC 9113 section 8.2.1)', () => {
+  assert.is(minimalGrpcMessage(encodeURIComponent(' invalid value: ')), '%20invalid value:%20');
+  assert.is(minimalGrpcMessage(encodeURIComponent(' ')), '%20');
+});
+
 s('timestamps keep every fractional digit, in UTC or with an offset (spec "Workflow": ISO 8601 UTC)', () => {
   const t = timestampFromRfc3339('2026-11-21T07:10:44.123456789Z');
   assert.is(t.seconds, BigInt(Date.UTC(2026, 10, 21, 7, 10, 44) / 1000));
@@ -134,6 +140,7 @@ s('executions convert with state, times, duration and payloads; BASIC omits argu
     argument: '{"a":1}',
     error: { payload: '{"message":"boom"}', context: 'step: explode' },
     startTime: '2026-11-21T07:00:00.250Z',
+    createTime: '2026-11-21T07:00:00.250Z',
     endTime: '2026-11-21T07:00:01.000Z',
     workflowRevisionId: '000001-abc',
   };

@@ -25,89 +25,73 @@ s.after(async (ctx) => {
   await ctx.server.close();
 });
 
-s('CreateWorkflow over REST returns a done operation; promise() gives the workflow (spec "gRPC API")', async (ctx) => {
+// What the gRPC API does is pinned over gRPC in grpc.test.ts; these tests pin that every RPC also travels over
+// the REST transport (the google.api.http paths, proto3 JSON, int enums), one pass over each service.
+
+s('every Workflows RPC over REST: create, get, list, update (snake_case update_mask), list revisions, delete and get operation (Google\'s workflows REST reference)', async (ctx) => {
   const [operation] = await ctx.workflows.createWorkflow({
     parent: PARENT,
-    workflowId: 'rest-created',
+    workflowId: 'rest-workflow',
     workflow: { sourceContents: SOURCE, description: 'over rest' },
   });
   assert.ok(operation.done);
-  const [workflow, metadata] = await operation.promise();
-  assert.is(workflow.name, `${PARENT}/workflows/rest-created`);
-  assert.is(workflow.sourceContents, SOURCE);
-  assert.is(workflow.description, 'over rest');
-  assert.is(workflow.state, 1);
-  assert.match(workflow.revisionId!, /^\d{6}-[0-9a-f]{3}$/);
-  assert.is(metadata.verb, 'create');
-});
-
-s('GetWorkflow and ListWorkflows over REST (spec "Endpoints")', async (ctx) => {
-  const created = await createWorkflow(ctx, 'rest-get', SOURCE, 'd');
-  const [workflow] = await ctx.workflows.getWorkflow({ name: created.name });
-  assert.is(workflow.state, 'ACTIVE');
-  assert.is(workflow.revisionId, created.revisionId);
-  assert.is(workflow.description, 'd');
-  const [workflows] = await ctx.workflows.listWorkflows({ parent: PARENT });
-  assert.ok(workflows.some((w) => w.name === created.name));
-});
-
-s('UpdateWorkflow over REST honours updateMask and returns a done operation (spec "gRPC API")', async (ctx) => {
-  const created = await createWorkflow(ctx, 'rest-update', SOURCE, 'before');
-  const [operation] = await ctx.workflows.updateWorkflow({
-    workflow: { name: created.name, description: 'after', sourceContents: SLEEPY },
-    updateMask: { paths: ['description'] },
-  });
-  assert.ok(operation.done);
-  const [workflow, metadata] = await operation.promise();
-  assert.is(workflow.description, 'after');
-  assert.is(workflow.sourceContents, SOURCE);
-  assert.is(metadata.verb, 'update');
-});
-
-s('DeleteWorkflow over REST returns a done operation; the workflow is gone (spec "Endpoints")', async (ctx) => {
-  const created = await createWorkflow(ctx, 'rest-delete');
-  const [operation] = await ctx.workflows.deleteWorkflow({ name: created.name });
-  assert.ok(operation.done);
-  const [, metadata] = await operation.promise();
-  assert.is(metadata.verb, 'delete');
-  const error = await rejects(ctx.workflows.getWorkflow({ name: created.name }));
-  assert.is(error.code, 5);
-});
-
-s('GetOperation over REST returns the done operation by name (google.longrunning.Operations)', async (ctx) => {
-  const [operation] = await ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'rest-polled', workflow: { sourceContents: SOURCE } });
+  const [created, createMetadata] = await operation.promise();
+  assert.is(created.name, `${PARENT}/workflows/rest-workflow`);
+  assert.is(created.sourceContents, SOURCE);
+  assert.is(created.state, 1);
+  assert.match(created.revisionId!, /^\d{6}-[0-9a-f]{3}$/);
+  assert.is(createMetadata.verb, 'create');
   const polled = await ctx.workflows.checkCreateWorkflowProgress(operation.name!);
   assert.ok(polled.done);
-  assert.is((polled.result as { name?: string }).name, `${PARENT}/workflows/rest-polled`);
+  assert.is((polled.result as { name?: string }).name, created.name);
+
+  const [got] = await ctx.workflows.getWorkflow({ name: created.name });
+  assert.is(got.state, 'ACTIVE');
+  assert.is(got.revisionId, created.revisionId);
+  assert.is(got.description, 'over rest');
+  const [workflows] = await ctx.workflows.listWorkflows({ parent: PARENT });
+  assert.ok(workflows.some((w) => w.name === created.name));
+
+  const [updating] = await ctx.workflows.updateWorkflow({
+    workflow: { name: created.name, description: 'ignored', sourceContents: SLEEPY },
+    updateMask: { paths: ['source_contents'] },
+  });
+  assert.ok(updating.done);
+  const [updated, updateMetadata] = await updating.promise();
+  assert.is(updateMetadata.verb, 'update');
+  assert.is(updated.sourceContents, SLEEPY);
+  assert.is(updated.description, 'over rest');
+  assert.is.not(updated.revisionId, created.revisionId);
+  const [revisions] = await ctx.workflows.listWorkflowRevisions({ name: created.name }, { autoPaginate: false });
+  assert.equal(revisions.map((w) => w.revisionId), [updated.revisionId, created.revisionId]);
+  assert.is(revisions[1]!.sourceContents, SOURCE);
+
+  const [deleting] = await ctx.workflows.deleteWorkflow({ name: created.name });
+  assert.ok(deleting.done);
+  const [, deleteMetadata] = await deleting.promise();
+  assert.is(deleteMetadata.verb, 'delete');
+  assert.is((await rejects(ctx.workflows.getWorkflow({ name: created.name }))).code, 5);
   const res = await fetch(`${ctx.server.url}/v1/${PARENT}/operations/operation-1-00`);
   assert.is(res.status, 404);
   assert.is((await res.json()).error.status, 'NOT_FOUND');
 });
 
-s('UpdateWorkflow with a snake_case update_mask, then ListWorkflowRevisions newest first, over Google\'s REST transport (Google\'s workflows.listRevisions)', async (ctx) => {
-  const created = await createWorkflow(ctx, 'rest-revisions');
-  const [op] = await ctx.workflows.updateWorkflow({
-    workflow: { name: created.name, sourceContents: 'main:\n  steps:\n    - r:\n        return: 2\n' },
-    updateMask: { paths: ['source_contents'] },
-  });
-  const [updated] = await op.promise();
-  assert.is.not(updated.revisionId, created.revisionId);
-  const [revisions] = await ctx.workflows.listWorkflowRevisions({ name: created.name }, { autoPaginate: false });
-  assert.equal(revisions.map((w) => w.revisionId), [updated.revisionId, created.revisionId]);
-  assert.is(revisions[1]!.sourceContents, created.sourceContents);
-});
-
-s('errors over REST reach the client with their codes: NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
+s('errors over REST reach the client with their codes: NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT, FAILED_PRECONDITION (Google API design guide "Errors")', async (ctx) => {
   const missing = await rejects(ctx.workflows.getWorkflow({ name: `${PARENT}/workflows/nothing` }));
   assert.is(missing.code, 5);
-  await createWorkflow(ctx, 'rest-twice');
+  const workflow = await createWorkflow(ctx, 'rest-twice');
   const twice = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'rest-twice', workflow: { sourceContents: SOURCE } }));
   assert.is(twice.code, 6);
   const invalid = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'rest-bad', workflow: { sourceContents: 'main: [' } }));
   assert.is(invalid.code, 3);
+  const unknown = await rejects(ctx.executions.getExecution({ name: `${workflow.name}/executions/nope` }));
+  assert.is(unknown.code, 5);
+  const [ended] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":1}' } });
+  await untilDone(ctx, ended.name!);
+  assert.is((await rejects(ctx.executions.cancelExecution({ name: ended.name }))).code, 9);
 });
 
-s('Executions over REST: create, get until SUCCEEDED, list (spec "Execution")', async (ctx) => {
+s('every Executions RPC over REST: create, get until SUCCEEDED, list, cancel (Google\'s executions REST reference)', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'rest-adder');
   const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":1}' } });
   assert.is(created.state, 'ACTIVE');
@@ -118,17 +102,11 @@ s('Executions over REST: create, get until SUCCEEDED, list (spec "Execution")', 
   assert.ok(done.endTime);
   const [list] = await ctx.executions.listExecutions({ parent: workflow.name });
   assert.equal(list.map((e) => e.name), [created.name]);
-});
-
-s('CancelExecution over REST: CANCELLED, then FAILED_PRECONDITION (spec "States and transitions")', async (ctx) => {
-  const workflow = await createWorkflow(ctx, 'rest-sleeper', SLEEPY);
-  const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
-  const [cancelled] = await ctx.executions.cancelExecution({ name: created.name });
+  const sleeper = await createWorkflow(ctx, 'rest-sleeper', SLEEPY);
+  const [sleeping] = await ctx.executions.createExecution({ parent: sleeper.name, execution: {} });
+  assert.is(sleeping.state, 'ACTIVE');
+  const [cancelled] = await ctx.executions.cancelExecution({ name: sleeping.name });
   assert.is(cancelled.state, 'CANCELLED');
-  const error = await rejects(ctx.executions.cancelExecution({ name: created.name }));
-  assert.is(error.code, 9);
-  const unknown = await rejects(ctx.executions.getExecution({ name: `${workflow.name}/executions/nope` }));
-  assert.is(unknown.code, 5);
 });
 
 s('with $alt=json;enum-encoding=int create answers an operation with int enums; plain REST answers the workflow (spec "Endpoints")', async (ctx) => {

@@ -6,7 +6,7 @@ import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { compressionGzip, createGrpcTransport } from '@connectrpc/connect-node';
 import { GetWorkflowRequestSchema, Workflows } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
 import type { GrpcServer } from '../../src/api/grpc.ts';
-import { MAX_GRPC_MESSAGE_BYTES } from '../../src/api/grpc-routes.ts';
+import { MAX_REQUEST_BYTES } from '../../src/platform/request-body.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 
@@ -56,7 +56,7 @@ for (const [protocol, make] of Object.entries(transports)) {
       await workflows.createWorkflow({
         parent: PARENT,
         workflowId: `huge-${slug}`,
-        workflow: { description: 'd'.repeat(MAX_GRPC_MESSAGE_BYTES + 10), sourceCode: { case: 'sourceContents', value: bigSource(200, 'h') } },
+        workflow: { description: 'd'.repeat(MAX_REQUEST_BYTES + 10), sourceCode: { case: 'sourceContents', value: bigSource(200, 'h') } },
       });
       assert.unreachable();
     } catch (e) {

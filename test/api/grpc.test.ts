@@ -309,6 +309,8 @@ s('CreateExecution for an unknown workflow is NOT_FOUND (spec "Endpoints": 404)'
 s('CancelExecution moves an ACTIVE execution to CANCELLED; again is FAILED_PRECONDITION (spec "States and transitions")', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'sleeper', SLEEPY);
   const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
+  const [running] = await ctx.executions.getExecution({ name: created.name });
+  assert.is(running.state, 'ACTIVE');
   const [cancelled] = await ctx.executions.cancelExecution({ name: created.name });
   assert.is(cancelled.state, 'CANCELLED');
   assert.ok(seconds(cancelled.endTime) > 0);

@@ -78,6 +78,26 @@ test('deploy, run and read an execution: the result is JSON text (spec "Endpoint
   }
 });
 
+test('an execution carries createTime, the same as startTime for one that starts at once, ACTIVE and ended (https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions)', async () => {
+  const api = await start();
+  try {
+    await call(`${api.prefix}/workflows?workflowId=hello`, 'POST', { sourceContents: HELLO });
+    const ex = await call(`${api.prefix}/workflows/hello/executions`, 'POST', { argument: '{"name": "Ada"}' });
+    assert.match(ex.json.createTime, /^\d{4}-\d\d-\d\dT/);
+    assert.is(ex.json.createTime, ex.json.startTime);
+    let got = ex.json;
+    for (let i = 0; i < 100 && got.state === 'ACTIVE'; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      got = (await call(`${api.base}/v1/${ex.json.name}`)).json;
+    }
+    assert.equal([got.state, got.createTime], ['SUCCEEDED', ex.json.startTime]);
+    const listed = await call(`${api.prefix}/workflows/hello/executions`);
+    assert.is(listed.json.executions[0].createTime, ex.json.startTime);
+  } finally {
+    await api.close();
+  }
+});
+
 test('an invalid definition is a 400 naming step, line and column (spec "Errors")', async () => {
   const api = await start();
   try {

@@ -11,11 +11,14 @@ const s = suite('REST API (black-box)');
 let emu: EmulatorProcess;
 let slow: Server;
 let slowUrl = '';
+/** How many requests the slow service has received. */
+let slowRequests = 0;
 
 s.before(async () => {
   emu = await startEmulator({ workflowsDir: false });
   // A local service that answers after ?ms= milliseconds (spec: "http.* steps issue real HTTP requests").
   slow = createServer((req, res) => {
+    slowRequests++;
     const ms = Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? '0');
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -188,7 +191,7 @@ s('DELETE answers a done operation; the workflow is gone, its executions stay re
 s('POST executions returns it ACTIVE; GET by name appended to /v1/ shows SUCCEEDED with the JSON result (spec "Endpoints")', async () => {
   const ex = await runRaw('echo', '{"n": 9007199254740993, "d": 1.0, "s": "x"}');
   assert.is(ex.state, 'ACTIVE');
-  assert.equal(Object.keys(ex).sort(), ['argument', 'name', 'startTime', 'state', 'workflowRevisionId']);
+  assert.equal(Object.keys(ex).sort(), ['argument', 'createTime', 'name', 'startTime', 'state', 'workflowRevisionId']);
   assert.match(ex.name, /^projects\/my-project\/locations\/us-central1\/workflows\/echo\/executions\/[0-9a-f-]{36}$/);
   const done = await finished(ex.name);
   assert.is(done.state, 'SUCCEEDED');
@@ -249,8 +252,16 @@ s('an execution stays on its revision when the workflow is updated while it runs
 
 s('cancel during sys.sleep: CANCELLED at once with endTime; again is 400 FAILED_PRECONDITION; unknown is 404 (spec "States and transitions")', async () => {
   await create('sleeper', SLEEP_THEN(60, 'never'));
-  const ex = await run('sleeper');
+  // With step history, status.currentSteps names the step running: cancel only once it is the sleep.
+  const started = await emu.request('POST', '/workflows/sleeper/executions', { executionHistoryLevel: 'EXECUTION_HISTORY_BASIC' });
+  assert.is(started.status, 200, started.text);
+  const ex = started.body;
   const id = ex.name.split('/').pop();
+  await until(async () => {
+    const r = await emu.request('GET', `/v1/${ex.name}`);
+    assert.is(r.body.state, 'ACTIVE');
+    return r.body.status?.currentSteps?.[0]?.step === 'wait' ? true : undefined;
+  }, 'the execution to be in its sys.sleep step');
   const c = await emu.request('POST', `/workflows/sleeper/executions/${id}:cancel`, {});
   assert.is(c.status, 200, c.text);
   assert.is(c.body.state, 'CANCELLED');
@@ -279,8 +290,11 @@ s('cancel interrupts a slow HTTP call (spec "States and transitions")', async ()
     'slowcancel',
     `main:\n  steps:\n    - get:\n        call: http.get\n        args:\n          url: ${slowUrl}/?ms=5000\n`,
   );
+  const before = slowRequests;
   const ex = await run('slowcancel');
-  await new Promise((r) => setTimeout(r, 50));
+  // Cancel only once the request has reached the service (it answers after 5 s): the call is in flight.
+  await until(() => (slowRequests > before ? true : undefined), 'the HTTP call to reach the slow service');
+  assert.is((await emu.request('GET', `/v1/${ex.name}`)).body.state, 'ACTIVE');
   const c = await emu.request('POST', `/v1/${ex.name}:cancel`);
   assert.is(c.body.state, 'CANCELLED');
 });

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -318,6 +318,151 @@ s('SIGINT cancels the waiting execution and exits 130 with nothing on stdout (is
   assert.is(r.code, 130);
   assert.is(r.stdout, '');
   assert.match(r.stderr, /interrupted; the execution was cancelled/);
+});
+
+const STEPS = `main:
+  steps:
+    - a:
+        assign:
+          - x: 1
+    - b:
+        call: text.split
+        args:
+          source: "a,b"
+          separator: ","
+        result: parts
+    - c:
+        return: \${len(parts) + x}
+`;
+
+/** The step entries `run --history` printed on stderr (lines `{"stepEntry": {...}}`), in order. */
+function stepEntries(stderr: string): Record<string, unknown>[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{"stepEntry":'))
+    .map((l) => (JSON.parse(l) as { stepEntry: Record<string, unknown> }).stepEntry);
+}
+
+s('--history detailed prints every step entry on stderr as one JSON line, with the variables (docs/run.md "Step history")', (ctx) => {
+  const r = run([write(ctx, 'steps.yaml', STEPS), '--history', 'detailed']);
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '3\n', 'stdout still holds the result alone');
+  const entries = stepEntries(r.stderr);
+  assert.equal(entries.map((e) => [e['step'], e['stepType'], e['state']]), [
+    ['a', 'STEP_ASSIGN', 'STATE_SUCCEEDED'],
+    ['b', 'STEP_STD_LIB_CALL', 'STATE_SUCCEEDED'],
+    ['c', 'STEP_RETURN', 'STATE_SUCCEEDED'],
+  ]);
+  assert.match(String(entries[0]!['name']), /^projects\/my-project\/locations\/us-central1\/workflows\/steps\/executions\/[^/]+\/stepEntries\/1$/);
+  assert.equal(entries[1]!['variableData'], { variables: { x: 1, parts: ['a', 'b'] } });
+});
+
+s('--history basic prints the entries without variables; no --history prints none (docs/run.md "Step history")', (ctx) => {
+  const file = write(ctx, 'steps-basic.yaml', STEPS);
+  const basic = run([file, '--history', 'basic']);
+  assert.is(basic.status, 0, basic.stderr);
+  const entries = stepEntries(basic.stderr);
+  assert.is(entries.length, 3);
+  assert.is(entries[1]!['variableData'], undefined);
+  const none = run([file]);
+  assert.is(none.status, 0, none.stderr);
+  assert.is(stepEntries(none.stderr).length, 0);
+  assert.is(stepEntries(run([file, '--history', 'none']).stderr).length, 0);
+  assert.is(run([file, '--history', 'loud']).status, 2);
+});
+
+s('--history on a FAILED run: the entries come before the failure lines, the payload stays the last line (docs/run.md)', (ctx) => {
+  const r = run([write(ctx, 'failing-history.yaml', FAILING), '--history', 'basic']);
+  assert.is(r.status, 1, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(JSON.parse(lines.at(-1)!).tags, ['Custom']);
+  assert.equal(stepEntries(r.stderr).map((e) => [e['step'], e['state']]), [['first', 'STATE_SUCCEEDED'], ['explode', 'STATE_FAILED']]);
+});
+
+s('--call-log LOG_ALL_CALLS writes EngineCallLog lines for call steps on stderr (https://cloud.google.com/workflows/docs/log-workflow)', (ctx) => {
+  const file = write(ctx, 'calls.yaml', STEPS);
+  const r = run([file, '--call-log', 'LOG_ALL_CALLS']);
+  assert.is(r.status, 0, r.stderr);
+  const logs = r.stderr
+    .split('\n')
+    .filter((l) => l.includes('EngineCallLog'))
+    .map((l) => (JSON.parse(l) as { workflowId: string; jsonPayload: { state: string; step: string; callee: string } }));
+  assert.equal(logs.map((l) => [l.workflowId, l.jsonPayload.state, l.jsonPayload.step, l.jsonPayload.callee]), [
+    ['calls', 'BEGUN', 'b', 'text.split'],
+    ['calls', 'SUCCEEDED', 'b', 'text.split'],
+  ]);
+  assert.not.match(run([file]).stderr, /EngineCallLog/, 'no call log by default');
+  const errorsOnly = run([write(ctx, 'calls-fail.yaml', 'main:\n  steps:\n    - b:\n        call: json.decode\n        args:\n          data: "{"\n')]);
+  assert.is(errorsOnly.status, 1);
+  const errs = run([join(ctx.dir, 'calls-fail.yaml'), '--call-log', 'LOG_ERRORS_ONLY']);
+  assert.match(errs.stderr, /"state":"EXCEPTION_RAISED","step":"b","callee":"json.decode"/);
+  assert.not.match(errs.stderr, /"state":"BEGUN"/);
+  assert.is(run([file, '--call-log', 'everything']).status, 2);
+});
+
+const PARENT = `main:
+  steps:
+    - start:
+        call: googleapis.workflowexecutions.v1.projects.locations.workflows.executions.run
+        args:
+          workflow_id: double
+          argument:
+            n: 21
+        result: r
+    - done:
+        return: \${r}
+`;
+
+s('child workflows: the Workflow Executions connector runs a workflow file beside the one run (https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview)', (ctx) => {
+  const dir = join(ctx.dir, 'children');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'double.yaml'), 'main:\n  params: [args]\n  steps:\n    - d:\n        return: ${args.n * 2}\n');
+  writeFileSync(join(dir, 'parent.yaml'), PARENT);
+  const r = run([join(dir, 'parent.yaml')]);
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '42\n');
+});
+
+s('child workflows: --workflows-dir names where they are found instead of the file\'s directory (docs/run.md "Child workflows")', (ctx) => {
+  const here = join(ctx.dir, 'here');
+  const there = join(ctx.dir, 'there');
+  mkdirSync(here);
+  mkdirSync(there);
+  writeFileSync(join(here, 'double.yaml'), 'main:\n  params: [args]\n  steps:\n    - d:\n        return: ${args.n * 2}\n');
+  writeFileSync(join(there, 'double.json'), '{"main": {"params": ["args"], "steps": [{"d": {"return": "${args.n + 1}"}}]}}');
+  writeFileSync(join(here, 'parent.yaml'), PARENT);
+  const r = run([join(here, 'parent.yaml'), '--workflows-dir', there]);
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '22\n');
+});
+
+s('child workflows: a workflow ID no file gives fails the run with HttpError 404; a child that fails raises OperationError (Workflow Executions connector)', (ctx) => {
+  const dir = join(ctx.dir, 'lonely');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'parent.yaml'), PARENT);
+  const missing = run([join(dir, 'parent.yaml')]);
+  assert.is(missing.status, 1, missing.stderr);
+  const payload = JSON.parse(missing.stderr.trim().split('\n').at(-1)!) as { code: number; tags: string[] };
+  assert.is(payload.code, 404);
+  assert.equal(payload.tags, ['HttpError']);
+  writeFileSync(join(dir, 'double.yaml'), 'main:\n  steps:\n    - boom:\n        raise: nope\n');
+  const failed = run([join(dir, 'parent.yaml')]);
+  assert.is(failed.status, 1, failed.stderr);
+  assert.equal((JSON.parse(failed.stderr.trim().split('\n').at(-1)!) as { tags: string[] }).tags, ['OperationError']);
+});
+
+s('child workflows: a child that awaits a callback gets the run\'s callback endpoint, and a request to it resumes it (docs/run.md "Child workflows")', async (ctx) => {
+  const dir = join(ctx.dir, 'waiting-child');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'double.yaml'), CALLBACK);
+  writeFileSync(join(dir, 'parent.yaml'), PARENT);
+  const p = runAsync([join(dir, 'parent.yaml'), '--host', '127.0.0.1']);
+  const m = await p.waitFor(/waiting for a callback: PUT (http:\/\/127\.0\.0\.1:\d+\/callbacks\/\S+)/);
+  const answer = await fetch(m[1]!, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '"from outside"' });
+  assert.is(answer.status, 200);
+  const r = await p.exited;
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), { body: 'from outside', method: 'PUT' });
 });
 
 s.run();

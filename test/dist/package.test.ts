@@ -79,20 +79,22 @@ console.log(JSON.stringify([execution.state, execution.result]));
 });
 
 s("the package's types check under strict in the fresh project (and catch a wrong call)", (ctx) => {
-  const check = (code: string): string[] => {
-    const file = join(ctx.project, 'typed.ts');
-    writeFileSync(file, code);
-    return typeCheck([file], { types: [] }).messages;
-  };
-  const good = `import { startEmulator, type Emulator, type FinishedExecution } from 'workflows-emulator';
+  const good = join(ctx.project, 'typed.ts');
+  writeFileSync(
+    good,
+    `import { startEmulator, type Emulator, type FinishedExecution } from 'workflows-emulator';
 const emulator: Emulator = await startEmulator({ port: 0 });
 const execution: FinishedExecution = await emulator.run('add', { x: 1 });
 const state: 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED' = execution.state;
 export { state };
-`;
-  assert.equal(check(good), []);
-  const bad = `import { startEmulator } from 'workflows-emulator';\nawait startEmulator({ port: 'eighty' });\nexport {};\n`;
-  assert.ok(check(bad).length > 0, 'a wrong option type is an error');
+`,
+  );
+  const bad = join(ctx.project, 'mistyped.ts');
+  writeFileSync(bad, `import { startEmulator } from 'workflows-emulator';\nawait startEmulator({ port: 'eighty' });\nexport {};\n`);
+  // Both files in one program: each file's own diagnostics.
+  const checked = typeCheck([good, bad], { types: [] });
+  assert.equal(checked.messagesOf(good), []);
+  assert.match(checked.messagesOf(bad).join('\n'), /'string' is not assignable to type 'number'/, 'a wrong option type is an error');
 });
 
 s.run();

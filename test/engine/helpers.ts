@@ -7,7 +7,8 @@ import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
-import { createVirtualClock, type VirtualClock } from '../../src/engine/clock.ts';
+import { fetchHoldingTime } from '../../src/engine/virtual-time.ts';
+import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import type { ExecutionDeps } from '../../src/engine/types.ts';
 import type { Clock, LogEntry } from '../../src/stdlib/types.ts';
@@ -32,17 +33,19 @@ export interface Harness {
 }
 
 /**
- * Builds deps with the given clock, by default a virtual one on which every sleep ends at once except those
- * over 1000 s (so the 1800 s default HTTP timeout of real requests never fires by itself).
+ * Builds deps with the given clock, by default the product's virtual clock (src/engine/virtual-time.ts): a sleep
+ * ends as soon as nothing else runs, and a deadline (an http.* or callback timeout) only when sleeps or an
+ * `advance` carry time past it, so real requests to local servers never time out by themselves. Real requests
+ * hold virtual time while they are out, as the product's do.
  */
-export function harness(clock: Clock = createVirtualClock({ holdOverMs: 1_000_000 })): Harness {
+export function harness(clock: Clock = recordingVirtualTime()): Harness {
   const logs: LogEntry[] = [];
   const callbacks = testCallbacks(clock);
   return {
     clock,
     logs,
     callbacks,
-    deps: { clock, fetch: globalThis.fetch, env: TEST_ENV, log: (e) => logs.push(e), callbacks: callbacks.hub },
+    deps: { clock, fetch: fetchHoldingTime(clock, globalThis.fetch), env: TEST_ENV, log: (e) => logs.push(e), callbacks: callbacks.hub, library: DEFINITION_LIBRARY },
   };
 }
 
@@ -85,4 +88,4 @@ export async function failure(
   return { ...o.error, tags: e.tags, message: e.message };
 }
 
-export type { VirtualClock };
+export type { RecordingVirtualTime } from '../support/virtual-time.ts';

@@ -1,4 +1,5 @@
 import { suite } from 'uvu';
+import type { VirtualTime } from '../../src/engine/virtual-time.ts';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
@@ -559,8 +560,15 @@ main:
 });
 
 s('proceed() makes the real call: sys.sleep on the clock, events.await_callback, and a connector\'s "not emulated" error', async () => {
-  const ic = interceptor((_call, proceed) => proceed());
+  let advance: (ms: number) => void = () => {};
+  const ic = interceptor((call, proceed) => {
+    const r = proceed();
+    // No request comes: time carried past the wait's deadline ends it (src/engine/virtual-time.ts).
+    if (call.name === 'events.await_callback') advance(5000);
+    return r;
+  });
   const h = withHooks({ interceptor: ic });
+  advance = (ms) => void (h.clock as VirtualTime).advance(ms);
   const t0 = h.clock.now();
   const out = await run(
     `

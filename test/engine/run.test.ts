@@ -5,7 +5,8 @@ import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import type { Definition, Step, StepList, WorkflowDef } from '../../src/lang/definition/ast.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
-import { systemClock, createVirtualClock } from '../../src/engine/clock.ts';
+import { systemClock } from '../../src/engine/system-clock.ts';
+import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { failure, harness, run } from './helpers.ts';
 
@@ -173,7 +174,7 @@ always:
 }
 
 s('retry backoff waits min(initial_delay * multiplier^attempt, max_delay) on the clock (spec "retry" 3)', async () => {
-  const clock = createVirtualClock();
+  const clock = recordingVirtualTime();
   const o = await run(
     `
 main:
@@ -202,7 +203,7 @@ always:
 });
 
 s('retry.default_backoff numbers: 1 s, then x1.25, at most 60 s (spec "retry policies")', async () => {
-  const clock = createVirtualClock();
+  const clock = recordingVirtualTime();
   await run(
     `
 main:

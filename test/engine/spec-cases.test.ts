@@ -1,6 +1,6 @@
 /**
  * Runs every spec case under test/spec (one YAML file per case; STYLE.md "Tests") end to end: compile the
- * `workflow` with compileDefinition, run it with runExecution on a virtual clock, and compare.
+ * `workflow` with compileDefinition, run it with runExecution on the product's virtual clock (src/engine/virtual-time.ts), and compare.
  *
  * Case format:
  *   description: what the case shows          spec: the spec section it cites
@@ -22,6 +22,8 @@ import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
+import type { CallbackHub } from '../../src/stdlib/types.ts';
+import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { type Value, type WMap } from '../../src/lang/value.ts';
 import { toJson } from '../../src/lang/json.ts';
@@ -103,9 +105,19 @@ async function check(c: Map<string, unknown>, k: Case, forced: boolean, anyResul
       return;
     }
     assert.not.ok(expectedError?.has('definition'), 'expected the definition to be rejected');
-    const h = harness();
+    const clock = recordingVirtualTime();
+    const h = harness(clock);
     const hooks = forced ? deferringHooks() : undefined;
-    const deps = hooks ? { ...h.deps, hooks } : h.deps;
+    // A case delivers no callback: as in the test command, a wait's timeout passes at once on the virtual clock.
+    const callbacks: CallbackHub = {
+      create: h.deps.callbacks.create,
+      await: (callback, timeoutMs, signal) => {
+        const waiting = h.deps.callbacks.await(callback, timeoutMs, signal);
+        void clock.advance(timeoutMs);
+        return waiting;
+      },
+    };
+    const deps = { ...h.deps, callbacks, ...(hooks ? { hooks } : {}) };
     const argument = c.has('argument') ? toValue(k.argument) : undefined;
     let actual: { result: string } | { error: WorkflowError };
     try {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { ERROR_TAG_NAMES, WorkflowError } from '../../src/lang/errors.ts';
 import { typeName, sizeOf, type Value } from '../../src/lang/value.ts';
 import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-limits.ts';
-import { createVirtualClock } from '../../src/engine/clock.ts';
+import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext } from '../../src/stdlib/types.ts';
@@ -17,7 +17,7 @@ import { anyValue, nested } from './values.ts';
 
 const s = suite(`fuzz: standard library (seed ${FUZZ_SEED})`);
 
-const clock = createVirtualClock();
+const clock = createVirtualTime(Date.UTC(2026, 0, 1));
 const ctx: CallContext = {
   clock,
   fetch: () => Promise.reject(new Error('no network in the stdlib fuzz')),

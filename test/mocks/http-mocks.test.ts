@@ -3,7 +3,6 @@
 // HttpError with code, headers and body; http.default_retry retries 503).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createVirtualClock } from '../../src/engine/clock.ts';
 import { parseMocks } from '../../src/mocks/mock-file.ts';
 import { mockExecution } from '../../src/mocks/mock-interceptor.ts';
 import { failure, harness, result } from '../engine/helpers.ts';
@@ -15,7 +14,7 @@ const realFetch = (() => Promise.reject(new Error('no network in this test'))) a
  * with `viaFetch`, by the execution's fetch alone (the path of a mock with no interceptor attached).
  */
 function mocked(mocks: string, viaFetch = false) {
-  const h = harness(createVirtualClock({ holdOverMs: 1_000_000 }));
+  const h = harness();
   const m = mockExecution(parseMocks(mocks, 'mocks.yaml'), { realFetch, clock: h.clock });
   const deps = { ...h.deps, fetch: m.fetch, ...(viaFetch ? {} : { hooks: { interceptor: m.interceptor } }) };
   return { h: { ...h, deps }, calls: m.calls };

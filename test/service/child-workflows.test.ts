@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { childWorkflowConnectors, type ChildHost } from '../../src/service/child-workflows.ts';
 import type { OutboundCall } from '../../src/engine/hooks.ts';
 import type { Execution } from '../../src/service/model.ts';
-import { systemClock } from '../../src/engine/clock.ts';
+import { systemClock } from '../../src/engine/system-clock.ts';
 import type { Value } from '../../src/lang/value.ts';
 
 const s = suite('service/child-workflows (executions connector)');
@@ -53,6 +53,19 @@ s('executions.run ends with the cancellation reason when the caller is cancelled
     assert.is(e, reason);
   }
   assert.is(getEventListeners(controller.signal, 'abort').length, 0);
+});
+
+s("executions.run with connector_params.skip_polling returns null at once while the child runs on (https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/v1/projects.locations.workflows.executions/run: \"run() doesn't return anything\")", async () => {
+  let started = 0;
+  const h = host(new Promise<Execution>(() => {}));
+  const run = childWorkflowConnectors({ ...h, start: (...a) => (started++, h.start(...a)) }).connectorsFor('parent').get(RUN)!;
+  const signal = new AbortController().signal;
+  const c = call(signal);
+  c.args.set('connector_params', new Map<string, Value>([['skip_polling', true]]));
+  // The child never ends: without skip_polling this would wait forever.
+  assert.is(await run(c), null);
+  assert.is(started, 1);
+  assert.is(getEventListeners(signal, 'abort').length, 0);
 });
 
 s.run();

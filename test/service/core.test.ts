@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../../src/service/core.ts';
 import { ApiError } from '../../src/service/errors.ts';
 import type { Execution, ServiceCore, ServiceEvent } from '../../src/service/model.ts';
-import { createVirtualClock } from '../../src/engine/clock.ts';
+import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 
 const s = suite('service core');
 
@@ -153,7 +153,7 @@ s('an execution runs asynchronously: created ACTIVE, then SUCCEEDED with the JSO
   const wf = c.createWorkflow('w', { sourceContents: RETURN_ARG });
   const ex = c.createExecution('w', { argument: '{"a": 1, "big": 9007199254740993, "d": 2.0}' });
   assert.is(ex.state, 'ACTIVE');
-  assert.equal(Object.keys(ex).sort(), ['argument', 'name', 'startTime', 'state', 'workflowRevisionId']);
+  assert.equal(Object.keys(ex).sort(), ['argument', 'createTime', 'name', 'startTime', 'state', 'workflowRevisionId']);
   assert.match(ex.name, /^projects\/p1\/locations\/l1\/workflows\/w\/executions\/[0-9a-f-]{36}$/);
   assert.is(ex.workflowRevisionId, wf.revisionId);
   const done = await settled(c, 'w', idOf(ex));
@@ -249,8 +249,13 @@ s('an execution keeps the revision it started with when the workflow is updated 
 s('cancel moves an ACTIVE execution in sys.sleep to CANCELLED at once; nothing changes afterwards (spec "States and transitions")', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: SLEEPY(5, 'late') });
-  const ex = c.createExecution('w', {});
-  await new Promise((r) => setTimeout(r, 30));
+  // With step history, status.currentSteps names the step running: cancel only once it is the sleep.
+  const ex = c.createExecution('w', { executionHistoryLevel: 'EXECUTION_HISTORY_BASIC' });
+  await until(() => {
+    const now = c.getExecution('w', idOf(ex));
+    assert.is(now.state, 'ACTIVE');
+    return now.status?.currentSteps[0]?.step === 'wait' ? true : undefined;
+  });
   const cancelled = c.cancelExecution('w', idOf(ex));
   assert.is(cancelled.state, 'CANCELLED');
   assert.match(cancelled.endTime!, RFC3339);
@@ -510,7 +515,7 @@ s('beyond the retention limit the oldest terminal executions are forgotten, neve
 
 s('duration is endTime - startTime in Google\'s seconds form with 0 or 3 fractional digits ("1.250s", "0.004s", "2s") (Google: Execution.duration; proto3 JSON mapping of Duration: 0, 3, 6 or 9 digits)', async () => {
   for (const [seconds, duration] of [[1.25, '1.250s'], [0.004, '0.004s'], [0.05, '0.050s'], [2, '2s'], [61.5, '61.500s'], [0, '0s']] as const) {
-    const clock = createVirtualClock({ startMs: Date.UTC(2026, 0, 1, 0, 0, 0, 7) });
+    const clock = createVirtualTime(Date.UTC(2026, 0, 1, 0, 0, 0, 7));
     const c = createServiceCore({ project: 'p1', location: 'l1', callbackBaseUrl: 'http://localhost:9999', log: () => {}, clock });
     c.createWorkflow('w', { sourceContents: SLEEPY(seconds, 'ok') });
     const done = await settled(c, 'w', idOf(c.createExecution('w', {})));

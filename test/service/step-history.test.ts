@@ -60,6 +60,17 @@ s('entries get IDs 1, 2, 3... in the order entered, with create and update times
   assert.is(list.nextPageToken, undefined);
 });
 
+s('a for loop\'s expected iteration count is given at the detailed level only, in progress and ended (https://cloud.google.com/workflows/docs/debug-steps#execution-history-level)', () => {
+  for (const detailed of [false, true]) {
+    const h = new StepHistory({ detailed, now: clock() });
+    const loop = h.enter(event('loop', 'STEP_FOR', { expectedIterations: 3 }), undefined);
+    const running = listStepEntries(h, EXEC, {}).stepEntries[0]!.stepEntryMetadata;
+    h.leave(loop, { state: 'succeeded' });
+    const ended = listStepEntries(h, EXEC, {}).stepEntries[0]!.stepEntryMetadata;
+    for (const m of [running, ended]) assert.is(m?.expectedIteration, detailed ? '3' : undefined, `detailed: ${detailed}`);
+  }
+});
+
 s('within one synchronous run the clock is read at most once per 64 entries (steps that do not wait share readings)', () => {
   let reads = 0;
   const h = new StepHistory({ detailed: false, now: () => (reads++, 1_700_000_000_000) });
@@ -81,7 +92,7 @@ s('navigationInfo: children under their parent, siblings linked per parent, pare
   h.leave(after, { state: 'succeeded' });
   const byId = new Map(listStepEntries(h, EXEC, {}).stepEntries.map((e) => [e.entryId, e]));
   assert.equal(byId.get('1')!.navigationInfo, { children: ['2', '4'], next: '6' });
-  assert.equal(byId.get('1')!.stepEntryMetadata, { progressType: 'PROGRESS_TYPE_FOR', expectedIteration: '2' });
+  assert.equal(byId.get('1')!.stepEntryMetadata, { progressType: 'PROGRESS_TYPE_FOR' });
   assert.equal(byId.get('2')!.navigationInfo, { children: ['3'], parent: '1', next: '4' });
   assert.equal(byId.get('4')!.navigationInfo, { children: ['5'], parent: '1', previous: '2' });
   assert.equal(byId.get('4')!.stepEntryMetadata, { progressType: 'PROGRESS_TYPE_FOR', progressNumber: '2' });
@@ -173,9 +184,9 @@ s('the entry cap keeps the newest entries plus those still in progress, drops th
   assert.equal(list.stepEntries.map((e) => e.entryId), ['1', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26']);
   assert.equal(list.stepEntries[0]!.navigationInfo.children, ['17', '18', '19', '20', '21', '22', '23', '24', '25', '26']);
   h.leave(loop, { state: 'succeeded' });
-  assert.is(listStepEntries(h, EXEC, {}).stepEntries[0]!.state, 'STATE_SUCCEEDED');
-  h.leave(h.enter(event('done', 'STEP_RETURN'), undefined), { state: 'succeeded' });
-  assert.is(listStepEntries(h, EXEC, {}).stepEntries[0]!.entryId, '1', 'an ended pinned entry stays until the next one is pinned');
+  const after = listStepEntries(h, EXEC, {});
+  assert.is(after.stepEntries[0]!.entryId, '17', 'an entry past the cap is dropped as it ends, pinned or not');
+  assert.is(after.droppedEntries, 16);
   assert.is(list.stepEntries[0]!.entryId, '1');
   assert.is(list.stepEntries[0]!.state, 'STATE_IN_PROGRESS');
   assert.is(list.stepEntries.at(-1)!.entryId, '26');

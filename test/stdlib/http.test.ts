@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WorkflowError } from '../../src/lang/errors.ts';
 import { isMap, mapOf, toJs, type Value, type WMap } from '../../src/lang/value.ts';
-import { createVirtualClock, systemClock } from '../../src/engine/clock.ts';
+import { systemClock } from '../../src/engine/system-clock.ts';
+import { recordingVirtualTime, type RecordingVirtualTime } from '../support/virtual-time.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindNamedArgs, STDLIB } from '../../src/stdlib/index.ts';
 import type { CallContext, Clock } from '../../src/stdlib/types.ts';
@@ -158,17 +159,22 @@ s('a connection broken mid-transfer raises ConnectionError with code 0 (spec "ht
 });
 
 s('the timeout raises TimeoutError with code 0, measured on the injected clock (spec "http": timeout)', async () => {
-  const clock = createVirtualClock();
-  const e = await httpError('http.get', { url: `${server.url}/slow?ms=60000`, timeout: 5n }, context(undefined, clock));
+  const clock = recordingVirtualTime();
+  const pending = httpError('http.get', { url: `${server.url}/slow?ms=60000`, timeout: 5n }, context(undefined, clock));
+  // A deadline passes when time is carried past it (src/engine/virtual-time.ts).
+  await clock.advance(5000);
+  const e = await pending;
   assert.equal(e.tags, ['TimeoutError']);
   assert.is((e.value as WMap).get('code'), 0n);
   assert.equal(clock.sleepsMs, [5000]);
 });
 
 s('the timeout defaults to 1800 s and may not exceed it (spec "Limits": HTTP request timeout)', async () => {
-  const clock = createVirtualClock();
-  // The virtual clock fires the default timeout at once; the slow route shows which timeout was armed.
-  await httpError('http.get', { url: `${server.url}/slow?ms=60000` }, context(undefined, clock));
+  const clock = recordingVirtualTime();
+  // Time carried past the default timeout fires it; the slow route shows which timeout was armed.
+  const pending = httpError('http.get', { url: `${server.url}/slow?ms=60000` }, context(undefined, clock));
+  await clock.advance(1_800_000);
+  await pending;
   assert.equal(clock.sleepsMs, [1_800_000]);
   const e = await httpError('http.get', { url: `${server.url}/echo`, timeout: 1801n });
   assert.equal(e.tags, ['ValueError']);
@@ -296,7 +302,7 @@ main:
   assert.ok('error' in o);
   assert.is(server.requests.length - before, 6);
   assert.equal(
-    (h.clock as ReturnType<typeof createVirtualClock>).sleepsMs.filter((ms) => ms < 1_800_000),
+    (h.clock as RecordingVirtualTime).sleepsMs.filter((ms) => ms < 1_800_000),
     [1000, 1250, 1562.5, 1953.125, 2441.40625],
   );
 });

@@ -47,12 +47,14 @@ s('http.default_retry_predicate_non_idempotent keeps Google\'s 429, 503 and Conn
   assert.is(call(p, tagged('TimeoutError')), false);
 });
 
-s('both http policies use the default predicate, max_retries 5 and the default backoff (spec)', () => {
+s('both http policies use the default predicate, max_retries 5 and the default backoff (spec); the non-idempotent one names Google\'s predicate for --compat google (docs/compat.md)', () => {
   for (const name of ['http.default_retry', 'http.default_retry_non_idempotent']) {
     const p = RETRY_POLICIES.get(name);
     assert.ok(p, name);
-    assert.equal(p, { predicate: 'http.default_retry_predicate', maxRetries: 5, initialDelaySec: 1, maxDelaySec: 60, multiplier: 1.25 });
+    const google = name === 'http.default_retry_non_idempotent' ? { googlePredicate: 'http.default_retry_predicate_non_idempotent' } : {};
+    assert.equal(p, { predicate: 'http.default_retry_predicate', maxRetries: 5, initialDelaySec: 1, maxDelaySec: 60, multiplier: 1.25, ...google });
     assert.ok(STDLIB.has(p!.predicate));
+    if (p!.googlePredicate !== undefined) assert.ok(STDLIB.has(p!.googlePredicate));
   }
 });
 

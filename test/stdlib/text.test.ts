@@ -20,6 +20,14 @@ s('text.find_all indexes count code points, not UTF-16 units (spec "Data types")
   assert.equal(call('text.find_all', 'é😀', ''), [hit(0n, ''), hit(1n, ''), hit(2n, '')]);
 });
 
+s('text.find_all_regex and text.replace_all_regex take the longest of the matches starting at one index (https://cloud.google.com/workflows/docs/reference/stdlib/text/find_all_regex)', () => {
+  assert.equal(call('text.find_all_regex', 'abcd', 'a|ab'), [hit(0n, 'ab')]);
+  assert.is(call('text.replace_all_regex', 'abcd', 'a|ab', 'X'), 'Xcd');
+  assert.equal(call('text.find_all_regex', 'aab', 'a*?'), [hit(0n, 'aa'), hit(2n, ''), hit(3n, '')]);
+  // text.match_regex only asks whether there is a match; its patterns keep their own cache entry.
+  assert.is(call('text.match_regex', 'abcd', 'a|ab'), true);
+});
+
 s('text.find_all_regex lists RE2 matches (Google text.find_all_regex)', () => {
   assert.equal(call('text.find_all_regex', 'HelloWorld', 'Hello|World'), [hit(0n, 'Hello'), hit(5n, 'World')]);
   assert.equal(call('text.find_all_regex', 'a1b22c333', '[0-9]+'), [hit(1n, '1'), hit(3n, '22'), hit(6n, '333')]);
@@ -130,7 +138,15 @@ s('text.encode and text.decode know ASCII, Latin-1 and UTF-16 (Google text.encod
   assert.is(call('text.decode', new Uint8Array([72, 105]), 'US-ASCII'), 'Hi');
   assert.is(call('text.decode', new Uint8Array([0xb1]), 'ISO-8859-2'), 'ą');
   raises(() => call('text.encode', 'é', 'US-ASCII'), 'ValueError', 'US-ASCII');
-  raises(() => call('text.encode', 'ą', 'ISO-8859-2'), 'ValueError', 'unsupported charset');
+});
+
+s('text.encode writes every charset text.decode reads: ISO-8859-2, windows-1250, Shift_JIS, EUC-KR (https://cloud.google.com/workflows/docs/reference/stdlib/text/encode)', () => {
+  assert.equal(call('text.encode', 'zażółć', 'ISO-8859-2'), new Uint8Array([0x7a, 0x61, 0xbf, 0xf3, 0xb3, 0xe6]));
+  assert.equal(call('text.encode', '€Á', 'windows-1250'), new Uint8Array([0x80, 0xc1]));
+  for (const [text, charset] of [['日本語テキスト', 'Shift_JIS'], ['한국어', 'EUC-KR'], ['中文', 'GBK'], ['Ωμέγα', 'ISO-8859-7']]) {
+    assert.is(call('text.decode', call('text.encode', text!, charset!), charset!), text, charset);
+  }
+  raises(() => call('text.encode', '日', 'ISO-8859-2'), 'ValueError', 'cannot be encoded in ISO-8859-2');
 });
 
 s('text.decode turns undecodable bytes into U+FFFD (Google text.decode)', () => {

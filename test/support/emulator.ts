@@ -48,7 +48,10 @@ export interface EmulatorProcess {
   /** Everything printed so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves with the output (stdout + stderr) once `pattern` matches it; rejects after `timeoutMs`. */
+  /**
+   * Resolves with the output (stdout + stderr) once `pattern` matches it; rejects after `timeoutMs`, or at once
+   * when the process has exited without printing it.
+   */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /**
    * A JSON request: `path` is relative to {@link api} when it starts with `/` and does not start with `/v1`,
@@ -108,13 +111,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     for (const w of waiters) w();
   });
   const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  // 'close' comes after 'exit', once the output streams are drained: the output is then complete.
+  let hasExited = false;
+  child.on('close', () => {
+    hasExited = true;
+    for (const w of waiters) w();
+  });
 
+  // A waiter ends when the pattern matches, when the time is up, or when the process has exited without
+  // printing it (then no timer is left running to hold the test process open).
   const waitForOutput = (pattern: RegExp, timeoutMs = 10_000): Promise<string> =>
     new Promise((res, rej) => {
       const check = (): void => {
         if (pattern.test(out + err)) {
           done();
           res(out + err);
+        } else if (hasExited) {
+          done();
+          rej(new Error(`emulator exited with code ${child.exitCode} without printing ${pattern}:\n${out}${err}`));
         }
       };
       const timer = setTimeout(() => {
@@ -134,12 +148,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   let listening: string;
   try {
-    listening = await Promise.race([
-      waitForOutput(/listening on http:\/\/\S+/, options.startTimeoutMs ?? 15_000),
-      exited.then((code) => {
-        throw new Error(`emulator exited with code ${code} before listening:\n${out}${err}`);
-      }),
-    ]);
+    // Fails at once, with everything the process printed, if it exits before listening.
+    listening = await waitForOutput(/listening on http:\/\/\S+/, options.startTimeoutMs ?? 15_000);
   } catch (e) {
     child.kill('SIGKILL');
     cleanup();

@@ -49,7 +49,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     throw new TestFileError(test.file, test.workflow.pos, `cannot read the workflow ${test.workflow.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const workflowFile = test.workflow.value;
-  const compiled = compileWorkflowFile(workflowFile, source);
+  const compiled = compileWorkflowFile(workflowFile, source, test.compat);
   let mocks = NO_MOCKS;
   if (test.mocks && 'value' in test.mocks) {
     const named = test.mocks;
@@ -103,6 +103,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       callbacks: c.callbacks,
       clock: o.clock,
       timeoutSec: c.timeoutSec,
+      ...(p.test.compat ? { compat: p.test.compat } : {}),
     });
   } catch (e) {
     return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };

@@ -23,6 +23,7 @@ export interface RunWorkflowInput {
   readonly env?: Readonly<Record<string, string>>;
   readonly clock?: 'virtual' | 'real';
   readonly timeoutSec?: number;
+  readonly compat?: 'spec' | 'google';
 }
 
 /** Output of {@link runWorkflowInProcess}: plain JS values decoded from the execution's JSON. */
@@ -63,7 +64,7 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
       throw new RunWorkflowError(`cannot read ${input.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   } else source = input.source!;
-  const compiled = compileWorkflowFile(name, source);
+  const compiled = compileWorkflowFile(name, source, input.compat);
   if ('error' in compiled) throw new RunWorkflowError(compiled.error);
   const definition = compiled.definition;
   let mocks: MockSet = NO_MOCKS;
@@ -95,6 +96,7 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
     callbacks,
     clock: input.clock ?? 'virtual',
     timeoutSec: input.timeoutSec ?? DEFAULT_CASE_TIMEOUT_SEC,
+    ...(input.compat === 'google' ? { compat: input.compat } : {}),
   });
   return {
     state: o.state === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',

@@ -9,6 +9,7 @@
  * workflow: ../workflows/order-saga.yaml   # required: relative to this file
  * mocks: ./mocks/shop.yaml                 # optional: a mock file (relative) or an inline mock map
  * env: {NAME: value}                       # optional: user env vars for every case
+ * compat: google                           # optional: spec (default) or google (docs/compat.md)
  * cases:                                   # required, at least one
  *   - name: ships an order                 # required, unique in the file
  *     argument: {orderId: ord-1}           # optional: the execution argument (default: none)
@@ -32,6 +33,7 @@ import { DefinitionError } from '../../lang/definition/errors.ts';
 import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang/definition/load.ts';
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
 import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
+import { parseCompat, type Compat } from '../../lang/compat.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
@@ -96,6 +98,8 @@ export interface TestFile {
   /** A mock file path (relative to the test file, with where it is written) or inline mocks, when given. */
   readonly mocks?: Located<string> | MockSet;
   readonly env: Readonly<Record<string, string>>;
+  /** `google`: the workflow is read and run with Google's behaviour where it and the spec differ. */
+  readonly compat?: Compat;
   readonly cases: readonly TestCase[];
 }
 
@@ -105,7 +109,7 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 /** Default wall-time limit of a case, seconds. */
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
-const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'cases']);
+const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'compat', 'cases']);
 const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'expect']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
@@ -132,6 +136,9 @@ export function parseTestFile(file: string, text: string): TestFile {
   const workflow = { value: r.string(workflowNode, 'workflow'), pos: r.pos(workflowNode) };
   const mocksNode = r.get(root, 'mocks');
   const env = r.env(r.get(root, 'env'));
+  const compatNode = r.get(root, 'compat');
+  const compat = compatNode ? parseCompat(r.string(compatNode, 'compat')) : 'spec';
+  if (compat === undefined) r.fail(compatNode!, "'compat' must be spec or google");
   const casesNode = r.required(root, 'cases', loaded.root);
   if (casesNode.kind !== 'seq' || casesNode.items.length === 0) return r.fail(casesNode, "'cases' must be a non-empty list of cases");
   const names = new Set<string>();
@@ -146,6 +153,7 @@ export function parseTestFile(file: string, text: string): TestFile {
     workflow,
     ...(mocksNode ? { mocks: r.mocks(mocksNode) } : {}),
     env,
+    ...(compat === 'google' ? { compat } : {}),
     cases,
   };
 }

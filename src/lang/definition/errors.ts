@@ -28,6 +28,9 @@ import type { SourcePos } from './ast.ts';
  * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
  * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
  *   parallel nesting, expression length);
+ * - `EXCEPT_VARIABLE_OUT_OF_SCOPE`, `UNSHARED_PARENT_ASSIGNMENT`, `SIBLING_BRANCH_VARIABLE`: the scope rules
+ *   Google checks at deploy (scope-check.ts): a variable created in an `except` block read after it, a
+ *   parallel branch assigning a parent variable not in `shared`, a branch reading a sibling's variable;
  * - `INVALID_DEFINITION`: any other wrong shape (a missing field, a value of the wrong type, a bad name).
  */
 export type DefinitionErrorCode =
@@ -45,6 +48,9 @@ export type DefinitionErrorCode =
   | 'UNKNOWN_RETRY'
   | 'BAD_EXPRESSION'
   | 'LIMIT_EXCEEDED'
+  | 'EXCEPT_VARIABLE_OUT_OF_SCOPE'
+  | 'UNSHARED_PARENT_ASSIGNMENT'
+  | 'SIBLING_BRANCH_VARIABLE'
   | 'INVALID_DEFINITION';
 
 export class DefinitionError extends Error {

@@ -42,7 +42,9 @@ export function compileParallel(c: StepCompiler, node: SNode, frame: Frame, at: 
     if (s.kind !== 'seq') return c.fail(s, "'shared' must be a list of variable names");
     for (const i of s.items) shared.push(c.ident(i, 'each shared variable'));
   }
-  let exceptionPolicy: 'unhandled' | 'continueAll' = 'unhandled';
+  // The spec's default is `unhandled`; Google's page: "The default policy, continueAll, ... is the only policy
+  // currently supported" (https://cloud.google.com/workflows/docs/reference/syntax/parallel-steps).
+  let exceptionPolicy: 'unhandled' | 'continueAll' = c.cx.compat === 'google' ? 'continueAll' : 'unhandled';
   const policyE = entryOf(node, 'exception_policy');
   if (policyE) {
     const p = policyE.value;

@@ -11,6 +11,7 @@
  */
 import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { compileExpression, MAX_EXPRESSION_LENGTH, type CompileOptions } from '../expr/compile.ts';
+import type { Compat } from '../compat.ts';
 import { ExpressionSyntaxError } from '../expr/parser.ts';
 import type { Value, WMap } from '../value.ts';
 import type { CallTarget, Template } from './ast.ts';
@@ -50,19 +51,25 @@ export interface TemplateContext {
   readonly compiled: Map<string, CompiledExpression>;
   /** What the expression compiler asks about called names, answered for this context ({@link isAsyncCall}). */
   readonly expressionOptions: CompileOptions;
+  /** `google`: Google's reading where it and the specification differ (docs/compat.md); absent: the spec's. */
+  readonly compat?: Compat;
 }
 
 /**
  * The per-definition parts of a {@link TemplateContext}: the cache of compiled expressions and the options
  * of the expression compiler, bound to `cx`.
  */
-export function expressionState(cx: { readonly workflows: ReadonlySet<string>; readonly library: DefinitionLibrary }): {
+export function expressionState(cx: {
+  readonly workflows: ReadonlySet<string>;
+  readonly library: DefinitionLibrary;
+  readonly compat?: Compat;
+}): {
   compiled: Map<string, CompiledExpression>;
   expressionOptions: CompileOptions;
 } {
   return {
     compiled: new Map(),
-    expressionOptions: { isAsyncCall: (name: string) => isAsyncCall(name, cx) },
+    expressionOptions: { isAsyncCall: (name: string) => isAsyncCall(name, cx), ...(cx.compat === 'google' ? { compat: cx.compat } : {}) },
   };
 }
 

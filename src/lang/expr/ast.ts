@@ -12,6 +12,11 @@ export type BinaryOp =
   | '%'
   | '//'
   | '+'
+  /**
+   * Google's `+` (`--compat google`): as `+`, and a string plus an int, double or bool (either side) is the
+   * two joined as strings (https://cloud.google.com/workflows/docs/reference/syntax/datatypes).
+   */
+  | '+~'
   | '-'
   | '<'
   | '>'

@@ -13,6 +13,7 @@ import type { Env, Expr } from './ast.ts';
 import { ExpressionSyntaxError } from './parser.ts';
 import {
   add,
+  addGoogle,
   contains,
   div,
   eq,
@@ -227,6 +228,8 @@ function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
         const b = r(env);
         return typeof a === 'bigint' && typeof b === 'bigint' ? wrapInt(a + b) : add(a, b);
       };
+    case '+~':
+      return (env) => addGoogle(l(env), r(env));
     case '-':
       return (env) => {
         const a = l(env);

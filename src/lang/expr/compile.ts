@@ -22,6 +22,7 @@ import { ExpressionSyntaxError, parseExpression } from './parser.ts';
 import { compileSync, type Fn } from './compile-sync.ts';
 import { compileAsync, type AsyncFn } from './compile-async.ts';
 import type { Value } from '../value.ts';
+import type { Compat } from '../compat.ts';
 
 /** Longest expression text accepted, in characters (spec "Limits": expression length 400 characters). */
 export const MAX_EXPRESSION_LENGTH = 400;
@@ -33,6 +34,8 @@ export interface CompileOptions {
    * expression must be evaluated with `evaluateAsync`. Not asked for the special forms `if` and `not`.
    */
   isAsyncCall(name: string): boolean;
+  /** `google`: Google's precedence and `+` (parser.ts `ParseOptions`); default the spec's. */
+  readonly compat?: Compat;
 }
 
 /**
@@ -51,7 +54,7 @@ export function compileExpression(text: string, options: CompileOptions): Compil
       MAX_EXPRESSION_LENGTH,
     );
   }
-  const ast = parseExpression(text);
+  const ast = parseExpression(text, options);
   if (!hasCall(ast)) return syncExpression(text, ast, compileSync(ast));
   const asyncNodes = new Set<Expr>();
   markAsync(ast, options, asyncNodes);

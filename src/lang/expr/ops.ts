@@ -27,7 +27,7 @@
 import { checkString } from '../size-limits.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
-import { compareNumbers, deepEqual, typeName, wrapInt, type Value } from '../value.ts';
+import { compareNumbers, deepEqual, formatDouble, typeName, wrapInt, type Value } from '../value.ts';
 
 /** A binary operator that evaluates both operands (every one but `and` / `or`). */
 export type EagerBinaryOp = Exclude<BinaryOp, 'and' | 'or'>;
@@ -48,6 +48,31 @@ export function add(a: Value, b: Value): Value {
   if (ta === 'string' && tb === 'string') return checkString('+', (a as string) + (b as string));
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) + Number(b);
   throw operandError('+', a, b);
+}
+
+/**
+ * Google's `a + b` (`--compat google`, docs/compat.md): {@link add}, and when one side is a string and the
+ * other an int, double or bool, the other is written as `string()` writes it and the two are joined ("Hello
+ * world" + 1 is "Hello world1"; https://cloud.google.com/workflows/docs/reference/syntax/datatypes, implicit
+ * conversions). @throws TypeError as {@link add} for the other mixes.
+ */
+export function addGoogle(a: Value, b: Value): Value {
+  if (typeof a === 'string' && typeof b !== 'string') {
+    const t = scalarText(b);
+    if (t !== undefined) return checkString('+', a + t);
+  } else if (typeof b === 'string' && typeof a !== 'string') {
+    const t = scalarText(a);
+    if (t !== undefined) return checkString('+', t + b);
+  }
+  return add(a, b);
+}
+
+/** An int, double or bool as text (`string()`'s form); undefined for other values. */
+function scalarText(v: Value): string | undefined {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return formatDouble(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return undefined;
 }
 
 /** `a - b` on numbers. @throws TypeError for non-numbers. */
@@ -272,6 +297,7 @@ export const BINARY_OPS: Readonly<Record<EagerBinaryOp, (a: Value, b: Value) => 
   '%': mod,
   '//': floorDiv,
   '+': add,
+  '+~': addGoogle,
   '-': sub,
   '<': lt,
   '>': gt,

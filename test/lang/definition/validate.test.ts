@@ -200,7 +200,12 @@ s('if(), not() and subworkflows are known in expressions (spec "Expressions")', 
 s("'call' takes a name, not an expression, and 'result' a variable name (spec \"call\")", () => {
   rejects('- a:\n    call: ${f}\n', { step: 'a', at: [2, 11], reason: /not an expression/ });
   rejects('- a:\n    call: sys.now\n    result: a.b\n', { step: 'a', at: [3, 13], reason: /'result' must be a variable name/ });
-  rejects('- a:\n    call: sys.log\n    args: [1]\n', { step: 'a', at: [3, 11], reason: /'args' must be a map/ });
+  rejects('main:\n  steps:\n    - a:\n        call: sub\n        args: [1]\nsub:\n  steps:\n    - r:\n        return: 1\n', { step: 'a', at: [5, 15], reason: /'args' must be a map/ });
+  rejects('- a:\n    call: sys.now\n    args: [1]\n', { step: 'a', at: [3, 12], reason: /takes at most 0 values/ });
+});
+
+s("a standard-library call's 'args' may be a list, bound by position (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log)", () => {
+  accepts('- v:\n    assign:\n      - myVar: x\n- a:\n    call: sys.log\n    args: [\'${myVar}\', "ERROR"]\n- b:\n    call: sys.log\n    args:\n      - ${null}\n      - ERROR\n      - text\n');
 });
 
 // ---------------------------------------------------------------------------------------------------------

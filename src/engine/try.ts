@@ -12,7 +12,7 @@
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { RetrySpec, Step } from '../lang/definition/ast.ts';
 import { typeName, type Value } from '../lang/value.ts';
-import { RETRY_POLICIES, STDLIB } from '../stdlib/index.ts';
+import type { RetryPolicy } from '../stdlib/types.ts';
 import { bindSubworkflowPositional, callSubworkflow, unsupportedCallError } from './calls.ts';
 import { isPromise, then, type Completion, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
@@ -95,12 +95,17 @@ function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   });
 }
 
+/** The predicate of a named policy for this execution: Google's under `--compat google` where it differs. */
+function policyPredicate(p: RetryPolicy, scope: Scope): string {
+  return (scope.frame.exec.deps.compat === 'google' ? p.googlePredicate : undefined) ?? p.predicate;
+}
+
 function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
   if (spec.kind === 'policy') {
-    const p = RETRY_POLICIES.get(spec.name);
+    const p = scope.frame.exec.retryPolicies.get(spec.name);
     if (!p) throw typeError(`retry: unknown retry policy '${spec.name}'`);
     return {
-      predicate: stdlibPredicate(p.predicate),
+      predicate: stdlibPredicate(policyPredicate(p, scope)),
       maxRetries: p.maxRetries,
       initialDelaySec: p.initialDelaySec,
       maxDelaySec: p.maxDelaySec,
@@ -111,8 +116,9 @@ function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
   let predicate: Retry['predicate'];
   if (pred.kind === 'stdlib') {
     // `predicate: ${http.default_retry}` names a policy; its predicate function decides.
-    const policy = STDLIB.has(pred.name) ? undefined : RETRY_POLICIES.get(pred.name);
-    predicate = stdlibPredicate(policy ? policy.predicate : pred.name);
+    const exec = scope.frame.exec;
+    const policy = exec.functions.has(pred.name) ? undefined : exec.retryPolicies.get(pred.name);
+    predicate = stdlibPredicate(policy ? policyPredicate(policy, scope) : pred.name);
   } else {
     const name = pred.name;
     predicate = (error, s) => {
@@ -135,7 +141,7 @@ function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
 
 function stdlibPredicate(name: string): Retry['predicate'] {
   return (error, scope) => {
-    const fn = STDLIB.get(name);
+    const fn = scope.frame.exec.functions.get(name);
     if (!fn) throw unsupportedCallError(name);
     return then(fn.impl([error], scope.frame.callContext()), (v) => asBool(v, name));
   };
