@@ -191,6 +191,34 @@ const unreadOptionProtos = {
   },
 };
 
+// The language server's library (src/lsp/library-entry.ts: vscode-languageserver with its protocol, JSON-RPC and
+// types, about 245 KB minified) as __LSP_LIBRARY__: an ES module of its own, brotli-compressed in base64, which
+// src/lsp/library.ts imports only for `workflows-emulator lsp`. As code in the bundle, V8 would compile it at
+// every start of every command (about 10 ms of CPU, docs/architecture.md "Start-up"); as a string it is scanned
+// in well under a millisecond. Its built-ins are required (the `builtins` plugin) with a require made for it.
+const lspLibrary = await esbuild.build({
+  entryPoints: ['src/lsp/library-entry.ts'],
+  bundle: true,
+  write: false,
+  platform: 'node',
+  format: 'esm',
+  target: ['node20'],
+  minify: true,
+  legalComments: 'inline',
+  banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+  logLevel: 'warning',
+  plugins: [builtins],
+});
+const lspLibraryPacked = packed(lspLibrary.outputFiles[0].text);
+// In the bundle, library.ts's from-source branch (`import('./library-entry.ts')`) gets an empty module.
+const lspLibraryStub = {
+  name: 'lsp-library-stub',
+  setup(build) {
+    build.onResolve({ filter: /\/library-entry\.ts$/ }, (args) => (args.importer.endsWith('/src/lsp/library.ts') ? { path: 'lsp-library', namespace: 'lsp-library-stub' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lsp-library-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -209,10 +237,10 @@ const options = {
       'const require = __wfCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
+  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets), __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
+  plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
 };
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */

@@ -19,12 +19,19 @@ import { fileURLToPath } from 'node:url';
 
 export * from './index.ts';
 
+/** The help's lines on the commands for CI and editors (their modules load only when they run). */
+const TOOLS_HINT = `
+Checks for CI and editors:
+  workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]   (see lint --help; docs/lint.md)
+  workflows-emulator lsp    the language server, over stdio (docs/editor.md)
+`;
+
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');
@@ -94,7 +101,7 @@ function isMainModule(): boolean {
   }
 }
 
-/** Runs the command line: one-shot `run`, the `test` command, or the server. */
+/** Runs the command line: one-shot `run`, the `test` command, `lint`, the language server, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
@@ -102,6 +109,13 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test/command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // The lint for CI (docs/lint.md): src/cli/lint.ts.
+  if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
+  // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
+  if (args[0] === 'lsp') {
+    await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
+    return;
+  }
   await serve(args);
 }
 

@@ -17,11 +17,12 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lang/expr'],
   ['lang/definition'],
   ['stdlib'],
+  ['lint'],
   ['engine'],
   ['mocks'],
   ['service'],
   ['api', 'ui'],
-  ['cli'],
+  ['cli', 'lsp'],
   ['.'],
 ];
 

@@ -55,6 +55,11 @@ export type ErrorTag = keyof typeof ERROR_TAGS;
 /** The spec's error tags, in catalog order. */
 export const ERROR_TAG_NAMES = Object.keys(ERROR_TAGS) as ErrorTag[];
 
+/** What an error tag means (`KeyError` → 'map key or variable missing'), or undefined for a name that is not a tag. */
+export function errorTagMeaning(tag: string): string | undefined {
+  return Object.hasOwn(ERROR_TAGS, tag) ? ERROR_TAGS[tag as ErrorTag] : undefined;
+}
+
 /**
  * A workflow-level error: the value `except` catches and `error.payload` reports.
  *

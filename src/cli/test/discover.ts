@@ -25,6 +25,15 @@ export class MissingPathError extends Error {
  * @throws MissingPathError for a path that does not exist.
  */
 export function findTestFiles(paths: readonly string[], cwd: string): string[] {
+  return findFiles(paths, cwd, isTestFile);
+}
+
+/**
+ * The files under `paths` whose name `accept` takes (files given are taken whatever their name), as absolute
+ * paths, sorted and without repeats; `node_modules` and dot folders are skipped.
+ * @throws MissingPathError for a path that does not exist.
+ */
+export function findFiles(paths: readonly string[], cwd: string, accept: (name: string) => boolean): string[] {
   const found = new Set<string>();
   const walked = new Set<string>();
   for (const p of paths.length ? paths : ['.']) {
@@ -35,18 +44,18 @@ export function findTestFiles(paths: readonly string[], cwd: string): string[] {
     } catch {
       throw new MissingPathError(p);
     }
-    if (isDir) walk(abs, found, walked);
+    if (isDir) walk(abs, found, walked, accept);
     else found.add(abs);
   }
   return [...found].sort();
 }
 
 /**
- * Adds the test files under `dir`, walking each real directory once (`walked` holds their real paths), so
+ * Adds the files under `dir` that `accept` takes, walking each real directory once (`walked` holds their real paths), so
  * symbolic links to a parent or to each other cannot make the walk loop or repeat; only regular files (or
  * links to one) are taken.
  */
-function walk(dir: string, out: Set<string>, walked: Set<string>): void {
+function walk(dir: string, out: Set<string>, walked: Set<string>, accept: (name: string) => boolean): void {
   let real: string;
   try {
     real = realpathSync(dir);
@@ -70,8 +79,8 @@ function walk(dir: string, out: Set<string>, walked: Set<string>): void {
     } catch {
       continue;
     }
-    if (st.isDirectory()) walk(p, out, walked);
-    else if (st.isFile() && isTestFile(name)) out.add(p);
+    if (st.isDirectory()) walk(p, out, walked, accept);
+    else if (st.isFile() && accept(name)) out.add(p);
   }
 }
 

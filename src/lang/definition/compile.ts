@@ -79,6 +79,15 @@ export function compileDefinition(source: string, library: DefinitionLibrary, op
   return new Compiler(load, library, options.compat ?? 'spec').definition();
 }
 
+/**
+ * {@link compileDefinition} of a source already loaded with `loadSource` (tools that read the source tree
+ * themselves, such as the lint of src/lint/, load it once); `compat` as {@link CompileOptions.compat}.
+ * @throws DefinitionError as {@link compileDefinition} does.
+ */
+export function compileLoadedSource(load: LoadedSource, library: DefinitionLibrary, compat: Compat = 'spec'): Definition {
+  return new Compiler(load, library, compat).definition();
+}
+
 
 /** The step kinds, by the field that makes a step that kind. */
 const KIND_FIELDS = ['assign', 'call', 'switch', 'for', 'parallel', 'try', 'raise', 'return', 'steps'] as const;

@@ -268,7 +268,7 @@ function checkCalls(e: Expr, node: SScalar, valueIndex: number, cx: TemplateCont
  * The source offset of a character of a scalar's value. Exact for plain scalars on one line and for quoted
  * ones whose expression is written without escapes or line breaks; otherwise the scalar's start.
  */
-function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
+export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
   const value = typeof node.value === 'string' ? node.value : '';
   const raw = load.source.slice(node.offset, node.end);
   if (node.style === 'plain' && raw === value) return node.offset + Math.max(0, valueIndex);
