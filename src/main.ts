@@ -14,6 +14,7 @@ import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
+import { graphCommand } from './cli/graph.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -90,7 +91,7 @@ function isMainModule(): boolean {
   }
 }
 
-/** Runs the command line: one-shot `run`, the `test` command, or the server. */
+/** Runs the command line: one-shot `run`, the `test` command, the `graph` command, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
@@ -98,6 +99,8 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test/command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // The graph command (docs/graph.md): src/cli/graph.ts.
+  if (args[0] === 'graph') process.exit(graphCommand(args.slice(1)));
   await serve(args);
 }
 
