@@ -264,9 +264,10 @@ function execution(
   executionId: string,
   live: boolean,
 ): Reply {
-  const fromText = new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') ?? '0';
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const fromText = query.get('from') ?? '0';
   const from = /^\d{1,9}$/.test(fromText) ? Number(fromText) : 0;
-  const data = executionData(service, now, workflowId, executionId, from);
+  const data = executionData(service, now, workflowId, executionId, from, query.get('node') ?? undefined);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return live ? fragment(executionLive(data)) : page(site, 200, executionPage(data));
 }

@@ -7,6 +7,7 @@
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
 import type { SourceProblem } from '../service/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
+import { workflowGraph } from './graph-view.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
   crumbs,
@@ -181,6 +182,7 @@ ${w.description ? html`<p class="lead">${w.description}</p>` : html`<p class="le
 ${section('wf-start', 'Start an execution', startForm(id, form))}
 ${workflowLive(d)}
 ${revisionsSection(id, w, shown, d.revisions ?? [w])}
+${section('wf-graph', html`Graph${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''}`, workflowGraph(shown.sourceContents))}
 ${section('wf-source', html`Source${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''} <span class="muted">${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>`, source)}`;
   return { title: `Workflow ${id}`, section: 'workflows', body };
 }
