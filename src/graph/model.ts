@@ -21,7 +21,8 @@ export interface GraphNode {
   /**
    * Unique within the definition: `<routine>/<step>` for a step (step names are unique per workflow, and
    * routine names hold no `/` or `:`), `<routine>:start`, `<routine>:end`, `<routine>:error` for the
-   * terminals, `<routine>:case:<i>:<switch step>` for a step written inline in a switch condition.
+   * terminals, `<routine>:case:<i>:<switch step>` for a step written inline in a switch condition and
+   * `<routine>:try:<try step>` for the single step written inline in a try.
    */
   readonly id: string;
   /** The workflow (routine) the node belongs to, as step entries name it (`main` or a subworkflow). */
@@ -37,7 +38,7 @@ export interface GraphNode {
   readonly cluster?: string;
   /** For a call to a subworkflow of the same definition: its name (its graph is another of the definition). */
   readonly calls?: string;
-  /** True for a step written inline in a switch condition (step entries carry the switch's name). */
+  /** True for a step written inline in a switch condition or a try (step entries carry that step's name). */
   readonly inline?: boolean;
 }
 
@@ -197,13 +198,17 @@ class Builder {
     return { block: { kind: 'column', items }, out };
   }
 
-  /** Adds `s` (and what it holds) into `into`, links `incoming` to it, and returns the edges leaving it. */
-  private step(s: Step, cx: Cx, incoming: Exit[], into: Block[]): Exit[] {
+  /**
+   * Adds `s` (and what it holds) into `into`, links `incoming` to it, and returns the edges leaving it.
+   * `inlineId`: the node's ID for a step written inline in a try (`try: {call: ...}`), which carries the try's name.
+   */
+  private step(s: Step, cx: Cx, incoming: Exit[], into: Block[], inlineId?: string): Exit[] {
     const compound = s.kind === 'for' || s.kind === 'parallel' || s.kind === 'try' || s.kind === 'steps';
     const cluster = compound ? this.cluster(s.kind === 'for' || s.kind === 'parallel' || s.kind === 'steps' ? s.kind : 'try', `${s.name} (${s.kind})`, cx.cluster) : cx.cluster;
-    const id = stepNodeId(this.w.name, s.name);
-    this.names.set(s.name, id);
+    const id = inlineId ?? stepNodeId(this.w.name, s.name);
+    if (inlineId === undefined) this.names.set(s.name, id);
     this.nodes.push({
+      ...(inlineId !== undefined ? { inline: true } : {}),
       id,
       routine: this.w.name,
       step: s.name,
@@ -353,11 +358,21 @@ class Builder {
   private tryStep(s: Extract<Step, { kind: 'try' }>, id: string, cx: Cx): { readonly block: Block; readonly out: Exit[] } {
     const first = s.except?.steps.steps[0];
     const exceptEntry = first ? stepNodeId(this.w.name, first.name) : undefined;
-    const body = this.column(s.body, { ...cx, ...(exceptEntry !== undefined ? { except: exceptEntry } : {}) }, [{ from: id, kind: 'seq' }]);
+    const bodyCx: Cx = { ...cx, ...(exceptEntry !== undefined ? { except: exceptEntry } : {}) };
+    // `try: {call: ...}`: the single step written inline carries the try's own name.
+    const only = s.body.steps.length === 1 && s.body.steps[0]!.name === s.name ? s.body.steps[0]! : undefined;
+    const inlineId = `${this.w.name}:try:${s.name}`;
+    let body: { readonly block: Block; readonly out: Exit[] };
+    if (only) {
+      const items: Block[] = [];
+      body = { out: this.step(only, bodyCx, [{ from: id, kind: 'seq' }], items, inlineId), block: { kind: 'column', items } };
+    } else {
+      body = this.column(s.body, bodyCx, [{ from: id, kind: 'seq' }]);
+    }
     const last = s.body.steps[s.body.steps.length - 1];
     if (s.retry && last) {
       const label = s.retry.kind === 'policy' ? `retry ${s.retry.name}` : 'retry';
-      this.edges.push(edge(stepNodeId(this.w.name, last.name), id, 'retry', shorten(label)));
+      this.edges.push(edge(only ? inlineId : stepNodeId(this.w.name, last.name), id, 'retry', shorten(label)));
     }
     if (!s.except) return body;
     const box = this.cluster('except', `except${s.except.as ? ` as ${s.except.as}` : ''}`, cx.cluster);
@@ -376,7 +391,8 @@ class Builder {
 
   /** Sends `exits` where `target` says. */
   private jump(exits: Exit[], target: JumpTarget, cx: Cx): void {
-    const as = (e: Exit, kind: EdgeKind): Exit => ({ from: e.from, kind: e.kind === 'cond' || e.kind === 'else' ? e.kind : kind, ...(e.label !== undefined ? { label: e.label } : {}) });
+    // A condition's jump keeps its kind (and label) when it goes to a step; break and continue say so.
+    const as = (e: Exit, kind: EdgeKind): Exit => ({ from: e.from, kind: kind === 'next' && (e.kind === 'cond' || e.kind === 'else') ? e.kind : kind, ...(e.label !== undefined ? { label: e.label } : {}) });
     switch (target.kind) {
       case 'end':
         for (const e of exits) this.edges.push(edge(e.from, this.end, 'end', e.label));
