@@ -11,6 +11,8 @@
  * https://cloud.google.com/workflows/docs/reference/syntax/jumps and
  * https://cloud.google.com/workflows/docs/reference/syntax/steps.
  */
+import { toJson } from '../lang/json.ts';
+import type { Value } from '../lang/value.ts';
 import type { Definition, JumpTarget, SourcePos, Step, StepList, Template, WorkflowDef } from '../lang/definition/ast.ts';
 
 /** What a node stands for: a step kind, or one of the workflow's terminals (`start`, `end`, `error`). */
@@ -426,7 +428,7 @@ function edge(from: string, to: string, kind: EdgeKind, label?: string): GraphEd
 /** A switch condition as written, shortened: the expression's text, or the constant's JSON. */
 function conditionText(t: Template): string {
   if (t.kind === 'expr') return shorten(t.expr.source);
-  if (t.kind === 'const') return shorten(JSON.stringify(t.value) ?? 'null');
+  if (t.kind === 'const') return shorten(constText(t.value));
   return 'condition';
 }
 
@@ -453,5 +455,14 @@ function detailOf(s: Step): string {
 }
 
 function templateText(t: Template): string {
-  return t.kind === 'expr' ? '${' + t.expr.source + '}' : t.kind === 'const' ? (JSON.stringify(t.value) ?? 'null') : 'list';
+  return t.kind === 'expr' ? '${' + t.expr.source + '}' : t.kind === 'const' ? constText(t.value) : 'list';
+}
+
+/** A constant as JSON (ints exact); a value JSON cannot hold (a function) as its kind. */
+function constText(v: Value): string {
+  try {
+    return toJson(v);
+  } catch {
+    return typeof v;
+  }
 }

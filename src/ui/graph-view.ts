@@ -10,6 +10,7 @@
  * user string it writes, which is why its output goes into pages as markup.
  */
 import { compileDefinition } from '../lang/definition/compile.ts';
+import { DefinitionError } from '../lang/definition/errors.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import { layoutGraph, type GraphLayout } from '../graph/layout.ts';
 import { definitionGraph, type GraphNode } from '../graph/model.ts';
@@ -58,7 +59,10 @@ export function drawnDefinition(source: string): DrawnDefinition | undefined {
       }
     }
     drawn = { layouts: graph.workflows.map(layoutGraph), nodes, steps };
-  } catch {
+  } catch (e) {
+    // A deployed revision always compiles; anything else is a bug of the graph code: the page still shows
+    // everything else, and stderr says what went wrong.
+    if (!(e instanceof DefinitionError)) process.stderr.write(`workflows-emulator: internal error while drawing a workflow graph: ${(e as Error)?.stack ?? String(e)}\n`);
     drawn = null;
   }
   cache.set(source, drawn);
