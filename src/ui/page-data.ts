@@ -4,7 +4,7 @@
  * resource that is gone (NOT_FOUND) reads as undefined; any other error propagates.
  */
 import { ApiError } from '../service/errors.ts';
-import type { Execution, ExecutionState, ServiceCore, StepEntry } from '../service/model.ts';
+import type { Execution, ExecutionState, ServiceCore } from '../service/model.ts';
 import { drawnDefinition, type RunView } from './graph-view.ts';
 import { uiPath } from './html.ts';
 import { executionIds, lastSegment } from './format.ts';
@@ -64,12 +64,11 @@ export function executionData(service: ServiceCore, now: () => number, workflowI
   const execution = attempt(() => service.getExecution(workflowId, executionId));
   if (!execution) return undefined;
   const run = runView(service, execution, node);
-  let page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from }));
   const only = run?.selected;
-  if (run && only && page) {
-    const mine = run.entries.filter((e) => e.routine === only.routine && e.step === only.step) as StepEntry[];
-    page = { stepEntries: mine.slice(from, from + TIMELINE_PAGE_SIZE), totalSize: mine.length };
-  }
+  // A node picked: its entries only (AIP-160 string literals, backslash and quote escaped).
+  const quoted = (t: string): string => `"${t.replace(/[\\"]/g, (c) => '\\' + c)}"`;
+  const filter = only ? `routine=${quoted(only.routine)} AND step=${quoted(only.step)}` : undefined;
+  const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from, ...(filter ? { filter } : {}) }));
   return {
     ...(run ? { run } : {}),
     execution,
@@ -89,9 +88,6 @@ export function executionData(service: ServiceCore, now: () => number, workflowI
   };
 }
 
-/** Entries read per call while gathering an execution's whole history for its graph. */
-const HISTORY_PAGE = 1000;
-
 /**
  * The run on the graph of the revision `e` ran, with that revision's source; undefined when the revision is
  * no longer kept, its graph cannot be drawn, or the execution keeps no history.
@@ -102,14 +98,7 @@ function runView(service: ServiceCore, e: Execution, node: string | undefined): 
   if (!revision) return undefined;
   const drawn = drawnDefinition(revision.sourceContents);
   if (!drawn) return undefined;
-  const entries: StepEntry[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: HISTORY_PAGE, view: 'EXECUTION_ENTRY_VIEW_BASIC', ...(pageToken ? { pageToken } : {}) }));
-    if (!page) break;
-    entries.push(...page.stepEntries);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
+  const entries = attempt(() => service.stepEntryOutlines(workflowId, executionId)) ?? [];
   if (entries.length === 0 && e.status === undefined && e.state !== 'ACTIVE') return undefined;
   const top = e.error?.stackTrace?.elements?.[0];
   const selected = node !== undefined ? drawn.nodes.get(node) : undefined;
