@@ -203,6 +203,7 @@ function dashboard(service: ServiceCore, site: Site, now: () => number, live: bo
     totalExecutions: all.length,
     nowMs: now(),
     problems: service.sourceProblems.list(),
+    watching: service.sourceProblems.watching,
   };
   return live ? fragment(dashboardLive(site, data)) : page(site, 200, dashboardPage(site, data));
 }

@@ -38,6 +38,8 @@ export interface DashboardData {
   readonly nowMs: number;
   /** Watched files that failed to deploy (issue 16). */
   readonly problems: readonly SourceProblem[];
+  /** Whether a workflows directory is watched (the page then keeps refreshing, to show files break or heal). */
+  readonly watching?: boolean;
 }
 
 /**
@@ -74,7 +76,8 @@ export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
   const problems = d.problems.length
     ? section('dash-problems', html`Files that failed to deploy <span class="muted">${d.problems.length}</span>`, d.problems.map((p) => sourceProblemBlock(p, true)))
     : '';
-  return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`);
+  // It refreshes while executions run, and while a directory is watched (a file may break or be fixed).
+  return liveRegion('/ui', d.counts.ACTIVE > 0 || d.watching === true, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`, d.counts.ACTIVE > 0 ? undefined : 'Watching the workflows directory');
 }
 
 /** The dashboard page. */
