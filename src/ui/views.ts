@@ -8,6 +8,7 @@ import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
 import type { SourceProblem } from '../service/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
 import { workflowGraph } from './graph-view.ts';
+import { compareForm } from './diff-page.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
   crumbs,
@@ -190,7 +191,10 @@ ${section('wf-source', html`Source${shown !== w ? html` of revision <span class=
   return { title: `Workflow ${id}`, section: 'workflows', body };
 }
 
-/** The revisions of a workflow, newest first, each linking to the page showing its source (issue 15). */
+/**
+ * The revisions of a workflow, newest first, each linking to the page showing its source (issue 15), the one
+ * shown marked; a form compares two of them.
+ */
 function revisionsSection(id: string, current: Workflow, shown: Workflow, revisions: readonly Workflow[]): SafeHtml {
   const base = uiPath('workflows', id);
   const rows = revisions.map((r) => {
@@ -199,7 +203,7 @@ function revisionsSection(id: string, current: Workflow, shown: Workflow, revisi
     return html`<tr${r.revisionId === shown.revisionId ? html` class="selected" aria-current="true"` : ''}><td class="mono"><a href="${link}">${r.revisionId}</a></td><td>${formatTime(r.revisionCreateTime ?? r.createTime)}</td><td class="muted">${label}</td></tr>`;
   });
   const table = html`<table class="revisions"><thead><tr><th>Revision</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
-  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, table);
+  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, html`${table}${compareForm(id, revisions, shown)}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
