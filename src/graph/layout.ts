@@ -61,7 +61,7 @@ export const MAX_NODE_CHARS = 30;
 const NODE_HEIGHT = 40;
 const TERMINAL_HEIGHT = 28;
 /** Vertical gap between items of a column: room for a jog and a label. */
-const GAP_Y = 30;
+const GAP_Y = 36;
 /** Horizontal gap between items of a row. */
 const GAP_X = 24;
 /** Box padding: sides, bottom, and the top holding the box's label. */
@@ -170,7 +170,14 @@ export function layoutGraph(graph: WorkflowGraph): GraphLayout {
   const placed = graph.nodes.map((n) => nodes.get(n.id)!);
   const channel = new Channel(MARGIN + total.width + TRACK);
   const index = new NodeIndex(placed);
-  const edges = graph.edges.map((e) => route(e, nodes, index, clusterBox, channel));
+  // Labels of edges leaving one node (a switch's conditions) alternate between two heights so they do not overlap.
+  const labelled = new Map<string, number>();
+  const stagger = (from: string): number => {
+    const k = labelled.get(from) ?? 0;
+    labelled.set(from, k + 1);
+    return (k % 2) * 11;
+  };
+  const edges = graph.edges.map((e) => route(e, nodes, index, clusterBox, channel, stagger));
   return {
     graph,
     width: Math.ceil(Math.max(MARGIN + total.width, channel.right()) + MARGIN),
@@ -239,7 +246,14 @@ class NodeIndex {
   }
 }
 
-function route(e: GraphEdge, nodes: ReadonlyMap<string, PlacedNode>, index: NodeIndex, boxes: ReadonlyMap<string, PlacedCluster>, channel: Channel): PlacedEdge {
+function route(
+  e: GraphEdge,
+  nodes: ReadonlyMap<string, PlacedNode>,
+  index: NodeIndex,
+  boxes: ReadonlyMap<string, PlacedCluster>,
+  channel: Channel,
+  stagger: (from: string) => number,
+): PlacedEdge {
   const a = nodes.get(e.from)!;
   const b = nodes.get(e.to)!;
   const label = (p: Point): PlacedEdge => ({ edge: e, points: pts, ...(e.label !== undefined ? { labelAt: p } : {}) });
@@ -263,7 +277,7 @@ function route(e: GraphEdge, nodes: ReadonlyMap<string, PlacedNode>, index: Node
     const jog = b.y - GAP_Y / 2;
     if (!index.blocked(ax, bottom, ax, jog, skip) && !index.blocked(ax, jog, bx, jog, skip)) {
       pts = ax === bx ? [{ x: ax, y: bottom }, { x: bx, y: b.y }] : [{ x: ax, y: bottom }, { x: ax, y: jog }, { x: bx, y: jog }, { x: bx, y: b.y }];
-      return label({ x: bx + 4, y: jog - 3 });
+      return label({ x: bx + 4, y: jog - 3 - (e.label !== undefined ? stagger(e.from) : 0) });
     }
   }
   // Anywhere else: out of the source's right side, along a track of the right-hand channel, into the target's

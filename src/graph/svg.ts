@@ -44,7 +44,7 @@ export function graphCss(): string {
   return `.g-cluster rect{fill:var(--g-box);stroke:var(--g-line);stroke-dasharray:4 3}
 .g-cluster text{fill:var(--g-muted);font-size:11px}
 .g-node rect{fill:var(--g-bg);stroke:var(--g-line);stroke-width:1.2}
-.g-node text{fill:currentColor}
+.g-node text{fill:var(--g-fg)}
 .g-node .g-detail{fill:var(--g-muted);font-size:11px}
 .g-node:focus{outline:none}.g-node:focus rect,.g-node:hover rect{stroke:var(--g-run);stroke-width:3}
 .g-kind-start rect,.g-kind-end rect,.g-kind-error rect{rx:14px}
@@ -74,7 +74,7 @@ export function renderSvg(layout: GraphLayout, options: SvgOptions = {}): string
     `<svg xmlns="http://www.w3.org/2000/svg" class="wf-graph" viewBox="0 0 ${layout.width} ${layout.height}" width="${layout.width}" height="${layout.height}" role="group" aria-label="Graph of workflow ${name}" data-workflow="${name}">`,
   );
   if (options.standalone) out.push(`<style>${STANDALONE_STYLE}</style>`);
-  out.push(`<defs><marker id="${arrow}" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path class="g-arrow" d="M0,0L8,4L0,8z"/></marker></defs>`);
+  out.push(`<defs><marker id="${arrow}" viewBox="0 0 8 8" refX="8" refY="4" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto"><path class="g-arrow" d="M0,0L8,4L0,8z"/></marker></defs>`);
   for (const c of layout.clusters) {
     out.push(
       `<g class="g-cluster g-cluster-${c.cluster.kind}"><rect x="${r(c.x)}" y="${r(c.y)}" width="${r(c.width)}" height="${r(c.height)}" rx="8"/><text x="${r(c.x + 8)}" y="${r(c.y + 15)}">${escapeXml(c.cluster.label)}</text></g>`,
@@ -99,7 +99,8 @@ function nodeSvg(p: PlacedNode, options: SvgOptions): string {
   const n = p.node;
   const [first, second] = nodeLines(n);
   const run = options.overlay?.nodes.get(n.id);
-  const state = options.overlay ? (run?.state ?? 'not-run') : undefined;
+  // Terminals (start, end, error) carry no state: entries name steps only.
+  const state = options.overlay && n.step !== '' ? (run?.state ?? 'not-run') : undefined;
   const classes = ['g-node', `g-kind-${n.kind}`];
   if (state) classes.push(`g-state-${state}`);
   if (options.selected === n.id) classes.push('g-selected');
