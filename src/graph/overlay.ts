@@ -29,7 +29,7 @@ export interface NodeRun {
   readonly entries: number;
   /** The loop's iterations (the highest iteration number of a for or parallel for), 0 for other steps. */
   readonly iterations: number;
-  /** Retries made (the highest attempt number less one), 0 when none. */
+  /** Retries made (the highest retry number of its entries), 0 when none. */
   readonly retries: number;
   /** True for the step the execution failed at (its error's stack trace names it first). */
   readonly failing: boolean;
@@ -52,7 +52,7 @@ interface Counts {
   state: NodeRun['state'];
   entries: number;
   iterations: number;
-  attempts: number;
+  retries: number;
 }
 
 /**
@@ -85,12 +85,12 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
     if (e.routine !== graph.name || !ids.has(node)) continue;
     nodeOfEntry.set(e.entryId, node);
     let c = counts.get(node);
-    if (!c) counts.set(node, (c = { state: STATE[e.state], entries: 0, iterations: 0, attempts: 0 }));
+    if (!c) counts.set(node, (c = { state: STATE[e.state], entries: 0, iterations: 0, retries: 0 }));
     c.entries++;
     c.state = STATE[e.state];
     const m = e.stepEntryMetadata;
     const n = m.progressNumber !== undefined ? Number(m.progressNumber) : 0;
-    if (m.progressType === 'PROGRESS_TYPE_RETRY') c.attempts = Math.max(c.attempts, n);
+    if (m.progressType === 'PROGRESS_TYPE_RETRY') c.retries = Math.max(c.retries, n);
     else if (m.progressType === 'PROGRESS_TYPE_FOR' || m.progressType === 'PROGRESS_TYPE_PARALLEL_FOR') c.iterations = Math.max(c.iterations, n);
     const parent = e.navigationInfo.parent;
     const scope = parent ?? '';
@@ -108,7 +108,7 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
   const failingId = failing && failing.routine === graph.name ? stepNodeId(failing.routine, failing.step) : undefined;
   const nodes = new Map<string, NodeRun>();
   for (const [id, c] of counts) {
-    nodes.set(id, { state: c.state, entries: c.entries, iterations: c.iterations, retries: Math.max(0, c.attempts - 1), failing: id === failingId });
+    nodes.set(id, { state: c.state, entries: c.entries, iterations: c.iterations, retries: c.retries, failing: id === failingId });
   }
   return { nodes, taken };
 }

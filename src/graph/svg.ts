@@ -135,8 +135,8 @@ function stateText(state: string, run: RunOverlay['nodes'] extends ReadonlyMap<s
 function badgeText(run: NonNullable<ReturnType<RunOverlay['nodes']['get']>>): string {
   const parts: string[] = [];
   if (run.iterations) parts.push(`×${run.iterations}`);
+  else if (run.retries) parts.push(`retry ${run.retries}`);
   else if (run.entries > 1) parts.push(`×${run.entries}`);
-  if (run.retries) parts.push(`retry ${run.retries}`);
   if (run.failing) parts.push('failed here');
   return parts.join(' ');
 }

@@ -99,7 +99,8 @@ function typeLabel(stepType: string): string {
 function progressLabel(e: StepEntry): string {
   const m = e.stepEntryMetadata;
   if (m.progressNumber === undefined) return m.expectedIteration !== undefined ? `${m.expectedIteration} iterations` : '';
-  if (m.progressType === 'PROGRESS_TYPE_RETRY') return `attempt ${m.progressNumber}`;
+  // Google numbers retries from 1: retry 1 is the second attempt.
+  if (m.progressType === 'PROGRESS_TYPE_RETRY') return `retry ${m.progressNumber} (attempt ${Number(m.progressNumber) + 1})`;
   return `iteration ${m.progressNumber}${m.expectedIteration !== undefined ? ` of ${m.expectedIteration}` : ''}`;
 }
 

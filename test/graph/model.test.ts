@@ -217,7 +217,7 @@ s('run overlay: node states from the latest entry, iteration and retry counts, t
     entry(8, 'early', 'STATE_SUCCEEDED', 7),
     entry(9, 'guarded', 'STATE_FAILED'),
     entry(10, 'guarded', 'STATE_FAILED', 9, ['PROGRESS_TYPE_RETRY', 1]),
-    entry(11, 'guarded', 'STATE_FAILED', 9, ['PROGRESS_TYPE_RETRY', 3]),
+    entry(11, 'guarded', 'STATE_FAILED', 9, ['PROGRESS_TYPE_RETRY', 2]),
     entry(12, 'fail', 'STATE_FAILED', 9),
   ];
   const o = runOverlay(main!, entries, { routine: 'main', step: 'fail' });

@@ -101,6 +101,48 @@ s('picking a node narrows the step timeline to its entries and highlights its so
   assert.not.ok(unknown.text.includes('id="timeline-filter"'));
 });
 
+const RETRIED = `main:
+  steps:
+    - init:
+        assign:
+          - n: 0
+    - guarded:
+        try:
+          steps:
+            - bump:
+                assign:
+                  - n: \${n + 1}
+            - check:
+                switch:
+                  - condition: \${n < 3}
+                    raise: again
+        retry:
+          predicate: \${always}
+          max_retries: 5
+          backoff:
+            initial_delay: 0.01
+            max_delay: 0.01
+            multiplier: 1
+    - done:
+        return: \${n}
+always:
+  params: [e]
+  steps:
+    - yes:
+        return: true
+`;
+
+s('a retried step: its retries on the graph, each retry\'s number and attempt in the timeline, the retry loop taken', async ({ ui }) => {
+  ui.core.createWorkflow('retried', { sourceContents: RETRIED });
+  const id = idOf(ui.core.createExecution('retried', {}));
+  assert.is((await ui.settle('retried', id)).state, 'SUCCEEDED');
+  const r = await ui.get(`/ui/executions/retried/${id}`);
+  assert.match(r.text, /<title>guarded: try retry, line \d+, succeeded, \d+ entries, 2 retries<\/title>/);
+  assert.match(r.text, />retry 2<\/text>/, 'the badge above the node');
+  assert.ok(r.text.includes('retry 1 (attempt 2)') && r.text.includes('retry 2 (attempt 3)'));
+  assert.match(r.text, /class="g-edge g-edge-retry g-taken"/);
+});
+
 s('an execution waiting for a callback says so at the top, with the callback form above the graph and the steps', async ({ ui }) => {
   ui.core.createWorkflow('waits', { sourceContents: CALLBACK_WAITER });
   const id = idOf(ui.core.createExecution('waits', {}));
