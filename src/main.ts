@@ -14,7 +14,7 @@ import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
-import { graphCommand } from './cli/graph.ts';
+import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +25,7 @@ async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${GRAPH_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');

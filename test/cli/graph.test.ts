@@ -73,4 +73,12 @@ s('an invalid definition exits 2 with file:line:col and writes nothing; a bad fo
   assert.is(graph([]).status, 2);
 });
 
+s('graph --help prints the command\'s usage; the server\'s --help mentions graph', () => {
+  const r = graph(['--help']);
+  assert.is(r.status, 0);
+  assert.match(r.stdout, /Usage: workflows-emulator graph <file\.yaml\|file\.json> \[--format svg\|mermaid\|dot\]/);
+  const server = spawnSync(process.execPath, [EMULATOR_JS, '--help'], { encoding: 'utf8' });
+  assert.match(server.stdout, /workflows-emulator graph <file\.yaml\|file\.json>/);
+});
+
 s.run();
