@@ -105,13 +105,16 @@ export interface RunView {
   readonly pagePath: string;
 }
 
-/** The execution page's graph: the run on the graph of the revision it ran; each node links to its entries. */
+/**
+ * The execution page's graph: the run on the graph of the revision it ran; each node links to the page narrowed
+ * to its entries, scrolled to its line of the source.
+ */
 export function runGraph(v: RunView): SafeHtml {
   return figures(v.drawn, (l, i) =>
     renderSvg(l, {
       idPrefix: `xg${i}`,
       overlay: runOverlay(l.graph, v.entries, v.failing),
-      href: (n) => (n.step !== '' ? `${v.pagePath}?node=${encodeURIComponent(n.id)}#ex-steps` : undefined),
+      href: (n) => (n.step !== '' ? `${v.pagePath}?node=${encodeURIComponent(n.id)}#src-L${n.pos.line}` : undefined),
       ...(v.selected ? { selected: v.selected.id } : {}),
     }),
   );

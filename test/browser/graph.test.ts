@@ -149,10 +149,16 @@ s('a running execution: the graph updates without a reload until the run ends', 
   assert.is(await stateOf(page, 'pause'), 'succeeded');
 });
 
-s('clicking a node narrows the timeline to its entries and marks its source lines; a timeline row and a stack frame scroll to their line', async ({ emu, page }) => {
+s('clicking a node narrows the timeline to its entries, marks its source lines and scrolls to them; a timeline row and a stack frame scroll to their line', async ({ emu, page }) => {
   const id = await start(emu, 'every-kind', { fail: true });
   await settle(emu, 'every-kind', id);
   await page.goto(`${emu.url}/ui/executions/every-kind/${id}`);
+  const visible = (sel: string): Promise<boolean> =>
+    page.evaluate((q) => {
+      const r = document.querySelector(q)!.getBoundingClientRect();
+      const box = document.querySelector(q)!.closest('.source-wrap')!.getBoundingClientRect();
+      return r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(innerHeight, box.bottom) + 1;
+    }, sel);
   await page.locator('[data-node="main/fa_3"]').click();
   await page.waitForURL(/node=main%2Ffa_3/);
   await page.locator('#timeline-filter').waitFor();
@@ -161,17 +167,12 @@ s('clicking a node narrows the timeline to its entries and marks its source line
   for (const step of steps) assert.is(step.trim(), 'fa_3');
   assert.ok((await page.locator('.source .line.picked').count()) >= 3, 'its lines');
   assert.match((await page.locator('.source .line.picked').first().innerText()) ?? '', /- fa_3:/);
+  assert.ok(await visible(`#${await page.locator('.source .line.picked').first().getAttribute('id')}`), 'scrolled to the node\'s first line');
 
   const row = page.locator('#timeline a.step-line').first();
   const target = (await row.getAttribute('href'))!;
   await row.click();
   await page.waitForFunction((h) => location.hash === h, target);
-  const visible = (sel: string): Promise<boolean> =>
-    page.evaluate((q) => {
-      const r = document.querySelector(q)!.getBoundingClientRect();
-      const box = document.querySelector(q)!.closest('.source-wrap')!.getBoundingClientRect();
-      return r.top >= Math.max(0, box.top) - 1 && r.bottom <= Math.min(innerHeight, box.bottom) + 1;
-    }, sel);
   assert.ok(await visible(target), 'the row\'s line is scrolled into view');
 
   await page.goto(`${emu.url}/ui/executions/every-kind/${id}`);
