@@ -7,8 +7,8 @@
  * The path taken: entries are read in order; within one parent entry (one scope: the workflow's top list, a
  * loop iteration, a branch, a subworkflow call) each entry follows the one before it, and the first one
  * follows its parent's step (or the workflow's start). An edge of the graph joining two such steps was taken;
- * so was the loop back from the last step of an iteration and the edge into `end` from the last step of a
- * top list that succeeded.
+ * so was the way out of a compound step (from a step that ran inside it to the step after it), the loop back
+ * from the last step of an iteration and the edge into `end` from the last step of a top list that succeeded.
  */
 import { stepNodeId, type WorkflowGraph } from './model.ts';
 
@@ -79,6 +79,10 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
   const counts = new Map<string, Counts>();
   const nodeOfEntry = new Map<string, string>();
   const last = new Map<string, string>();
+  /** The last entry of each scope, and the nodes that ran below each entry (for the way out of a compound step). */
+  const lastEntry = new Map<string, string>();
+  const parentOf = new Map<string, string>();
+  const below = new Map<string, Set<string>>();
   const start = `${graph.name}:start`;
   for (const e of entries) {
     const node = stepNodeId(e.routine, e.step);
@@ -96,7 +100,20 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
     const scope = parent ?? '';
     const before = last.get(scope) ?? (parent !== undefined ? nodeOfEntry.get(parent) : undefined) ?? start;
     if (before !== node) take(before, node);
+    // Leaving a compound step (a body, a branch, a condition's steps, a try): the steps that ended inside it
+    // lead here.
+    const previous = lastEntry.get(scope);
+    for (const inner of previous !== undefined ? (below.get(previous) ?? []) : []) {
+      if (inner !== node) take(inner, node, (i) => graph.edges[i]!.kind === 'seq');
+    }
     last.set(scope, node);
+    lastEntry.set(scope, e.entryId);
+    if (parent !== undefined) parentOf.set(e.entryId, parent);
+    for (let p = parent, depth = 0; p !== undefined && depth < 64; p = parentOf.get(p), depth++) {
+      let set = below.get(p);
+      if (!set) below.set(p, (set = new Set()));
+      set.add(node);
+    }
   }
   // The loop back from the last step of each iteration (a scope whose parent is a loop's step), and the way
   // into `end` from the last step of the top list when it succeeded.

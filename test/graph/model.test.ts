@@ -239,4 +239,19 @@ s('run overlay: node states from the latest entry, iteration and retry counts, t
   assert.ok(svg.includes('g-taken'));
 });
 
+s('run overlay: the way out of parallel branches into the next step is taken from each branch that ran', () => {
+  const [main] = graphOf(everyKindWorkflow(1));
+  const entries = [
+    entry(14, 'p_0', 'STATE_SUCCEEDED'),
+    entry(15, 'p_0', 'STATE_SUCCEEDED', 14),
+    entry(16, 'pl_0', 'STATE_SUCCEEDED', 15),
+    entry(17, 'p_0', 'STATE_SUCCEEDED', 14),
+    entry(18, 'pr_0', 'STATE_SUCCEEDED', 17),
+    entry(21, 'pf_0', 'STATE_SUCCEEDED'),
+  ];
+  const o = runOverlay(main!, entries);
+  const taken = [...o.taken].map((i) => `${main!.edges[i]!.from} ${main!.edges[i]!.to}`);
+  for (const t of ['main/p_0 main/pl_0', 'main/p_0 main/pr_0', 'main/pl_0 main/pf_0', 'main/pr_0 main/pf_0']) assert.ok(taken.includes(t), `${t} in ${taken.join('; ')}`);
+});
+
 s.run();
