@@ -82,7 +82,7 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
   /** The last entry of each scope, and the nodes that ran below each entry (for the way out of a compound step). */
   const lastEntry = new Map<string, string>();
   const parentOf = new Map<string, string>();
-  const below = new Map<string, Set<string>>();
+  const below = new Map<string, string[]>();
   const start = `${graph.name}:start`;
   for (const e of entries) {
     const node = stepNodeId(e.routine, e.step);
@@ -99,20 +99,21 @@ export function runOverlay(graph: WorkflowGraph, entries: Iterable<EntryLike>, f
     const parent = e.navigationInfo.parent;
     const scope = parent ?? '';
     const before = last.get(scope) ?? (parent !== undefined ? nodeOfEntry.get(parent) : undefined) ?? start;
-    if (before !== node) take(before, node);
-    // Leaving a compound step (a body, a branch, a condition's steps, a try): the steps that ended inside it
-    // lead here.
-    const previous = lastEntry.get(scope);
-    for (const inner of previous !== undefined ? (below.get(previous) ?? []) : []) {
-      if (inner !== node) take(inner, node, (i) => graph.edges[i]!.kind === 'seq');
+    // No edge from the step before: it is a compound step (branches, a body, a try) left from the steps that
+    // ended inside it.
+    if (before !== node && !take(before, node)) {
+      const previous = lastEntry.get(scope);
+      const inside = previous !== undefined ? below.get(previous) : undefined;
+      if (inside) for (const inner of inside) if (inner !== node) take(inner, node, (i) => graph.edges[i]!.kind === 'seq');
     }
     last.set(scope, node);
     lastEntry.set(scope, e.entryId);
     if (parent !== undefined) parentOf.set(e.entryId, parent);
+    // (Few distinct steps run below one entry: a short array beats a Set here.)
     for (let p = parent, depth = 0; p !== undefined && depth < 64; p = parentOf.get(p), depth++) {
-      let set = below.get(p);
-      if (!set) below.set(p, (set = new Set()));
-      set.add(node);
+      const list = below.get(p);
+      if (!list) below.set(p, [node]);
+      else if (!list.includes(node)) list.push(node);
     }
   }
   // The loop back from the last step of each iteration (a scope whose parent is a loop's step), and the way
