@@ -14,6 +14,7 @@ import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test/command.ts';
+import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -31,7 +32,7 @@ async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}${GRAPH_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');
@@ -101,7 +102,7 @@ function isMainModule(): boolean {
   }
 }
 
-/** Runs the command line: one-shot `run`, the `test` command, `lint`, the language server, or the server. */
+/** Runs the command line: one-shot `run`, the `test` command, `lint`, the language server, `graph`, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
@@ -116,6 +117,8 @@ async function main(args: readonly string[]): Promise<void> {
     await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
     return;
   }
+  // The graph command (docs/graph.md): src/cli/graph.ts.
+  if (args[0] === 'graph') process.exit(graphCommand(args.slice(1)));
   await serve(args);
 }
 

@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lang'],
   ['lang/expr'],
   ['lang/definition'],
+  ['graph'],
   ['stdlib'],
   ['lint'],
   ['engine'],

@@ -49,7 +49,7 @@ import { createWorkflowStore } from './workflow-store.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
-import { getStepEntry, listStepEntries } from './step-entries.ts';
+import { getStepEntry, listStepEntries, stepEntryOutlines } from './step-entries.ts';
 import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
 
 /** Largest execution argument, in UTF-8 bytes (docs/api-resources.md#execution: max 32 KB). */
@@ -542,6 +542,11 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     listStepEntries(workflowId, executionId, request) {
       const ex = findExecution(workflowId, executionId);
       return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
+    },
+
+    stepEntryOutlines(workflowId, executionId) {
+      const ex = findExecution(workflowId, executionId);
+      return stepEntryOutlines(ex.history ?? EMPTY_HISTORY);
     },
 
     getStepEntry(workflowId, executionId, entryId, view) {

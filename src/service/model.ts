@@ -8,6 +8,7 @@ import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import type { SourceProblems } from './source-problems.ts';
 import type { WorkflowSettings } from './workflow-settings.ts';
+import type { StepEntryOutline } from './step-entries.ts';
 
 /** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -173,6 +174,8 @@ export interface ServiceCore {
   executionLogs(workflowId: string, executionId: string): LogEntry[];
   /** stepEntries.list (docs/rest-api.md#step-history): a page of the execution's step entries; empty when no history is recorded. */
   listStepEntries(workflowId: string, executionId: string, request: StepEntryListRequest): StepEntryList;
+  /** Every kept step entry of the execution in outline (routine, step, state, parent, progress), in order. */
+  stepEntryOutlines(workflowId: string, executionId: string): StepEntryOutline[];
   /** stepEntries.get: one step entry by its entryId (NOT_FOUND when unknown). */
   getStepEntry(workflowId: string, executionId: string, entryId: string, view?: string): StepEntry;
 

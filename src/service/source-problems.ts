@@ -23,6 +23,20 @@ export interface SourceProblem {
 /** The current problems, by workflow ID. */
 export class SourceProblems {
   readonly #byId = new Map<string, SourceProblem>();
+  #watchers = 0;
+
+  /**
+   * Whether a directory watcher is running: a watched file may break or be fixed at any moment, so the
+   * dashboard keeps refreshing itself (docs/web-ui.md).
+   */
+  get watching(): boolean {
+    return this.#watchers > 0;
+  }
+
+  /** A directory watcher started (`true`) or closed (`false`). */
+  watched(started: boolean): void {
+    this.#watchers = Math.max(0, this.#watchers + (started ? 1 : -1));
+  }
 
   /** Records (or replaces) the problem of `problem.workflowId`. */
   set(problem: SourceProblem): void {

@@ -93,6 +93,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
   /** Files already warned about (bad names, conflicts), so a rescan does not repeat the warning. */
   const warned = new Set<string>();
   let closed = false;
+  service.sourceProblems.watched(true);
   /** True during the initial load: successful deploys are summed up by the caller, not logged one by one. */
   let starting = true;
 
@@ -267,6 +268,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
       return name === undefined ? undefined : join(dir, name);
     },
     close() {
+      if (!closed) service.sourceProblems.watched(false);
       closed = true;
       watcher?.close();
       clearInterval(interval);

@@ -10,6 +10,7 @@
  * | GET | `/ui/workflows` | workflow list |
  * | GET | `/ui/workflows/{id}` | workflow: details, start form, executions, source |
  * | GET | `/ui/workflows/{id}/executions[?state=S][&page=N]` | executions of one workflow, 100 a page |
+ * | GET | `/ui/workflows/{id}/diff?from=R1&to=R2` | the diff of two kept revisions |
  * | POST | `/ui/workflows/{id}` | the workflow page with its start form filled in (field `argument`: "Run again…") |
  * | POST | `/ui/workflows/{id}/executions` | start an execution (form field `argument`, JSON text) |
  * | GET | `/ui/executions[?state=S][&page=N]` | executions of all workflows, 100 a page |
@@ -33,7 +34,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { readBody, RequestTooLarge } from '../platform/request-body.ts';
 import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
-import type { Execution, ServiceCore } from '../service/model.ts';
+import type { Execution, ServiceCore, Workflow } from '../service/model.ts';
+import { diffPage } from './diff-page.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
 import { executionIds, lastSegment } from './format.ts';
@@ -163,6 +165,7 @@ async function route(service: ServiceCore, site: Site, now: () => number, req: I
       if (method === 'POST') return prefilledWorkflow(service, site, now, req, b);
       return methodIs(method, ['GET', 'HEAD', 'POST']) ?? workflow(service, site, now, req, b, live);
     }
+    if (c === 'diff' && d === undefined) return methodIs(method, ['GET', 'HEAD']) ?? revisionDiff(service, site, req, url, b);
     if (c === 'executions' && d === undefined) {
       if (method === 'POST') return startExecution(service, site, now, req, b);
       return methodIs(method, ['GET', 'HEAD', 'POST']) ?? executions(service, site, now, req, url, b, live);
@@ -203,6 +206,7 @@ function dashboard(service: ServiceCore, site: Site, now: () => number, live: bo
     totalExecutions: all.length,
     nowMs: now(),
     problems: service.sourceProblems.list(),
+    watching: service.sourceProblems.watching,
   };
   return live ? fragment(dashboardLive(site, data)) : page(site, 200, dashboardPage(site, data));
 }
@@ -223,6 +227,21 @@ function workflow(service: ServiceCore, site: Site, now: () => number, req: Inco
   }
   const data = shown ? { ...found, shown } : found;
   return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
+}
+
+/** `?from=R1&to=R2`: the diff of two kept revisions; a missing or unknown one is a 404 page saying which. */
+function revisionDiff(service: ServiceCore, site: Site, req: IncomingMessage, url: URL, id: string): Reply {
+  if (!exists(() => service.getWorkflow(id))) return notFound(site, req, `There is no workflow “${id}”.`);
+  const pick = (name: 'from' | 'to'): Workflow | string => {
+    const r = url.searchParams.get(name) ?? '';
+    if (r === '') return `Name two revisions to compare (“from” and “to”).`;
+    return attempt(() => service.getWorkflow(id, r)) ?? `Workflow “${id}” holds no revision “${r}” (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept).`;
+  };
+  const from = pick('from');
+  const to = pick('to');
+  if (typeof from === 'string') return notFound(site, req, from);
+  if (typeof to === 'string') return notFound(site, req, to);
+  return page(site, 200, diffPage(id, from, to));
 }
 
 function executions(
@@ -264,9 +283,10 @@ function execution(
   executionId: string,
   live: boolean,
 ): Reply {
-  const fromText = new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') ?? '0';
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const fromText = query.get('from') ?? '0';
   const from = /^\d{1,9}$/.test(fromText) ? Number(fromText) : 0;
-  const data = executionData(service, now, workflowId, executionId, from);
+  const data = executionData(service, now, workflowId, executionId, from, query.get('node') ?? undefined);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return live ? fragment(executionLive(data)) : page(site, 200, executionPage(data));
 }

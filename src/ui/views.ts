@@ -7,6 +7,8 @@
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
 import type { SourceProblem } from '../service/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
+import { workflowGraph } from './graph-view.ts';
+import { compareForm } from './diff-page.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
   crumbs,
@@ -37,6 +39,8 @@ export interface DashboardData {
   readonly nowMs: number;
   /** Watched files that failed to deploy (docs/web-ui.md#pages). */
   readonly problems: readonly SourceProblem[];
+  /** Whether a workflows directory is watched (the page then keeps refreshing, to show files break or heal). */
+  readonly watching?: boolean;
 }
 
 /**
@@ -73,7 +77,8 @@ export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
   const problems = d.problems.length
     ? section('dash-problems', html`Files that failed to deploy <span class="muted">${d.problems.length}</span>`, d.problems.map((p) => sourceProblemBlock(p, true)))
     : '';
-  return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`);
+  // It refreshes while executions run, and while a directory is watched (a file may break or be fixed).
+  return liveRegion('/ui', d.counts.ACTIVE > 0 || d.watching === true, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`, d.counts.ACTIVE > 0 ? undefined : 'Watching the workflows directory');
 }
 
 /** The dashboard page. */
@@ -181,11 +186,15 @@ ${w.description ? html`<p class="lead">${w.description}</p>` : html`<p class="le
 ${section('wf-start', 'Start an execution', startForm(id, form))}
 ${workflowLive(d)}
 ${revisionsSection(id, w, shown, d.revisions ?? [w])}
+${section('wf-graph', html`Graph${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''}`, workflowGraph(shown.sourceContents))}
 ${section('wf-source', html`Source${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''} <span class="muted">${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>`, source)}`;
   return { title: `Workflow ${id}`, section: 'workflows', body };
 }
 
-/** The revisions of a workflow, newest first, each linking to the page showing its source (docs/rest-api.md#workflow-settings-and-revisions). */
+/**
+ * The revisions of a workflow, newest first, each linking to the page showing its source (docs/rest-api.md#workflow-settings-and-revisions), the one
+ * shown marked; a form compares two of them.
+ */
 function revisionsSection(id: string, current: Workflow, shown: Workflow, revisions: readonly Workflow[]): SafeHtml {
   const base = uiPath('workflows', id);
   const rows = revisions.map((r) => {
@@ -194,7 +203,7 @@ function revisionsSection(id: string, current: Workflow, shown: Workflow, revisi
     return html`<tr${r.revisionId === shown.revisionId ? html` class="selected" aria-current="true"` : ''}><td class="mono"><a href="${link}">${r.revisionId}</a></td><td>${formatTime(r.revisionCreateTime ?? r.createTime)}</td><td class="muted">${label}</td></tr>`;
   });
   const table = html`<table class="revisions"><thead><tr><th>Revision</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
-  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, table);
+  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, html`${table}${compareForm(id, revisions, shown)}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
