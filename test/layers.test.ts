@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lang/definition'],
   ['stdlib'],
   ['engine'],
-  ['mocks'],
+  ['mocks', 'coverage'],
   ['service'],
   ['api', 'ui'],
   ['cli'],
