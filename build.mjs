@@ -31,6 +31,15 @@ const uiAssets = {
   'ui.js': packed(file('./src/ui/ui.js')),
 };
 
+// istanbul's HTML report assets (stylesheets, scripts, images), inlined as __COVERAGE_ASSETS__ for
+// `test --coverage-reporter html` (src/cli/test/coverage-assets.ts reads them from node_modules when run from source).
+const coverageAssetDir = new URL('./node_modules/istanbul-reports/lib/html/assets/', import.meta.url);
+const coverageAssets = Object.fromEntries(
+  ['base.css', 'block-navigation.js', 'favicon.png', 'sort-arrow-sprite.png', 'sorter.js', 'vendor/prettify.css', 'vendor/prettify.js'].map(
+    (name) => [name.replace('vendor/', ''), brotliCompressSync(readFileSync(new URL(name, coverageAssetDir))).toString('base64')],
+  ),
+);
+
 // Node built-ins are loaded with require (the banner's), never by an ES import, wherever the bundle names them
 // (`node:fs`, or a bare `fs` from a bundled CommonJS dependency): each becomes a tiny module of the bundle,
 // `module.exports = require("node:fs")`. Node's ES facade of a built-in reads every export once, which runs the
@@ -209,7 +218,7 @@ const options = {
       'const require = __wfCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
+  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets), __COVERAGE_ASSETS__: JSON.stringify(coverageAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
   plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],

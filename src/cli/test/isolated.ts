@@ -17,6 +17,7 @@ import { runToOutcome } from '../../service/runner.ts';
 import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import type { CallbackHub, Clock } from '../../stdlib/types.ts';
 import { prepareExecution } from '../../service/execution-setup.ts';
+import type { CoverageCounts } from '../../coverage/counts.ts';
 import { INNER_STEP_TYPES } from '../../engine/hooks.ts';
 import type { CaseOutcome } from './expect.ts';
 import type { HistoryEntry } from '../../service/step-ring.ts';
@@ -39,6 +40,8 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** The coverage counts the run adds to (docs/coverage.md), when coverage is counted. */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** What a case's run gives back: the case's outcome, and where the failure came from. */
@@ -69,6 +72,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     maxStepEntries: 1_000_000,
     log: (entry) => void logs.push(entry.payload),
     callbacks: callbacks.hub,
+    coverage: r.coverage,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);
