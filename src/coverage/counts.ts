@@ -132,8 +132,13 @@ export class CoverageStore {
     return [...this.byKey.values()];
   }
 
-  /** Forgets every count (sources counted again start from zero). */
+  /** Sets every count back to zero, in place (observers of executions still running go on adding to them). */
   reset(): void {
+    for (const c of this.byKey.values()) c.reset();
+  }
+
+  /** Forgets every source. */
+  clear(): void {
     this.byKey.clear();
   }
 }

@@ -43,6 +43,8 @@ import type {
 } from './model.ts';
 import { parentName } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
+import type { CoverageCounts } from '../coverage/counts.ts';
+import { serviceCoverage } from './coverage-control.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
@@ -170,6 +172,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
 
   const store = createWorkflowStore({ parent, clock, library, emit });
+  // Coverage counts per workflow revision (docs/coverage.md), kept as executions run.
+  const coverage = serviceCoverage(store);
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -213,6 +217,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     argument: Value,
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
+    counts: CoverageCounts,
   ): void {
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
@@ -230,6 +235,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       log: (entry) => recordLog(ex, entry),
       callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
       connectors: () => children.connectorsFor(ex.name),
+      coverage: counts,
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
@@ -321,9 +327,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const definition = wf.definition;
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
+    const counts = coverage.countsOf(wf);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, counts);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
@@ -431,8 +438,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       executions.clear();
       executionsByWorkflow.clear();
       mocks = startMocks;
+      coverage.clear();
       emit({ type: 'reset' });
     },
+
+    coverage: coverage.coverage,
+    workflowCoverage: coverage.workflowCoverage,
+    resetCoverage: coverage.resetCoverage,
 
     getExecution(workflowId, executionId) {
       const ex = findExecution(workflowId, executionId);
