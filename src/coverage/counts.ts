@@ -52,10 +52,17 @@ export class CoverageCounts {
   }
 }
 
-/** What the observer remembers of an entry still open: the step's slot, and whether an inner path was taken. */
+/**
+ * What the observer remembers of an entry still open: the step's slot, and whether an inner path was taken. An
+ * inner entry of the step (a condition, a retry attempt) is given one that is not `own`: the steps under it see
+ * the step as their parent, and leaving it counts nothing.
+ */
 class OpenStep {
   inner = false;
-  constructor(readonly slot: StepSlot) {}
+  constructor(
+    readonly slot: StepSlot,
+    readonly own = true,
+  ) {}
 }
 
 /** Counts one execution's step entries into a {@link CoverageCounts} (see the module header). @internal */
@@ -69,7 +76,8 @@ class CoverageObserver implements StepObserver<OpenStep | undefined> {
         const path = model.conditionAt.get(posKey(event.pos));
         if (path !== undefined) paths[path]!++;
         if (parent) parent.inner = true;
-        return undefined;
+        // A condition's inline step with a `next` runs at the switch's position: it must see the switch as parent.
+        return parent && new OpenStep(parent.slot, false);
       }
       case 'STEP_FOR_ITERATION':
         if (parent && parent.slot.some >= 0) {
@@ -86,7 +94,8 @@ class CoverageObserver implements StepObserver<OpenStep | undefined> {
         return undefined;
       case 'STEP_RETRY':
         if (parent && parent.slot.retried >= 0) paths[parent.slot.retried]!++;
-        return undefined;
+        // The attempt's steps are the try's body, as in its first attempt (see the default case).
+        return parent && new OpenStep(parent.slot, false);
       case 'STEP_EXCEPT':
         if (parent && parent.slot.except >= 0) {
           paths[parent.slot.except]!++;
@@ -95,7 +104,8 @@ class CoverageObserver implements StepObserver<OpenStep | undefined> {
         return undefined;
       default: {
         const slot = model.stepAt.get(posKey(event.pos));
-        if (slot === undefined) return undefined;
+        // A try's single step has the try's position: the try is counted, not its body again.
+        if (slot === undefined || parent?.slot === slot) return undefined;
         this.c.steps[slot.step]!++;
         return slot.quiet >= 0 || slot.next >= 0 || slot.branches !== undefined ? new OpenStep(slot) : undefined;
       }
@@ -103,7 +113,7 @@ class CoverageObserver implements StepObserver<OpenStep | undefined> {
   }
 
   leave(open: OpenStep | undefined, end: StepEnd): void {
-    if (open === undefined || end.state !== 'succeeded') return;
+    if (open === undefined || !open.own || end.state !== 'succeeded') return;
     const slot = open.slot;
     if (slot.quiet >= 0 && !open.inner) this.c.paths[slot.quiet]!++;
     if (slot.next >= 0) this.c.paths[slot.next]!++;

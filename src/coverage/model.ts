@@ -130,9 +130,9 @@ class ModelBuilder {
 
   private step(step: Step, routine: string): void {
     const key = posKey(step.pos);
-    // A switch condition's inline content with a `next` runs as a step at the switch's own position: it is
-    // the switch's, counted once.
-    if (this.stepAt.has(key)) return;
+    // A try's single step (`try: {call: ...}`), and a switch condition's inline content with a `next`, run as a
+    // step at the try's or switch's own position: it is that step's, counted once; what nests in it is walked.
+    if (this.stepAt.has(key)) return this.nested(step, routine);
     const index = this.steps.length;
     this.steps.push({ name: step.name, routine, kind: step.kind, pos: step.pos });
     const slot = { step: index, quiet: -1, some: -1, except: -1, retried: -1, next: -1, branches: undefined as Map<string, number> | undefined };
@@ -195,9 +195,20 @@ class ModelBuilder {
     this.list(body, routine);
   }
 
-  /** A switch condition's inline step (it runs under the switch's entry): only what nests inside it. */
+  /**
+   * A step that runs without an entry of its own (a switch condition's inline step, a try's single step): only
+   * what nests inside it, and a switch's conditions as paths of a branch group of their own.
+   */
   private nested(step: Step, routine: string): void {
     if (step.kind === 'steps') this.list(step.steps, routine);
+    else if (step.kind === 'switch') {
+      const first = this.group('switch', step, routine, step.cases.map((c, i) => ({ label: `condition ${i + 1}`, pos: c.pos })));
+      step.cases.forEach((c, i) => {
+        this.conditionAt.set(posKey(c.pos), first + i);
+        if (c.steps) this.list(c.steps, routine);
+        if (c.step) this.nested(c.step, routine);
+      });
+    }
     else if (step.kind === 'for') this.list(step.loop.steps, routine);
     else if (step.kind === 'try') {
       this.list(step.body, routine);

@@ -8,7 +8,7 @@ import { summarize } from '../../src/coverage/summary.ts';
 import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { parseJson } from '../../src/lang/json.ts';
-import { NO_MOCKS } from '../../src/mocks/mock-file.ts';
+import { NO_MOCKS, parseMocks } from '../../src/mocks/mock-file.ts';
 import { prepareExecution } from '../../src/service/execution-setup.ts';
 import { runToOutcome } from '../../src/service/runner.ts';
 import { CallbackRegistry } from '../../src/service/callbacks.ts';
@@ -93,3 +93,45 @@ Counts('counts add up over executions: every branch kind taken, whichever histor
 });
 
 Counts.run();
+
+const WRAPPED = readFileSync(new URL('../fixtures/coverage/wrapped.yaml', import.meta.url), 'utf8');
+const wrapped = compileDefinition(WRAPPED, DEFINITION_LIBRARY);
+
+/** Runs `wrapped.yaml` with http.get answering 503 and then 200 (mocked). */
+async function runWrapped(counts: CoverageCounts, argument: unknown): Promise<string> {
+  const clock = createVirtualTime();
+  const mocks = parseMocks('http:\n  - match: {url: "https://example.com/flaky"}\n    respond: [{status: 503}, {status: 200, body: ok}]\n', 'mocks');
+  const { deps } = prepareExecution({
+    ids: { project: 'p', location: 'l', workflowId: 'w', revisionId: 'r', executionId: 'e' },
+    clock,
+    fetch,
+    library: DEFINITION_LIBRARY,
+    mocks,
+    history: 'basic',
+    log: () => {},
+    callbacks: new CallbackRegistry('http://localhost', clock).hubFor({ executionName: 'x', isActive: () => true }),
+    coverage: counts,
+  });
+  const outcome = await runToOutcome(wrapped, parseJson(JSON.stringify(argument)), deps, new AbortController().signal);
+  return outcome.state;
+}
+
+const Wrapped = suite('coverage counts: steps that run at another step\'s position');
+
+Wrapped('a try\'s single step, a condition\'s inline step with next, a try around a switch: each counted once, no path taken by mistake', async () => {
+  const c = new CoverageCounts({ name: 'f', sourceContents: WRAPPED }, wrapped);
+  assert.equal(c.model.steps.map((s) => s.name), ['fetch', 'route', 'middle', 'fan', 'each', 'checked', 'done']);
+  assert.is(await runWrapped(c, { go: true, items: [] }), 'SUCCEEDED');
+  const counts = Object.fromEntries(c.model.steps.map((s, i) => [s.name, c.steps[i]]));
+  // One start each, though the try's call ran twice (a retry) and the switch's inline step ran at its position.
+  assert.equal(counts, { fetch: 1, route: 1, middle: 0, fan: 1, each: 0, checked: 1, done: 0 });
+  assert.equal(paths(c), {
+    'fetch no error': 1, 'fetch retried': 1, 'route condition 1': 1, 'route no condition true': 0,
+    'fan zero iterations': 1, 'fan one or more iterations': 0, 'checked no error': 1, 'checked condition 1': 1,
+  });
+  assert.is(await runWrapped(c, { go: false, items: [1, 2] }), 'SUCCEEDED');
+  assert.equal(summarize(c).uncoveredBranches, []);
+  assert.equal(summarize(c).uncoveredSteps, []);
+});
+
+Wrapped.run();
