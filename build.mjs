@@ -80,6 +80,25 @@ const originComments = {
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
 // which leaves the dumper out: 11 KB less. From source (tsx, tests) `js-yaml` resolves as usual, to the same code.
+// istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
+// which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
+// here: both become what Node does itself (`mkdirSync` with `recursive`) and "no colour".
+const istanbulShims = {
+  name: 'istanbul-shims',
+  setup(build) {
+    build.onResolve({ filter: /^(make-dir|supports-color)$/ }, (args) =>
+      args.importer.includes('/istanbul-lib-report/') ? { path: args.path, namespace: 'istanbul-shims' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'istanbul-shims' }, (args) => ({
+      contents:
+        args.path === 'make-dir'
+          ? "const fs = require('node:fs'); module.exports = { sync: (dir) => fs.mkdirSync(dir, { recursive: true }) };"
+          : 'module.exports = { stdout: false, stderr: false };',
+      loader: 'js',
+    }));
+  },
+};
+
 const yamlReader = {
   name: 'js-yaml-reader',
   setup(build) {
@@ -221,7 +240,7 @@ const options = {
   define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets), __COVERAGE_ASSETS__: JSON.stringify(coverageAssets) },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
+  plugins: [istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
 };
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
