@@ -15,7 +15,7 @@ import LcovReport from 'istanbul-reports/lib/lcovonly/index.js';
 import { coverageHtmlAssets } from './coverage-assets.ts';
 import type { CoverageCounts } from '../../coverage/counts.ts';
 import { istanbulFileCoverage } from '../../coverage/istanbul.ts';
-import { formatRanges, summarize, type Figure } from '../../coverage/summary.ts';
+import { figure, formatRanges, summarize, type Figure } from '../../coverage/summary.ts';
 
 /**
  * istanbul's HTML report, writing its assets from {@link coverageHtmlAssets} (its own copies them from beside its
@@ -96,7 +96,7 @@ function totals(sources: readonly CoverageCounts[]): { steps: Figure; branches: 
       covered += f.covered;
       total += f.total;
     }
-    return { covered, total, percent: total === 0 ? 100 : Math.floor((covered / total) * 10_000) / 100 };
+    return figure(covered, total);
   };
   return { steps: sum('steps'), branches: sum('branches') };
 }
