@@ -288,8 +288,46 @@ export interface Emulator {
   now(): number;
   /** Back to the start (POST /emulator/v1/reset): executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), the start-up mocks back. */
   reset(): Promise<void>;
+  /**
+   * Coverage of steps, branches and routines over every execution since start or the last reset, one entry
+   * per workflow revision executed or deployed (GET /emulator/v1/coverage; docs/coverage.md).
+   */
+  coverage(): Promise<WorkflowCoverage[]>;
+  /** Coverage counts back to zero (DELETE /emulator/v1/coverage). */
+  resetCoverage(): Promise<void>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Covered out of total; `percent` from 0 to 100 (100 when there is nothing to cover). */
+export interface CoverageFigure {
+  readonly covered: number;
+  readonly total: number;
+  readonly percent: number;
+}
+
+/** The coverage of one workflow revision (docs/coverage.md). Lines and columns are 1-based. */
+export interface WorkflowCoverage {
+  /** The workflow's ID. */
+  readonly name: string;
+  readonly revisionId?: string;
+  /** Executions counted. */
+  readonly executions: number;
+  readonly steps: CoverageFigure;
+  readonly branches: CoverageFigure;
+  readonly routines: CoverageFigure;
+  /** Lines of steps never started, as [first, last] ranges. */
+  readonly uncoveredLines: readonly (readonly [number, number])[];
+  readonly uncoveredSteps: readonly { readonly routine: string; readonly step: string; readonly line: number; readonly col: number }[];
+  /** Branch paths never taken: `kind` switch, try, for, parallel or next; `path` such as `condition 2` or `except`. */
+  readonly uncoveredBranches: readonly {
+    readonly routine: string;
+    readonly step: string;
+    readonly kind: string;
+    readonly path: string;
+    readonly line: number;
+    readonly col: number;
+  }[];
 }
 
 /**

@@ -175,6 +175,8 @@ export async function startEmulatorInProcess(options: EmulatorOptions): Promise<
     },
     now: () => service.clock.now(),
     reset: () => server.reset(),
+    coverage: async () => service.coverage(),
+    resetCoverage: async () => service.resetCoverage(),
     close: () => server.close(),
   };
 }

@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['stdlib'],
   ['lint'],
   ['engine'],
-  ['mocks'],
+  ['mocks', 'coverage'],
   ['service'],
   ['api', 'ui'],
   ['cli', 'lsp'],

@@ -12,6 +12,8 @@
  * | `GET /emulator/v1/clock` | `{"mode", "now", "pendingSleeps", "pendingDeadlines"}` |
  * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
  * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
+ * | `GET /emulator/v1/coverage` | `{"coverage": [...]}`: steps, branches and routines covered per workflow revision since start or the last reset (docs/coverage.md) |
+ * | `DELETE /emulator/v1/coverage` | coverage counts back to zero |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -92,6 +94,13 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         await virtual.advance(seconds * 1000);
         sendJson(res, 200, clockState(service, virtual));
       });
+    case 'coverage':
+      if (method === 'GET') return sendJson(res, 200, { coverage: service.coverage() });
+      if (method === 'DELETE') {
+        service.resetCoverage();
+        return sendJson(res, 200, { coverage: service.coverage() });
+      }
+      break;
     case 'reset':
       if (method !== 'POST') break;
       return target.reset().then(() => void sendJson(res, 200, {}));

@@ -46,6 +46,8 @@ import type {
 } from './model.ts';
 import { parentName, splitName } from './names.ts';
 import { createWorkflowStore } from './workflow-store.ts';
+import type { CoverageCounts } from '../coverage/counts.ts';
+import { serviceCoverage } from './coverage-control.ts';
 import { logLine, runToOutcome } from './runner.ts';
 import { giveBackController, takeController } from './abort-pool.ts';
 import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
@@ -203,6 +205,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
 
   const compat = options.compat === 'google' ? ({ compat: 'google' } as const) : {};
   const store = createWorkflowStore({ parent, clock, library, emit, ...compat });
+  // Coverage counts per workflow revision (docs/coverage.md), kept as executions run.
+  const coverage = serviceCoverage(store);
   /** Every execution by ID; insertion order is creation order. */
   const executions = new Map<string, ExecutionRecord>();
   /** Execution IDs per workflow ID, oldest first. */
@@ -248,6 +252,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
     serviceAccount: string | undefined,
+    counts: CoverageCounts,
   ): void {
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
@@ -267,6 +272,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       connectors: () => children.connectorsFor(ex.name),
       recordedBytes,
       ...compat,
+      coverage: counts,
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
@@ -371,9 +377,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
     const serviceAccount = wf.resource.serviceAccount;
+    const counts = coverage.countsOf(wf);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount, counts);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
@@ -506,8 +513,13 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       detailBudget.clear();
       callbacks.clear();
       mocks = startMocks;
+      coverage.clear();
       emit({ type: 'reset' });
     },
+
+    coverage: coverage.coverage,
+    workflowCoverage: coverage.workflowCoverage,
+    resetCoverage: coverage.resetCoverage,
 
     getExecution(workflowId, executionId) {
       const ex = findExecution(workflowId, executionId);

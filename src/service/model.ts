@@ -3,6 +3,7 @@
  * (docs/api-resources.md#resources-and-their-fields, docs/rest-api.md#endpoints). Transport code converts these to its own shapes; nothing here
  * knows about HTTP or protobuf.
  */
+import type { SourceCoverage } from '../coverage/summary.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
@@ -210,9 +211,19 @@ export interface EmulatorControl {
   setMocks(mocks: MockSet): void;
   /**
    * Back to the start: every ACTIVE execution cancelled, every workflow and execution forgotten, the mocks
-   * given at start-up back in place. (The server then deploys its watched directory again.)
+   * given at start-up back in place, coverage counts gone. (The server then deploys its watched directory again.)
    */
   reset(): void;
+  /**
+   * Coverage of steps, branches and routines (docs/coverage.md) over every execution since start or the last
+   * reset: one entry per workflow revision executed, and per deployed workflow's current revision (0% until run).
+   * Counts are kept as executions run, so this costs the size of the sources, not the number of executions.
+   */
+  coverage(): SourceCoverage[];
+  /** The coverage of one deployed workflow's current revision. @throws ApiError NOT_FOUND */
+  workflowCoverage(workflowId: string): SourceCoverage;
+  /** Sets every coverage count back to zero (executions running go on counting from zero). */
+  resetCoverage(): void;
 }
 
 /**

@@ -78,6 +78,8 @@ export interface WorkflowStore {
   find(workflowId: string): WorkflowRecord;
   /** Whether a workflow of this ID is deployed. */
   has(workflowId: string): boolean;
+  /** Every deployed workflow's record, in the order deployed. */
+  records(): Iterable<WorkflowRecord>;
   /** Forgets every workflow and every revision counter (the control API's reset). */
   clear(): void;
 }
@@ -270,6 +272,7 @@ export function createWorkflowStore(options: WorkflowStoreOptions): WorkflowStor
     methods,
     find: findWorkflow,
     has: (workflowId) => workflows.has(workflowId),
+    records: () => workflows.values(),
     clear() {
       workflows.clear();
       deletedCounters.clear();

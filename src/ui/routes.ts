@@ -34,7 +34,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { readBody, RequestTooLarge } from '../platform/request-body.ts';
 import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
-import type { Execution, ServiceCore, Workflow } from '../service/model.ts';
+import type { EmulatorControl, Execution, ServiceCore, Workflow } from '../service/model.ts';
 import { diffPage } from './diff-page.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
@@ -109,13 +109,16 @@ interface Reply {
 /** The answer to a form body over {@link MAX_FORM_BYTES}. */
 const FORM_TOO_LARGE: Reply = { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
 
+/** What the UI reads: the service core, and the coverage of a workflow (docs/coverage.md). */
+export type UiService = ServiceCore & Pick<EmulatorControl, 'workflowCoverage'>;
+
 /**
  * Creates the web UI handler for `/`, `/ui` and `/ui/*` on the REST port. The HTTP server calls it for those
  * paths only, with the request URL already parsed. The handler never throws: an unexpected failure is
  * answered with a 500 page.
  */
 export function createUi(
-  service: ServiceCore,
+  service: UiService,
   options: UiOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void> {
   const now = options.now ?? Date.now;
@@ -142,7 +145,7 @@ export function createUi(
 // ---------------------------------------------------------------------------------------------------------
 // Routing
 
-async function route(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, url: URL): Promise<Reply> {
+async function route(service: UiService, site: Site, now: () => number, req: IncomingMessage, url: URL): Promise<Reply> {
   const method = req.method ?? 'GET';
   const path = url.pathname;
   if (path === '/') return methodIs(method, ['GET', 'HEAD']) ?? redirect(302, '/ui');
@@ -216,7 +219,7 @@ function workflows(service: ServiceCore, site: Site, live: boolean): Reply {
   return live ? fragment(workflowsLive(site, rows)) : page(site, 200, workflowsPage(site, rows));
 }
 
-function workflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
+function workflow(service: UiService, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
   const found = workflowData(service, now, id);
   if (!found) return notFound(site, req, `There is no workflow “${id}”.`);
   // ?revision=R shows that kept revision's source (docs/rest-api.md#workflow-settings-and-revisions).
@@ -225,7 +228,8 @@ function workflow(service: ServiceCore, site: Site, now: () => number, req: Inco
   if (revision && !shown) {
     return notFound(site, req, `Workflow “${id}” holds no revision “${revision}”: it was never deployed, or it is no longer kept (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are), so its source cannot be shown.`);
   }
-  const data = shown ? { ...found, shown } : found;
+  const coverage = attempt(() => service.workflowCoverage(id));
+  const data = { ...found, ...(shown ? { shown } : {}), ...(coverage ? { coverage } : {}) };
   return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
 }
 

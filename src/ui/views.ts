@@ -9,6 +9,8 @@ import type { SourceProblem } from '../service/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
 import { workflowGraph } from './graph-view.ts';
 import { compareForm } from './diff-page.ts';
+import type { SourceCoverage } from '../coverage/summary.ts';
+import { coverageSummary, coveredLines } from './coverage-view.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
   crumbs,
@@ -131,6 +133,8 @@ export interface WorkflowData {
   readonly revisions?: readonly Workflow[];
   /** The revision whose source is shown, when it is not the current one (`?revision=`). */
   readonly shown?: Workflow;
+  /** Coverage of the current revision (shown on its source; docs/coverage.md). */
+  readonly coverage?: SourceCoverage;
 }
 
 /** The start-execution form of a workflow page; also the fragment answered to its htmx POST. */
@@ -170,9 +174,8 @@ export function workflowPage(d: WorkflowData, form: StartForm): Page {
   const id = lastSegment(w.name);
   const shown = d.shown ?? w;
   const lines = sourceLines(shown.sourceContents);
-  const source = html`<div class="source-wrap" tabindex="0" role="region" aria-label="Source of ${id}"><pre class="source"><code>${lines.map(
-    (line, i) => html`<span class="line" id="L${i + 1}">${line}</span>\n`,
-  )}</code></pre></div>`;
+  const coverage = shown === w ? d.coverage : undefined;
+  const source = html`${coverage ? coverageSummary(coverage) : ''}<div class="source-wrap" tabindex="0" role="region" aria-label="Source of ${id}"><pre class="source"><code>${coveredLines(lines, coverage)}</code></pre></div>`;
   const body = html`${crumbs([['Workflows', '/ui/workflows'], [id, undefined]])}
 <div class="title-row"><h1 class="mono-title">${id}</h1><span class="wf-state">${w.state}</span></div>
 ${d.problem ? sourceProblemBlock(d.problem, false) : ''}

@@ -44,7 +44,8 @@ function sourceLinks(markup: string): string[] {
 
 /** The text of the numbered source line `n` on a workflow page. */
 function sourceLine(markup: string, n: number): string {
-  return new RegExp(`<span class="line" id="L${n}">([^<]*)</span>`).exec(markup)?.[1] ?? '';
+  // A line may also carry its coverage (docs/coverage.md#in-the-web-ui): a class and a title.
+  return new RegExp(`<span class="line[^"]*" id="L${n}"[^>]*>([^<]*)</span>`).exec(markup)?.[1] ?? '';
 }
 
 async function failedRun(ui: UiHarness, workflowId: string): Promise<string> {

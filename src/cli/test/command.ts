@@ -7,12 +7,22 @@
  */
 import { mkdirSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
 import { readBoundedFile } from '../read-bounded.ts';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './discover.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './report.ts';
 import { parseTestFile, TestFileError, type TestFile } from './suite.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
+import { CoverageStore, type CoverageCounts } from '../../coverage/counts.ts';
+import {
+  COVERAGE_REPORTERS,
+  coverageTable,
+  parseThreshold,
+  thresholdFailure,
+  writeCoverageReports,
+  type CoverageReporter,
+  type CoverageThreshold,
+} from './coverage-report.ts';
 
 /** The usage text of `workflows-emulator test --help`. */
 const TEST_USAGE = `Usage: workflows-emulator test [PATH...] [options]
@@ -28,6 +38,12 @@ Options:
   --clock <mode>        virtual (default: sleeps and backoffs take no time) | real
   --concurrency <n>     cases run at once (default 16)
   --watch               run again whenever a test, workflow or mock file changes (Ctrl-C stops)
+  --coverage            count the steps, branches and routines the cases ran; print a table per workflow file
+  --coverage-reporter <name>
+                        lcov | cobertura | json | html, into --coverage-dir (repeatable; implies --coverage)
+  --coverage-dir <dir>  where coverage reports go (default: coverage)
+  --coverage-threshold <steps=N,branches=N>
+                        exit 1 when steps or branches covered are below N percent (implies --coverage)
   --help                print this help
 `;
 
@@ -53,6 +69,12 @@ interface TestArgs {
   readonly clock: ClockMode;
   readonly concurrency: number;
   readonly watch: boolean;
+  /** Coverage (docs/coverage.md): counted when set. */
+  readonly coverage?: {
+    readonly reporters: readonly CoverageReporter[];
+    readonly dir: string;
+    readonly threshold?: CoverageThreshold;
+  };
 }
 
 class UsageError extends Error {}
@@ -91,6 +113,10 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
         clock: { type: 'string' },
         concurrency: { type: 'string' },
         watch: { type: 'boolean' },
+        coverage: { type: 'boolean' },
+        'coverage-reporter': { type: 'string', multiple: true },
+        'coverage-dir': { type: 'string' },
+        'coverage-threshold': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -110,14 +136,48 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) {
     throw new UsageError(`--concurrency must be a whole number from 1 to 1000 (got "${o.concurrency}")`);
   }
+  const coverage = coverageArgs(o);
   return {
     paths: v.positionals,
     reporter,
+    ...(coverage ? { coverage } : {}),
     ...(o.output !== undefined ? { output: o.output } : {}),
     ...(o.filter !== undefined ? { filter: o.filter } : {}),
     clock,
     concurrency,
     watch: o.watch ?? false,
+  };
+}
+
+/** The coverage options of `test`, or undefined when coverage is not asked for. */
+function coverageArgs(o: {
+  coverage?: boolean | undefined;
+  'coverage-reporter'?: string[] | undefined;
+  'coverage-dir'?: string | undefined;
+  'coverage-threshold'?: string | undefined;
+}): TestArgs['coverage'] {
+  const reporters = o['coverage-reporter'] ?? [];
+  if (!o.coverage && reporters.length === 0 && o['coverage-threshold'] === undefined) {
+    if (o['coverage-dir'] !== undefined) throw new UsageError('--coverage-dir goes with --coverage');
+    return undefined;
+  }
+  for (const r of reporters) {
+    if (!Object.hasOwn(COVERAGE_REPORTERS, r)) {
+      throw new UsageError(`--coverage-reporter must be lcov, cobertura, json or html (got "${r}")`);
+    }
+  }
+  let threshold: CoverageThreshold | undefined;
+  if (o['coverage-threshold'] !== undefined) {
+    try {
+      threshold = parseThreshold(o['coverage-threshold']);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return {
+    reporters: reporters as CoverageReporter[],
+    dir: o['coverage-dir'] ?? 'coverage',
+    ...(threshold ? { threshold } : {}),
   };
 }
 
@@ -173,6 +233,11 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   const results: CaseResult[][] = p.files.map(() => []);
   const jobs: (() => Promise<void>)[] = [];
   let invalid = false;
+  const coverage = a.coverage ? new CoverageStore() : undefined;
+  const countsOf = (f: PreparedFile): CoverageCounts | undefined =>
+    coverage && f.definition
+      ? coverage.countsFor(f.workflowPath, f.definition, { name: relative(io.cwd, f.workflowPath) || f.workflowPath, sourceContents: f.source })
+      : undefined;
   p.files.forEach((f, fi) => {
     if (f.error || !f.test || !f.prepared) {
       invalid = true;
@@ -180,6 +245,8 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
       return;
     }
     const prepared = f.prepared;
+    // Every workflow file tested is in the coverage, even one whose cases were all filtered out or skipped.
+    const counts = countsOf(prepared);
     f.test.cases.forEach((c, ci) => {
       if (a.filter !== undefined && !`${f.shown} > ${c.name}`.includes(a.filter)) return;
       const slot = results[fi]!;
@@ -191,7 +258,7 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
       }
       jobs.push(async () => {
         if (io.interrupt?.aborted) return; // stopped: the case stays skipped
-        slot[at] = await runCase(prepared, f.test!.cases[ci]!, { clock: a.clock, file: f.shown });
+        slot[at] = await runCase(prepared, f.test!.cases[ci]!, { clock: a.clock, file: f.shown, ...(counts ? { coverage: counts } : {}) });
       });
     });
   });
@@ -226,7 +293,34 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
   const t = totalsOf(flat);
   const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
-  return { code, watched: p.watched };
+  if (!coverage || !a.coverage) return { code, watched: p.watched };
+  const toStdout = a.reporter === 'default' || a.output !== undefined;
+  const covered = reportCoverage(coverage.all(), a.coverage, io, toStdout);
+  return { code: code === TEST_EXIT.passed ? covered : code, watched: p.watched };
+}
+
+/**
+ * Prints the coverage table (on standard output unless a junit or tap report goes there), writes the coverage
+ * reports and checks the threshold; returns the exit code coverage asks for.
+ */
+function reportCoverage(sources: CoverageCounts[], c: NonNullable<TestArgs['coverage']>, io: TestIO, toStdout: boolean): number {
+  const table = '\n' + coverageTable(sources);
+  if (toStdout) io.stdout(table);
+  else io.stderr(table);
+  if (c.reporters.length > 0) {
+    const dir = resolve(io.cwd, c.dir);
+    try {
+      writeCoverageReports(sources, (s) => resolve(io.cwd, s.label.name), c.reporters, dir, io.cwd);
+    } catch (e) {
+      io.stderr(`workflows-emulator test: cannot write the coverage reports to ${c.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return TEST_EXIT.usage;
+    }
+    (toStdout ? io.stdout : io.stderr)(`coverage reports (${c.reporters.join(', ')}) in ${c.dir}\n`);
+  }
+  const failure = c.threshold ? thresholdFailure(sources, c.threshold) : undefined;
+  if (failure === undefined) return TEST_EXIT.passed;
+  io.stderr(`workflows-emulator test: ${failure}\n`);
+  return TEST_EXIT.failed;
 }
 
 /** Resolves when `signal` aborts (never without one). */

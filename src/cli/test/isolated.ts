@@ -17,6 +17,7 @@ import { runToOutcome } from '../../service/runner.ts';
 import { DEFINITION_LIBRARY } from '../../stdlib/index.ts';
 import type { CallbackHub, Clock } from '../../stdlib/types.ts';
 import { prepareExecution } from '../../service/execution-setup.ts';
+import type { CoverageCounts } from '../../coverage/counts.ts';
 import { INNER_STEP_TYPES } from '../../engine/hooks.ts';
 import type { CaseOutcome } from './expect.ts';
 import type { HistoryEntry } from '../../service/step-ring.ts';
@@ -41,6 +42,8 @@ export interface IsolatedRun {
   readonly timeoutSec: number;
   /** `google`: Google's behaviour where it and the spec differ (docs/compat.md). */
   readonly compat?: Compat;
+  /** The coverage counts the run adds to (docs/coverage.md), when coverage is counted. */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** What a case's run gives back: the case's outcome, and where the failure came from. */
@@ -72,6 +75,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     log: (entry) => void logs.push(entry.payload),
     compat: r.compat,
     callbacks: callbacks.hub,
+    coverage: r.coverage,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);

@@ -12,6 +12,7 @@ import type { CaseResult } from './report.ts';
 import { TestFileError, type TestCase, type TestFile } from './suite.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from './isolated.ts';
+import type { CoverageCounts } from '../../coverage/counts.ts';
 import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
 import { revisionId } from '../../service/names.ts';
 
@@ -23,6 +24,8 @@ export interface PreparedFile {
   readonly test: TestFile;
   /** The workflow file's path as the report shows it. */
   readonly workflowFile: string;
+  /** The workflow file's absolute path. */
+  readonly workflowPath: string;
   readonly source: string;
   /** The workflow ID and revision ID its executions see (from the file name and the source). */
   readonly workflowId: string;
@@ -71,6 +74,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   return {
     test,
     workflowFile,
+    workflowPath,
     source,
     workflowId: workflowIdOfFile(workflowFile),
     revisionId: revisionId(1, source),
@@ -84,6 +88,8 @@ export interface RunCaseOptions {
   readonly clock: ClockMode;
   /** The test file as reports show it. */
   readonly file: string;
+  /** The workflow file's coverage counts, when coverage is counted (docs/coverage.md). */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
@@ -104,6 +110,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       clock: o.clock,
       timeoutSec: c.timeoutSec,
       ...(p.test.compat ? { compat: p.test.compat } : {}),
+      ...(o.coverage ? { coverage: o.coverage } : {}),
     });
   } catch (e) {
     return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };
