@@ -1,4 +1,4 @@
-// Benchmarks of mocks and the virtual clock (issue 13), in process:
+// Benchmarks of mocks and the virtual clock (docs/mocks-and-clock.md), in process:
 //   - 10,000 executions that each sleep a virtual hour, created on one service core with the virtual clock,
 //     from the first create to the last SUCCEEDED (target <= 3 s of wall time);
 //   - a mocked http.get inside one execution: a `for` loop of 20,000 calls answered by an http mock, with the

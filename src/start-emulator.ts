@@ -1,5 +1,5 @@
 /**
- * The emulator of the JS API (src/index.ts `startEmulator`, issue 7 "An API for JS test suites"): the whole
+ * The emulator of the JS API (src/index.ts `startEmulator`, docs/testing.md#the-js-api): the whole
  * emulator started in this process (src/server.ts) and the {@link Emulator} handle over its service core:
  * deploy, start, wait for the end, run, callbacks, step entries, cancel, calls, mocks, the virtual clock,
  * reset and close. The public types are declared in src/index.ts (build.mjs emits dist/index.d.ts from that
@@ -211,5 +211,7 @@ class EmulatorHandle implements Emulator {
 
   readonly now = (): number => this.#service.clock.now();
   readonly reset: Emulator['reset'] = () => this.#server.reset();
+  readonly coverage: Emulator['coverage'] = async () => this.#service.coverage();
+  readonly resetCoverage: Emulator['resetCoverage'] = async () => this.#service.resetCoverage();
   readonly close: Emulator['close'] = () => this.#server.close();
 }

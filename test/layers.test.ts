@@ -17,12 +17,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lang'],
   ['lang/expr'],
   ['lang/definition'],
+  ['graph'],
   ['stdlib'],
+  ['lint'],
   ['engine'],
-  ['mocks'],
+  ['mocks', 'coverage'],
   ['service'],
   ['api', 'ui'],
-  ['cli'],
+  ['cli', 'lsp'],
   ['.'],
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The RPCs of google.cloud.workflows.v1.Workflows, google.cloud.workflows.executions.v1.Executions and
- * google.longrunning.Operations (GetOperation) over one service core (SPEC.md "gRPC API"): plain functions
+ * google.longrunning.Operations (GetOperation) over one service core (docs/grpc.md#the-grpc-api): plain functions
  * from request message to response message, with no transport in them. The Connect router (grpc.ts) and
  * Google's REST transport (rest-google.ts) both call these, so the two answer alike. Errors are thrown as
  * {@link ApiError} (same codes and messages as REST); each transport renders them its own way.

@@ -1,5 +1,5 @@
 /**
- * Configuration of the server (spec "Configuration"): environment variables and their flags, a flag beating
+ * Configuration of the server (docs/cli.md#configuration): environment variables and their flags, a flag beating
  * its variable. Parsing returns a result instead of throwing, so the command line can print one line and
  * exit with code 2 on a bad value.
  *
@@ -50,19 +50,19 @@ export interface ServerConfig {
   /** Extra host names the REST port answers browsers on (`--allowed-host`); default none. */
   readonly allowedHosts?: readonly string[];
   /**
-   * Step history of executions that do not set executionHistoryLevel (issue 12): `basic` (default),
+   * Step history of executions that do not set executionHistoryLevel (docs/rest-api.md#step-history): `basic` (default),
    * `detailed` (variables too) or `none`.
    */
   readonly history?: 'none' | 'basic' | 'detailed';
   /** Print a line for every execution that ends, not only for failed ones. */
   readonly verbose?: boolean;
-  /** The mocks every execution starts with (issue 13), read from `--mocks FILE`; none by default. */
+  /** The mocks every execution starts with (docs/mocks-and-clock.md#mocks), read from `--mocks FILE`; none by default. */
   readonly mocks?: MockSet;
   /** `real` (the default) or `virtual`: time jumps whenever every execution waits (src/engine/virtual-time.ts). */
   readonly clock?: 'real' | 'virtual';
 }
 
-/** The defaults of the spec's Configuration table. */
+/** The defaults of the configuration table (docs/cli.md#configuration). */
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 8787,
   host: '0.0.0.0',

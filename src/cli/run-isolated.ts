@@ -1,5 +1,5 @@
 /**
- * One isolated execution for a test case (issue 14): its own clock, its own callback registry, its own
+ * One isolated execution for a test case (docs/testing.md#the-test-command): its own clock, its own callback registry, its own
  * mocks and call record, nothing shared with other cases, so cases run concurrently without touching each
  * other. Callbacks the case lists are delivered in order, one each time the workflow awaits a callback;
  * when none is left, the wait's timeout passes at once under the virtual clock (time is advanced by it,
@@ -17,6 +17,7 @@ import { runToOutcome } from '../service/executions/run-to-outcome.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { CallbackHub, Clock } from '../stdlib/types.ts';
 import { prepareExecution } from '../service/executions/prepare-execution.ts';
+import type { CoverageCounts } from '../coverage/counts.ts';
 import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import type { CaseOutcome } from './test-command/expectations.ts';
 import type { HistoryEntry } from '../service/history/step-ring.ts';
@@ -41,6 +42,8 @@ export interface IsolatedRun {
   readonly timeoutSec: number;
   /** `google`: Google's behaviour where it and the spec differ (docs/compat.md). */
   readonly compat?: Compat;
+  /** The coverage counts the run adds to (docs/coverage.md), when coverage is counted. */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** What a case's run gives back: the case's outcome, and where the failure came from. */
@@ -72,6 +75,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     log: (entry) => void logs.push(entry.payload),
     compat: r.compat,
     callbacks: callbacks.hub,
+    coverage: r.coverage,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
     const m = callRecordValue(rec);

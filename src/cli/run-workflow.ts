@@ -1,5 +1,5 @@
 /**
- * The JS API's in-process run of one workflow (issue 14 "From JavaScript"): what a case of
+ * The JS API's in-process run of one workflow (docs/testing.md#runworkflow): what a case of
  * `workflows-emulator test` does, for node:test, uvu, Vitest or Jest suites — a workflow source or file, an
  * argument, mocks, callbacks and the virtual clock in; the execution's result or error, its steps, its
  * outbound calls, its logs out. No server, no port.
@@ -111,7 +111,7 @@ export async function runWorkflowInProcess(input: RunWorkflowInput): Promise<Run
 }
 
 /**
- * Mocks from a mock file's path (YAML or JSON) or the same content as an object (README "Mocks").
+ * Mocks from a mock file's path (YAML or JSON) or the same content as an object (docs/mocks-and-clock.md#mocks).
  * @throws MockFileError naming file, line and column; the file's read error when it cannot be read
  */
 export function loadMocks(mocks: string | object): MockSet {

@@ -1,5 +1,5 @@
 /**
- * The errors raised when an execution exceeds a run-time limit (spec "Limits"; the numbers are in
+ * The errors raised when an execution exceeds a run-time limit (docs/api-resources.md#limits; the numbers are in
  * src/lang/language-limits.ts).
  */
 import { WorkflowError } from '../lang/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Parallel steps (spec "Workflow definition language": parallel, parallel options; "Limits"): `branches` or a
+ * Parallel steps (docs/language.md#parallel-steps; docs/api-resources.md#limits): `branches` or a
  * parallel `for`, each branch or iteration in its own frame and scope, at most `concurrency_limit` running at
  * once (default and maximum 20).
  *

@@ -1,5 +1,5 @@
 /**
- * The engine's entry point (spec "States and transitions"): run a compiled definition with an argument to its
+ * The engine's entry point (docs/api-resources.md#states-and-transitions): run a compiled definition with an argument to its
  * result or its error. The service, the one-shot `run` command and tests all call {@link runExecution}.
  */
 import { WorkflowError } from '../lang/errors.ts';

@@ -1,6 +1,6 @@
 /**
- * What the engine needs from its host and what it gives back (spec "States and transitions": error
- * propagation; "Errors"). The service, the one-shot `run` command and tests all run executions through
+ * What the engine needs from its host and what it gives back (docs/api-resources.md#states-and-transitions: error
+ * propagation; docs/api-resources.md#errors). The service, the one-shot `run` command and tests all run executions through
  * `runExecution(definition, argument, deps, signal)` in src/engine/run.ts.
  */
 import type { CallContext, FunctionLibrary } from '../stdlib/types.ts';

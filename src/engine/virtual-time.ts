@@ -1,5 +1,5 @@
 /**
- * The virtual clock of `--clock virtual` (issue 13 "Virtual clock"): one clock shared by every execution of
+ * The virtual clock of `--clock virtual` (docs/mocks-and-clock.md#virtual-clock): one clock shared by every execution of
  * a server (or by one `run`), on which time stands still while anything runs and jumps to the next timer as
  * soon as nothing does. Results are those of the real clock, only sooner: sys.now, the time functions,
  * resource timestamps and sys.log times all read this clock.
@@ -16,6 +16,7 @@
  * with {@link VirtualTime.advance} (`POST /emulator/v1/clock:advance`, the JS API's `advanceClock`).
  */
 import type { Clock } from '../stdlib/types.ts';
+import { clockRangeProblem, sleepRangeError } from './system-clock.ts';
 
 interface Timer {
   readonly dueMs: number;
@@ -33,10 +34,13 @@ export interface VirtualTime extends Clock {
   /**
    * Moves time forward by `ms` milliseconds, waking the timers due on the way in order (each at its own
    * time, letting what it wakes run before the next); resolves once time is `now + ms`.
+   * @throws RangeError (at once) when the time would pass 9999-12-31 (clock.ts MAX_CLOCK_MS): see `advanceProblem`.
    */
   advance(ms: number): Promise<void>;
   /** Holds time still until `work` settles (real outbound I/O). Returns `work`. */
   hold<T>(work: Promise<T>): Promise<T>;
+  /** Why `advance(ms)` would be refused (the time would pass 9999-12-31), or undefined when it may. */
+  advanceProblem(ms: number): string | undefined;
   /** Timers pending: sleeps and deadlines. */
   pending(): { sleeps: number; deadlines: number };
 }
@@ -125,11 +129,20 @@ class VirtualClock implements VirtualTime {
   }
 
   readonly now = (): number => this.#nowMs;
-  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> => this.#add(ms, true, signal);
+  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    // A sleep (a deadline never moves time by itself, so it may lie past the end: it just never comes).
+    const tooLate = sleepRangeError(this.#nowMs, ms);
+    return tooLate ? Promise.reject(tooLate) : this.#add(ms, true, signal);
+  };
   readonly deadline = (ms: number, signal?: AbortSignal): Promise<void> => this.#add(ms, false, signal);
   readonly pending = (): { sleeps: number; deadlines: number } => ({ sleeps: this.#sleeps, deadlines: this.#deadlines });
 
+  readonly advanceProblem = (ms: number): string | undefined =>
+    clockRangeProblem(Math.max(this.#nowMs, this.#advances.at(-1)?.untilMs ?? this.#nowMs), ms);
+
   readonly advance = (ms: number): Promise<void> => {
+    const problem = this.advanceProblem(ms);
+    if (problem !== undefined) throw new RangeError(problem);
     const untilMs = Math.max(this.#nowMs, this.#advances.at(-1)?.untilMs ?? this.#nowMs) + Math.max(0, ms);
     return new Promise<void>((resolve) => {
       this.#advances.push({ untilMs, resolve });
@@ -209,7 +222,7 @@ class VirtualClock implements VirtualTime {
         reject(signal!.reason);
       };
       const t: Timer = {
-        dueMs: this.#nowMs + Math.max(0, ms),
+        dueMs: this.#nowMs + (ms > 0 ? ms : 0), // NaN is 0: a NaN in the heap would stop its ordering
         seq: this.#seq++,
         sleep,
         done: false,

@@ -1,5 +1,5 @@
 /**
- * The limits of the workflow language (spec "Limits"), in one place: the definition compiler checks those
+ * The limits of the workflow language (docs/api-resources.md#limits), in one place: the definition compiler checks those
  * visible in the source at deploy time, the engine those that only show at run time (and re-checks the
  * branch count and parallel nesting, because a definition may be built by hand). Source size and expression
  * length are checked by the loader and the expression compiler, which own those numbers.
@@ -14,7 +14,7 @@ export const MAX_CALL_DEPTH = 20;
  * bytes value an expression may build (size-limits.ts).
  */
 export const MAX_MEMORY_BYTES = 512 * 1024;
-/** Largest string, in bytes of UTF-8 (spec "Data types" and "Limits": 256 KB), however it is built. */
+/** Largest string, in bytes of UTF-8 (docs/language.md#data-types and docs/api-resources.md#limits: 256 KB), however it is built. */
 export const MAX_STRING_BYTES = 256 * 1024;
 /** Assignments in one assign step. */
 export const MAX_ASSIGNMENTS = 50;

@@ -1,16 +1,16 @@
 /**
- * Size limits of values (spec "Limits": variable memory 512 KB, string length 256 KB), checked while values
+ * Size limits of values (docs/api-resources.md#limits: variable memory 512 KB, string length 256 KB), checked while values
  * are built inside an expression, not only when they are assigned: a string, list or map that one expression
  * builds (`+`, the standard library's builders) may not pass the limits either, so no expression can allocate
- * more than a few megabytes on its way to a ResourceLimitError (issue 11).
+ * more than a few megabytes on its way to a ResourceLimitError (docs/api-resources.md#limits).
  */
 import { WorkflowError } from './errors.ts';
 import { MAX_MEMORY_BYTES, MAX_STRING_BYTES } from './language-limits.ts';
 import { isBytes, sizeOf, typeName, type Value } from './value.ts';
 
-/** Largest string, in bytes of UTF-8 (spec "Data types" and "Limits": 256 KB). */
+/** Largest string, in bytes of UTF-8 (docs/language.md#data-types and docs/api-resources.md#limits: 256 KB). */
 export { MAX_STRING_BYTES };
-/** Largest list, map or bytes value, in bytes as `sizeOf` estimates them: the variable memory (spec "Limits": 512 KB). */
+/** Largest list, map or bytes value, in bytes as `sizeOf` estimates them: the variable memory (docs/api-resources.md#limits: 512 KB). */
 export const MAX_VALUE_BYTES = MAX_MEMORY_BYTES;
 
 // A UTF-16 code unit is at most 3 bytes of UTF-8, so a string this short is always within the limit.

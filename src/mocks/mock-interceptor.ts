@@ -1,5 +1,5 @@
 /**
- * The call interceptor of mocks (issue 13; the seam is src/engine/hooks.ts): around every http.* and
+ * The call interceptor of mocks (docs/mocks-and-clock.md#mocks; the seam is src/engine/hooks.ts): around every http.* and
  * connector call of one execution it records the call (the step that made it, args or request, response or
  * error, mocked or not) and answers connector calls from the mock set. http calls are answered underneath,
  * by the execution's fetch (mock-fetch.ts), so they go through http.*'s own request and response code.
@@ -12,7 +12,7 @@ import type { CallInterceptor, OutboundCall } from '../engine/hooks.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import type { Value } from '../lang/value.ts';
 import type { Clock } from '../stdlib/types.ts';
-import { CallLog, type CallRecord } from './call-log.ts';
+import { CallLog, type CallRecord, type RecordedBytes } from './call-log.ts';
 import type { MockSet } from './mock-file.ts';
 import { encodedOutcome, mockedRequest, mockFetch } from './mock-fetch.ts';
 import { prepareRequest, responseValue, timeoutError } from '../stdlib/http.ts';
@@ -40,6 +40,8 @@ export interface MockExecutionOptions {
    * connector call, so an execution that makes none builds nothing.
    */
   readonly connectors?: () => ReadonlyMap<string, ConnectorImpl>;
+  /** The service's budget of recorded bytes (docs/limits.md "Call records"); default one of its own. */
+  readonly recordedBytes?: RecordedBytes;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface MockExecutionOptions {
  */
 export function mockExecution(mocks: MockSet, options: MockExecutionOptions): MockedExecution {
   const session = new MockSession(mocks);
-  const calls = new CallLog();
+  const calls = new CallLog(options.recordedBytes);
   const fetch = mockFetch(session, { realFetch: options.realFetch, clock: options.clock, log: calls });
   return { fetch, interceptor: new MockInterceptor(mocks, session, calls, options), calls };
 }
@@ -125,6 +127,7 @@ class MockInterceptor implements CallInterceptor {
         (v) => {
           rec.response = v;
           rec.endMs = this.#clock.now();
+          this.calls.seal(rec);
           return v;
         },
         (e: unknown) => {
@@ -135,12 +138,14 @@ class MockInterceptor implements CallInterceptor {
     }
     rec.response = r;
     rec.endMs = this.#clock.now();
+    this.calls.seal(rec);
     return r;
   }
 
   #failed(rec: CallRecord, e: unknown, signal: AbortSignal): void {
     rec.error = signal.aborted ? 'cancelled' : WorkflowError.from(e).value;
     rec.endMs = this.#clock.now();
+    this.calls.seal(rec);
   }
 
   /**

@@ -1,15 +1,15 @@
 /**
- * The service core (spec "Resources and their fields", "States and transitions", "Endpoints", "Events",
- * "Versioning"): workflows with their revisions, executions pinned to a revision and run in the background,
+ * The service core (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions, docs/rest-api.md#endpoints and docs/api-resources.md#events,
+ * docs/api-resources.md#versioning): workflows with their revisions, executions pinned to a revision and run in the background,
  * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
  * directory watcher; nothing here knows about a transport.
  *
- * Decisions where the spec is silent (each documented in README "Differences from the real service"):
+ * Decisions where the spec is silent (each documented in docs/differences.md):
  * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
  *   and get/list/cancel of executions under the deleted workflow ID keep working. (Google's service "also
  *   cancels and deletes all running executions of the workflow",
  *   https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows/delete; here a
- *   file deleted or renamed in the watched directory must not kill a run, as "Directory watching" rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
+ *   file deleted or renamed in the watched directory must not kill a run, as docs/cli.md#directory-watching rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
  *   revision counter goes on from the old one, so a revision ID always names one source.
  * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
@@ -23,20 +23,25 @@ import type { Value } from '../lang/value.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel } from './executions/call-log-observer.ts';
 import { prepareExecution } from './executions/prepare-execution.ts';
+import { lineWriter, LogRecord } from './executions/log-sink.ts';
+import { DetailBudget } from './history/detail-budget.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
 import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
+import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors } from './children/child-workflow-connectors.ts';
 import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore } from './model.ts';
 import { parentName } from './names.ts';
 import { createWorkflowStore, type WorkflowMethods, type WorkflowStore } from './store/workflow-store.ts';
+import type { CoverageCounts } from '../coverage/counts.ts';
+import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
 import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
 import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
 import { EMPTY_HISTORY, settleHistory } from './history/settled-history.ts';
-import { getStepEntry, listStepEntries } from './history/step-entries.ts';
+import { getStepEntry, listStepEntries, stepEntryOutlines } from './history/step-entries.ts';
 import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
 import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
 import { parseExecutionArgument } from './executions/execution-argument.ts';
@@ -44,14 +49,25 @@ import { ServiceEvents } from './service-events.ts';
 
 export { MAX_ARGUMENT_BYTES } from './executions/execution-argument.ts';
 
-/** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
-const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
  * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
  * history for 90 days; a long load test against the emulator must not exhaust its memory.
  */
 const MAX_RETAINED_EXECUTIONS = 100_000;
+/**
+ * ACTIVE executions at once (docs/limits.md "Executions"): Google's "Concurrent executions" quota, 10,000
+ * per project and region (https://cloud.google.com/workflows/quotas). Over it, a new execution is refused
+ * with RESOURCE_EXHAUSTED (Google queues it in a backlog instead; the emulator refuses, so a runaway
+ * workflow cannot pile up work).
+ */
+export const MAX_ACTIVE_EXECUTIONS = 10_000;
+/**
+ * Child executions nested below a top-level one through the Workflow Executions connector (docs/limits.md
+ * "Executions"): the emulator's own bound (Google documents none), so a workflow that starts itself stops
+ * with an HttpError 429 instead of running away.
+ */
+export const MAX_CHILD_DEPTH = 10;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -80,7 +96,7 @@ export interface ServiceCoreOptions {
   readonly clock?: Clock;
   /** Outbound HTTP for http.*; the platform fetch by default. */
   readonly fetch?: typeof fetch;
-  /** The mocks every execution starts with (issue 13); none by default. `setMocks` replaces them. */
+  /** The mocks every execution starts with (docs/mocks-and-clock.md#mocks); none by default. `setMocks` replaces them. */
   readonly mocks?: MockSet;
   /**
    * Where sys.log lines go: one JSON object per call, without the trailing newline. Default: stdout, one line
@@ -89,6 +105,10 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** Bytes of variables kept by finished executions' detailed histories; default 64 MB (detail-budget.ts). */
+  readonly maxDetailedHistoryBytes?: number;
+  /** ACTIVE executions at once; default {@link MAX_ACTIVE_EXECUTIONS}. */
+  readonly maxActiveExecutions?: number;
   /**
    * The functions, retry policies and backoffs definitions may name and executions call; the standard
    * library's by default.
@@ -96,7 +116,7 @@ export interface ServiceCoreOptions {
   readonly library?: FunctionLibrary;
   /**
    * The step history recorded for an execution whose workflow and execution do not set
-   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
+   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (docs/rest-api.md#step-history; README
    * "Step history").
    */
   readonly defaultHistory?: 'none' | 'basic' | 'detailed';
@@ -130,6 +150,8 @@ interface PinnedRevision {
   readonly revision: string;
   readonly userEnv: Readonly<Record<string, string>> | undefined;
   readonly serviceAccount: string | undefined;
+  /** The coverage counts its executions add to (docs/coverage.md). */
+  readonly counts: CoverageCounts;
 }
 
 /**
@@ -168,6 +190,14 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   readonly #store: WorkflowStore;
   readonly #executions: ExecutionStore;
   readonly #children: ReturnType<typeof childWorkflowConnectors>;
+  readonly #logRecord = new LogRecord();
+  readonly #recordedBytes = new RecordedBytes();
+  readonly #detailBudget: DetailBudget;
+  /** Coverage counts per workflow revision (docs/coverage.md), kept as executions run. */
+  readonly #coverage: ServiceCoverage;
+  readonly #maxActive: number;
+  /** Executions ACTIVE now (counted up in #createExecution, down in #finish). */
+  #activeCount = 0;
 
   constructor(options: ServiceCoreOptions) {
     this.#options = options;
@@ -178,15 +208,22 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#fetch = options.fetch ?? platformFetch;
     this.#library = options.library ?? DEFINITION_LIBRARY;
     this.#mocks = this.#startMocks = options.mocks ?? NO_MOCKS;
-    this.#printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
+    // Printed with backpressure and never fatal (docs/limits.md "Logs"); kept within byte limits.
+    this.#printLog = options.log ?? lineWriter(process.stdout);
+    this.#detailBudget = new DetailBudget(options.maxDetailedHistoryBytes);
+    this.#maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
     this.#defaultHistory = options.defaultHistory ?? 'basic';
     this.#compat = options.compat === 'google' ? { compat: 'google' } : {};
     this.#callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), this.clock);
     const emit = this.#events.emit.bind(this.#events);
     this.#store = createWorkflowStore({ parent: this.#parent, clock: this.clock, library: this.#library, emit, ...this.#compat });
     Object.assign(this, this.#store.methods);
+    this.#coverage = serviceCoverage(this.#store);
+    this.coverage = this.#coverage.coverage;
+    this.workflowCoverage = this.#coverage.workflowCoverage;
+    this.resetCoverage = this.#coverage.resetCoverage;
     const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
-    this.#executions = new ExecutionStore(this.#parent, maxRetained, (ex) => this.#callbacks.forget(ex.name));
+    this.#executions = new ExecutionStore(this.#parent, maxRetained, (ex) => this.#forget(ex));
     this.#children = this.#childConnectors();
   }
 
@@ -214,15 +251,24 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     });
   }
 
+  /** What a pruned execution still holds elsewhere: its callbacks, sys.log entries, kept variables and calls. */
+  #forget(ex: ExecutionRecord): void {
+    this.#callbacks.forget(ex.name);
+    this.#logRecord.forget(ex);
+    this.#detailBudget.forget(ex);
+    ex.calls?.release();
+  }
+
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
   #finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
+    this.#activeCount--;
     ex.resource = executionView(ex.resource, state, fields, ex.startMs, this.clock.now(), ex.recording);
     const waiting = ex.onEnd;
     ex.onEnd = undefined;
     if (waiting) for (const f of waiting) f();
-    // Nobody can await the callbacks of an ended execution: free the requests they still hold.
-    this.#callbacks.release(ex.name);
+    // Nobody can await the callbacks of an ended execution: forget them with the requests they still hold.
+    this.#callbacks.forget(ex.name);
     this.#events.emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
     this.#options.onExecutionEnd?.(ex.resource);
   }
@@ -254,7 +300,9 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       log: (entry) => this.#recordLog(ex, entry),
       callbacks: announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait),
       connectors: () => this.#children.connectorsFor(ex.name),
+      recordedBytes: this.#recordedBytes,
       ...this.#compat,
+      coverage: pinned.counts,
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
@@ -280,6 +328,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     if (ex.recording) {
       ex.history = settleHistory(ex.recording);
       ex.recording = undefined;
+      this.#detailBudget.ended(ex, ex.history);
     }
   }
 
@@ -289,6 +338,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
    */
   #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined): Execution {
     const wf = this.#store.find(workflowId);
+    const depth = this.#checkRoom(parentExecution);
     let { argument, recorded } = parseExecutionArgument(input.argument);
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
     const callLogLevel = checkCallLogLevel(input.callLogLevel);
@@ -307,20 +357,22 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       resource,
       startMs,
       abort: undefined,
-      logs: undefined,
       historyLevel: historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, this.#defaultHistory),
       recording: undefined,
       history: undefined,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
       parent: parentExecution,
+      depth,
     };
+    this.#activeCount++;
     this.#executions.add(ex);
     const pinned: PinnedRevision = {
       definition: wf.definition,
       revision: wf.resource.revisionId,
       userEnv: wf.resource.userEnvVars,
       serviceAccount: wf.resource.serviceAccount,
+      counts: this.#coverage.countsOf(wf),
     };
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
@@ -329,6 +381,33 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     });
     this.#events.emit({ type: 'execution', workflowId, executionId });
     return resource;
+  }
+
+  /**
+   * The depth a new execution would have, once it is known to fit under the child depth and ACTIVE caps.
+   * @throws ApiError RESOURCE_EXHAUSTED past {@link MAX_CHILD_DEPTH} or {@link MAX_ACTIVE_EXECUTIONS}
+   */
+  #checkRoom(parentExecution: string | undefined): number {
+    const depth = parentExecution === undefined ? 0 : this.#depthOf(parentExecution) + 1;
+    if (depth > MAX_CHILD_DEPTH) {
+      throw new ApiError('RESOURCE_EXHAUSTED', `child executions may nest at most ${MAX_CHILD_DEPTH} deep (docs/limits.md "Executions")`);
+    }
+    if (this.#activeCount >= this.#maxActive) {
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `${this.#activeCount} executions are ACTIVE, the limit of concurrent executions (docs/limits.md "Executions"); cancel some or wait for them to end`,
+      );
+    }
+    return depth;
+  }
+
+  /** The depth of an execution by full name; 0 when it is gone (pruned). */
+  #depthOf(name: string): number {
+    try {
+      return this.#executions.byName(name).depth;
+    } catch {
+      return 0;
+    }
   }
 
   #cancelAll(): void {
@@ -345,9 +424,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   }
 
   #recordLog(ex: ExecutionRecord, entry: LogEntry): void {
-    const logs = (ex.logs ??= []);
-    if (logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) logs.shift();
-    logs.push(entry);
+    this.#logRecord.add(ex, entry);
     this.#printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
@@ -369,10 +446,19 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   readonly reset = (): void => {
     this.#cancelAll();
     this.#store.clear();
+    for (const ex of this.#executions.list()) ex.calls?.release();
     this.#executions.clear();
+    this.#logRecord.clear();
+    this.#detailBudget.clear();
+    this.#callbacks.clear();
     this.#mocks = this.#startMocks;
+    this.#coverage.clear();
     this.#events.emit({ type: 'reset' });
   };
+
+  readonly coverage: EmulatorControl['coverage'];
+  readonly workflowCoverage: EmulatorControl['workflowCoverage'];
+  readonly resetCoverage: EmulatorControl['resetCoverage'];
 
   readonly getExecution: ServiceCore['getExecution'] = (workflowId, executionId) => {
     const ex = this.#executions.find(workflowId, executionId);
@@ -398,11 +484,16 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#callbacks.list(this.#executions.find(workflowId, executionId).name);
 
   readonly executionLogs: ServiceCore['executionLogs'] = (workflowId, executionId) =>
-    this.#executions.find(workflowId, executionId).logs?.slice() ?? [];
+    this.#logRecord.read(this.#executions.find(workflowId, executionId)).entries;
 
   readonly listStepEntries: ServiceCore['listStepEntries'] = (workflowId, executionId, request) => {
     const ex = this.#executions.find(workflowId, executionId);
     return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
+  };
+
+  readonly stepEntryOutlines: ServiceCore['stepEntryOutlines'] = (workflowId, executionId) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    return stepEntryOutlines(ex.history ?? EMPTY_HISTORY);
   };
 
   readonly getStepEntry: ServiceCore['getStepEntry'] = (workflowId, executionId, entryId, view) => {

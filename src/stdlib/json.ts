@@ -1,5 +1,5 @@
 /**
- * The `json` namespace (spec "Standard library": json; Google's `json.decode`, `json.encode` and
+ * The `json` namespace (docs/standard-library.md#namespaces; Google's `json.decode`, `json.encode` and
  * `json.encode_to_string` pages). Ints stay exact both ways (`2` is an int, `2.0` a double; see
  * `parseJson`/`toJson` in `src/lang/value.ts`), map keys keep their order.
  *

@@ -1,4 +1,4 @@
-// Test files of `workflows-emulator test` (issue 14 "Test files"), read in process: every key checked, an
+// Test files of `workflows-emulator test` (docs/testing.md#the-test-command), read in process: every key checked, an
 // invalid file reported with file, line and column; expectations judged strictly (int ≠ double), subsets and
 // subsequences as documented in src/cli/test-command/expectations.ts; JUnit XML and TAP reports well formed.
 import { suite } from 'uvu';
@@ -9,7 +9,7 @@ import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } fro
 import { fromJs, mapOf, type Value } from '../../src/lang/value.ts';
 import { parseJson } from '../../src/lang/json.ts';
 
-const s = suite('cli test: test files, expectations and reports (issue 14)');
+const s = suite('cli test: test files, expectations and reports (docs/testing.md#the-test-command)');
 
 const GOOD = `workflow: ../workflows/order.yaml
 mocks: ./mocks.yaml

@@ -1,5 +1,5 @@
-// Size limits hold for values built inside one expression, not only for assigned ones (spec "Limits": string
-// length 256 KB, variable memory 512 KB; issue 11 item 2): `+`, the string, list and map builders of the
+// Size limits hold for values built inside one expression, not only for assigned ones (docs/api-resources.md#limits: string
+// length 256 KB, variable memory 512 KB; docs/api-resources.md#limits): `+`, the string, list and map builders of the
 // standard library and JSON encoding stop with a ResourceLimitError while building, so no expression
 // allocates far beyond the limits.
 import { suite } from 'uvu';
@@ -11,7 +11,7 @@ import { call, raises } from '../stdlib/helpers.ts';
 const s = suite('size limits of values built in expressions');
 const KB = 1024;
 
-s('a string may hold 256 KB of UTF-8 and not one byte more, however its characters are encoded (spec "Data types")', () => {
+s('a string may hold 256 KB of UTF-8 and not one byte more, however its characters are encoded (docs/language.md#data-types)', () => {
   assert.is(checkString('t', 'x'.repeat(256 * KB)).length, 256 * KB);
   raises(() => checkString('t', 'x'.repeat(256 * KB + 1)), 'ResourceLimitError', 't:');
   // 3 bytes each: 87,381 fit (262,143 bytes), 87,382 do not.
@@ -25,13 +25,13 @@ s('a string may hold 256 KB of UTF-8 and not one byte more, however its characte
   assert.is(MAX_STRING_BYTES, 256 * KB);
 });
 
-s('`+` refuses to build a string over 256 KB (spec "Expressions", "Limits")', () => {
+s('`+` refuses to build a string over 256 KB (docs/language.md#expressions and docs/api-resources.md#limits)', () => {
   const half = 'y'.repeat(128 * KB);
   assert.is((add(half, half) as string).length, 256 * KB);
   raises(() => add(half, half + 'z'), 'ResourceLimitError', '+');
 });
 
-s('text.find_all and text.find_all_regex stop at 512 KB of matches instead of building millions (issue 11 item 2)', () => {
+s('text.find_all and text.find_all_regex stop at 512 KB of matches instead of building millions (docs/api-resources.md#limits)', () => {
   const long = 'ab'.repeat(100_000);
   assert.is((call('text.find_all', 'ab'.repeat(1000), 'b') as unknown[]).length, 1000);
   raises(() => call('text.find_all', long, ''), 'ResourceLimitError', 'text.find_all');

@@ -1,5 +1,5 @@
 /**
- * Reports of `workflows-emulator test` (issue 14 "Output and exit codes"): the readable default (one line per
+ * Reports of `workflows-emulator test` (docs/testing.md#the-test-command): the readable default (one line per
  * case, the difference for each failure, a closing `N passed, M failed` line), JUnit XML for CI systems
  * (GitHub Actions, GitLab, Jenkins read the common `testsuites/testsuite/testcase` shape with `failure`,
  * `error` and `skipped` children), and TAP version 13.

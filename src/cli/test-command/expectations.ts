@@ -1,5 +1,5 @@
 /**
- * Checking a case's expectations against what an execution did (issue 14 "Test files": `expect`). Each check
+ * Checking a case's expectations against what an execution did (docs/testing.md#the-test-command: `expect`). Each check
  * gives the problems it found as readable lines, with a structural difference for values, so the report says
  * exactly what differs (`result.items[0].qty: expected 1 (int), got 1.0 (double)`).
  *

@@ -1,9 +1,9 @@
 /**
- * Finding test files (issue 14 "Test files"): every `*.test.yaml`, `*.test.yml` and `*.test.json` file under
+ * Finding test files (docs/testing.md#the-test-command): every `*.test.yaml`, `*.test.yml` and `*.test.json` file under
  * the given files or directories (default: the current directory), skipping `node_modules` and folders whose
  * name starts with a dot. The list is sorted so runs and reports are stable.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /** True for a test file's name. */
@@ -25,7 +25,17 @@ export class MissingPathError extends Error {
  * @throws MissingPathError for a path that does not exist.
  */
 export function findTestFiles(paths: readonly string[], cwd: string): string[] {
+  return findFiles(paths, cwd, isTestFile);
+}
+
+/**
+ * The files under `paths` whose name `accept` takes (files given are taken whatever their name), as absolute
+ * paths, sorted and without repeats; `node_modules` and dot folders are skipped.
+ * @throws MissingPathError for a path that does not exist.
+ */
+export function findFiles(paths: readonly string[], cwd: string, accept: (name: string) => boolean): string[] {
   const found = new Set<string>();
+  const walked = new Set<string>();
   for (const p of paths.length ? paths : ['.']) {
     const abs = resolve(cwd, p);
     let isDir: boolean;
@@ -34,13 +44,26 @@ export function findTestFiles(paths: readonly string[], cwd: string): string[] {
     } catch {
       throw new MissingPathError(p);
     }
-    if (isDir) walk(abs, found);
+    if (isDir) walk(abs, found, walked, accept);
     else found.add(abs);
   }
   return [...found].sort();
 }
 
-function walk(dir: string, out: Set<string>): void {
+/**
+ * Adds the files under `dir` that `accept` takes, walking each real directory once (`walked` holds their real paths), so
+ * symbolic links to a parent or to each other cannot make the walk loop or repeat; only regular files (or
+ * links to one) are taken.
+ */
+function walk(dir: string, out: Set<string>, walked: Set<string>, accept: (name: string) => boolean): void {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return;
+  }
+  if (walked.has(real)) return;
+  walked.add(real);
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -50,14 +73,14 @@ function walk(dir: string, out: Set<string>): void {
   for (const name of names) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
     const p = join(dir, name);
-    let isDir = false;
+    let st: Stats;
     try {
-      isDir = statSync(p).isDirectory();
+      st = statSync(p);
     } catch {
       continue;
     }
-    if (isDir) walk(p, out);
-    else if (isTestFile(name)) out.add(p);
+    if (st.isDirectory()) walk(p, out, walked, accept);
+    else if (st.isFile() && accept(name)) out.add(p);
   }
 }
 

@@ -1,10 +1,10 @@
 /**
- * Running one case of a test file (issue 14): the case's workflow, compiled once per file, runs as one
+ * Running one case of a test file (docs/testing.md#the-test-command): the case's workflow, compiled once per file, runs as one
  * isolated execution with the case's argument, env, mocks and callbacks, under its own clock; what it did
  * (result or error, the steps that ran, its outbound calls, its logs, the callbacks it created) is checked
  * against the case's `expect`.
  */
-import { readFileSync } from 'node:fs';
+import { readBoundedFile } from '../read-bounded.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { checkExpectations, type CaseOutcome } from './expectations.ts';
@@ -12,6 +12,7 @@ import type { CaseResult } from './case-report.ts';
 import { TestFileError, type TestCase, type TestFile } from './test-file.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from '../run-isolated.ts';
+import type { CoverageCounts } from '../../coverage/counts.ts';
 import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
 import { revisionId } from '../../service/names.ts';
 
@@ -23,6 +24,8 @@ export interface PreparedFile {
   readonly test: TestFile;
   /** The workflow file's path as the report shows it. */
   readonly workflowFile: string;
+  /** The workflow file's absolute path. */
+  readonly workflowPath: string;
   readonly source: string;
   /** The workflow ID and revision ID its executions see (from the file name and the source). */
   readonly workflowId: string;
@@ -44,7 +47,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   watched.add(workflowPath);
   let source: string;
   try {
-    source = readFileSync(workflowPath, 'utf8');
+    source = readBoundedFile(workflowPath);
   } catch (e) {
     throw new TestFileError(test.file, test.workflow.pos, `cannot read the workflow ${test.workflow.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -57,7 +60,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     watched.add(mockPath);
     let text: string;
     try {
-      text = readFileSync(mockPath, 'utf8');
+      text = readBoundedFile(mockPath);
     } catch (e) {
       throw new TestFileError(test.file, named.pos, `cannot read the mock file ${named.value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
@@ -71,6 +74,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   return {
     test,
     workflowFile,
+    workflowPath,
     source,
     workflowId: workflowIdOfFile(workflowFile),
     revisionId: revisionId(1, source),
@@ -84,6 +88,8 @@ export interface RunCaseOptions {
   readonly clock: ClockMode;
   /** The test file as reports show it. */
   readonly file: string;
+  /** The workflow file's coverage counts, when coverage is counted (docs/coverage.md). */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
@@ -104,6 +110,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       clock: o.clock,
       timeoutSec: c.timeoutSec,
       ...(p.test.compat ? { compat: p.test.compat } : {}),
+      ...(o.coverage ? { coverage: o.coverage } : {}),
     });
   } catch (e) {
     return { ...base, status: 'error', durationMs: performance.now() - started, message: (e as Error).message };

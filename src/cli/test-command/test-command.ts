@@ -1,17 +1,28 @@
 /**
- * `workflows-emulator test [PATH...]` (issue 14): runs every test file under the given paths with no server,
+ * `workflows-emulator test [PATH...]` (docs/testing.md#the-test-command): runs every test file under the given paths with no server,
  * each case an isolated execution (own mocks, own clock, own callbacks) run concurrently, and reports.
  *
  * Exit codes: 0 every case passed (or was skipped), 1 a case failed (a wrong result, or a workflow that does
  * not deploy), 2 a usage error or an invalid test file (file:line:col on stderr), 130/143 when interrupted.
  */
-import { mkdirSync, readFileSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readBoundedFile } from '../read-bounded.ts';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './find-test-files.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './case-report.ts';
 import { parseTestFile, TestFileError, type TestFile } from './test-file.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
+import { CoverageStore, type CoverageCounts } from '../../coverage/counts.ts';
+import {
+  COVERAGE_REPORTERS,
+  coverageTable,
+  parseThreshold,
+  thresholdFailure,
+  writeCoverageReports,
+  type CoverageReporter,
+  type CoverageThreshold,
+} from './coverage-report.ts';
 
 /** The usage text of `workflows-emulator test --help`. */
 const TEST_USAGE = `Usage: workflows-emulator test [PATH...] [options]
@@ -27,6 +38,12 @@ Options:
   --clock <mode>        virtual (default: sleeps and backoffs take no time) | real
   --concurrency <n>     cases run at once (default 16)
   --watch               run again whenever a test, workflow or mock file changes (Ctrl-C stops)
+  --coverage            count the steps, branches and routines the cases ran; print a table per workflow file
+  --coverage-reporter <name>
+                        lcov | cobertura | json | html, into --coverage-dir (repeatable; implies --coverage)
+  --coverage-dir <dir>  where coverage reports go (default: coverage)
+  --coverage-threshold <steps=N,branches=N>
+                        exit 1 when steps or branches covered are below N percent (implies --coverage)
   --help                print this help
 `;
 
@@ -52,6 +69,12 @@ interface TestArgs {
   readonly clock: ClockMode;
   readonly concurrency: number;
   readonly watch: boolean;
+  /** Coverage (docs/coverage.md): counted when set. */
+  readonly coverage?: {
+    readonly reporters: readonly CoverageReporter[];
+    readonly dir: string;
+    readonly threshold?: CoverageThreshold;
+  };
 }
 
 class UsageError extends Error {}
@@ -90,6 +113,10 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
         clock: { type: 'string' },
         concurrency: { type: 'string' },
         watch: { type: 'boolean' },
+        coverage: { type: 'boolean' },
+        'coverage-reporter': { type: 'string', multiple: true },
+        'coverage-dir': { type: 'string' },
+        'coverage-threshold': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -109,14 +136,48 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) {
     throw new UsageError(`--concurrency must be a whole number from 1 to 1000 (got "${o.concurrency}")`);
   }
+  const coverage = coverageArgs(o);
   return {
     paths: v.positionals,
     reporter,
+    ...(coverage ? { coverage } : {}),
     ...(o.output !== undefined ? { output: o.output } : {}),
     ...(o.filter !== undefined ? { filter: o.filter } : {}),
     clock,
     concurrency,
     watch: o.watch ?? false,
+  };
+}
+
+/** The coverage options of `test`, or undefined when coverage is not asked for. */
+function coverageArgs(o: {
+  coverage?: boolean | undefined;
+  'coverage-reporter'?: string[] | undefined;
+  'coverage-dir'?: string | undefined;
+  'coverage-threshold'?: string | undefined;
+}): TestArgs['coverage'] {
+  const reporters = o['coverage-reporter'] ?? [];
+  if (!o.coverage && reporters.length === 0 && o['coverage-threshold'] === undefined) {
+    if (o['coverage-dir'] !== undefined) throw new UsageError('--coverage-dir goes with --coverage');
+    return undefined;
+  }
+  for (const r of reporters) {
+    if (!Object.hasOwn(COVERAGE_REPORTERS, r)) {
+      throw new UsageError(`--coverage-reporter must be lcov, cobertura, json or html (got "${r}")`);
+    }
+  }
+  let threshold: CoverageThreshold | undefined;
+  if (o['coverage-threshold'] !== undefined) {
+    try {
+      threshold = parseThreshold(o['coverage-threshold']);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return {
+    reporters: reporters as CoverageReporter[],
+    dir: o['coverage-dir'] ?? 'coverage',
+    ...(threshold ? { threshold } : {}),
   };
 }
 
@@ -152,7 +213,7 @@ function plan(files: readonly string[], cwd: string): RunPlan {
     try {
       let text: string;
       try {
-        text = readFileSync(abs, 'utf8');
+        text = readBoundedFile(abs);
       } catch (e) {
         throw new TestFileError(shown, undefined, `cannot read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
@@ -172,6 +233,11 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   const results: CaseResult[][] = p.files.map(() => []);
   const jobs: (() => Promise<void>)[] = [];
   let invalid = false;
+  const coverage = a.coverage ? new CoverageStore() : undefined;
+  const countsOf = (f: PreparedFile): CoverageCounts | undefined =>
+    coverage && f.definition
+      ? coverage.countsFor(f.workflowPath, f.definition, { name: relative(io.cwd, f.workflowPath) || f.workflowPath, sourceContents: f.source })
+      : undefined;
   p.files.forEach((f, fi) => {
     if (f.error || !f.test || !f.prepared) {
       invalid = true;
@@ -179,6 +245,8 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
       return;
     }
     const prepared = f.prepared;
+    // Every workflow file tested is in the coverage, even one whose cases were all filtered out or skipped.
+    const counts = countsOf(prepared);
     f.test.cases.forEach((c, ci) => {
       if (a.filter !== undefined && !`${f.shown} > ${c.name}`.includes(a.filter)) return;
       const slot = results[fi]!;
@@ -189,11 +257,19 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
         return;
       }
       jobs.push(async () => {
-        slot[at] = await runCase(prepared, f.test!.cases[ci]!, { clock: a.clock, file: f.shown });
+        if (io.interrupt?.aborted) return; // stopped: the case stays skipped
+        slot[at] = await runCase(prepared, f.test!.cases[ci]!, { clock: a.clock, file: f.shown, ...(counts ? { coverage: counts } : {}) });
       });
     });
   });
-  await pool(jobs, a.concurrency);
+  // SIGINT/SIGTERM stop the run: the results so far are reported, cases not finished as skipped.
+  await Promise.race([pool(jobs, a.concurrency), whenAborted(io.interrupt)]);
+  const stoppedBy = io.interrupt?.aborted ? String(io.interrupt.reason ?? 'SIGINT') : undefined;
+  if (stoppedBy) {
+    for (const r of results) {
+      for (let i = 0; i < r.length; i++) if (r[i]!.message === 'pending') r[i] = { ...r[i]!, message: `interrupted (${stoppedBy})` };
+    }
+  }
   const flat = results.flat();
   if (a.reporter === 'default') {
     p.files.forEach((f, fi) => {
@@ -216,8 +292,43 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   }
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
   const t = totalsOf(flat);
-  const code = invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
-  return { code, watched: p.watched };
+  const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
+  if (!coverage || !a.coverage) return { code, watched: p.watched };
+  const toStdout = a.reporter === 'default' || a.output !== undefined;
+  const covered = reportCoverage(coverage.all(), a.coverage, io, toStdout);
+  return { code: code === TEST_EXIT.passed ? covered : code, watched: p.watched };
+}
+
+/**
+ * Prints the coverage table (on standard output unless a junit or tap report goes there), writes the coverage
+ * reports and checks the threshold; returns the exit code coverage asks for.
+ */
+function reportCoverage(sources: CoverageCounts[], c: NonNullable<TestArgs['coverage']>, io: TestIO, toStdout: boolean): number {
+  const table = '\n' + coverageTable(sources);
+  if (toStdout) io.stdout(table);
+  else io.stderr(table);
+  if (c.reporters.length > 0) {
+    const dir = resolve(io.cwd, c.dir);
+    try {
+      writeCoverageReports(sources, (s) => resolve(io.cwd, s.label.name), c.reporters, dir, io.cwd);
+    } catch (e) {
+      io.stderr(`workflows-emulator test: cannot write the coverage reports to ${c.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      return TEST_EXIT.usage;
+    }
+    (toStdout ? io.stdout : io.stderr)(`coverage reports (${c.reporters.join(', ')}) in ${c.dir}\n`);
+  }
+  const failure = c.threshold ? thresholdFailure(sources, c.threshold) : undefined;
+  if (failure === undefined) return TEST_EXIT.passed;
+  io.stderr(`workflows-emulator test: ${failure}\n`);
+  return TEST_EXIT.failed;
+}
+
+/** Resolves when `signal` aborts (never without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** Runs `jobs` with at most `limit` at once. */
@@ -270,8 +381,8 @@ async function watchLoop(a: TestArgs, io: TestIO): Promise<number> {
 
 function processIO(): TestIO {
   const ac = new AbortController();
-  process.once('SIGINT', () => ac.abort());
-  process.once('SIGTERM', () => ac.abort());
+  process.once('SIGINT', () => ac.abort('SIGINT'));
+  process.once('SIGTERM', () => ac.abort('SIGTERM'));
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -1,5 +1,5 @@
 /**
- * Test files of `workflows-emulator test` (issue 14 "Test files"): `*.test.yaml` / `*.test.json` files that
+ * Test files of `workflows-emulator test` (docs/testing.md#the-test-command): `*.test.yaml` / `*.test.json` files that
  * name a workflow, optional mocks, and cases with an argument and expectations. This module reads one file
  * into a {@link TestFile}, checking every key, so a test file that is itself invalid is reported with file,
  * line and column ({@link TestFileError}) and never runs as a pass.

@@ -1,5 +1,5 @@
 /**
- * Callback endpoints (spec "Events"): what `events.create_callback_endpoint` creates and
+ * Callback endpoints (docs/api-resources.md#events): what `events.create_callback_endpoint` creates and
  * `events.await_callback` waits on, backed by the service so a request to `/callbacks/{id}` on the REST port
  * reaches the waiting execution.
  *
@@ -19,7 +19,7 @@ import type { CallbackHub, Clock } from '../../stdlib/types.ts';
 import type { Callback, CallbackRequest } from '../model.ts';
 import { newCallbackId, timestamp } from '../names.ts';
 
-/** HTTP methods a callback may accept (spec "Events"), as the events namespace lists them. */
+/** HTTP methods a callback may accept (docs/api-resources.md#events), as the events namespace lists them. */
 const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
 
 /** Requests kept per callback while nobody awaits it; more are refused (429) so a client cannot exhaust memory. */
@@ -27,7 +27,7 @@ const MAX_QUEUED_REQUESTS = 100;
 /**
  * Bytes of undelivered requests kept for the callbacks of one execution (body, header and query text, as
  * {@link requestBytes} counts them): 4 MB, eight times the 512 KB a workflow can hold in its variables
- * (spec "Limits"). More is refused with 429.
+ * (docs/api-resources.md#limits). More is refused with 429.
  */
 const MAX_QUEUED_BYTES_PER_EXECUTION = 4 * 1024 * 1024;
 /** Bytes of undelivered requests kept in the whole service, all executions together: 64 MB. More is refused with 429. */
@@ -81,10 +81,15 @@ export interface DeliveryResult {
   readonly body: unknown;
 }
 
+/** Callback IDs of ended executions remembered to answer a late delivery 400 rather than 404. */
+const MAX_ENDED_IDS = 10_000;
+
 /** Every callback of the service, by ID. */
 export class CallbackRegistry {
   readonly #byId = new Map<string, CallbackRecord>();
   readonly #byExecution = new Map<string, CallbackRecord[]>();
+  /** IDs of the callbacks forgotten most recently with their ended execution (a delivery is 400, not 404). */
+  readonly #ended = new Set<string>();
   /** Bytes queued per execution name (absent: none). */
   readonly #queuedByExecution = new Map<string, number>();
   #queuedTotal = 0;
@@ -131,7 +136,10 @@ export class CallbackRegistry {
    */
   deliver(id: string, request: CallbackRequest): DeliveryResult {
     const rec = this.#byId.get(id);
-    if (!rec) return errorBody(404, 'NOT_FOUND', `callback ${id} does not exist`);
+    if (!rec) {
+      if (this.#ended.has(id)) return errorBody(400, 'FAILED_PRECONDITION', `the execution of callback ${id} has ended; the request was not delivered`);
+      return errorBody(404, 'NOT_FOUND', `callback ${id} does not exist`);
+    }
     if (request.method !== rec.resource.method) {
       return errorBody(405, 'INVALID_ARGUMENT', `callback ${id} accepts ${rec.resource.method} requests, not ${request.method}`);
     }
@@ -182,11 +190,40 @@ export class CallbackRegistry {
     this.#queuedByExecution.delete(executionName);
   }
 
-  /** Forgets every callback of an execution (used when its records are dropped; not on delete of a workflow). */
+  /**
+   * Forgets every callback of an execution, with the requests they hold: called when the execution ends
+   * (Google lists only the active callbacks of an execution:
+   * https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions.callbacks/list),
+   * so no registration outlives its execution (docs/limits.md "Callbacks").
+   */
   forget(executionName: string): void {
     this.release(executionName);
-    for (const r of this.#byExecution.get(executionName) ?? []) this.#byId.delete(r.id);
+    for (const r of this.#byExecution.get(executionName) ?? []) {
+      this.#byId.delete(r.id);
+      this.#ended.add(r.id);
+    }
+    // The IDs remembered for the 400 answer are the most recent few; older ones answer 404.
+    if (this.#ended.size > MAX_ENDED_IDS) {
+      for (const id of this.#ended) {
+        this.#ended.delete(id);
+        if (this.#ended.size <= MAX_ENDED_IDS) break;
+      }
+    }
     this.#byExecution.delete(executionName);
+  }
+
+  /** Forgets every callback of every execution (`POST /emulator/v1/reset`). */
+  clear(): void {
+    this.#byId.clear();
+    this.#byExecution.clear();
+    this.#ended.clear();
+    this.#queuedByExecution.clear();
+    this.#queuedTotal = 0;
+  }
+
+  /** Callbacks registered now, across executions. */
+  get size(): number {
+    return this.#byId.size;
   }
 
   #unqueue(rec: CallbackRecord): Value | undefined {
@@ -207,17 +244,21 @@ export class CallbackRegistry {
     }
     const id = newCallbackId();
     const url = `${this.baseUrl}/callbacks/${id}`;
+    // An execution cancelled or ended under a running step registers nothing: nobody could forget it.
+    const registered = owner.isActive();
     const resource: Callback = {
       name: `${owner.executionName}/callbacks/${id}`,
       method: m,
       url,
       createTime: timestamp(this.clock.now()),
     };
-    const rec: CallbackRecord = { id, owner, resource, queue: [], waiters: [] };
-    this.#byId.set(id, rec);
-    let list = this.#byExecution.get(owner.executionName);
-    if (!list) this.#byExecution.set(owner.executionName, (list = []));
-    list.push(rec);
+    if (registered) {
+      const rec: CallbackRecord = { id, owner, resource, queue: [], waiters: [] };
+      this.#byId.set(id, rec);
+      let list = this.#byExecution.get(owner.executionName);
+      if (!list) this.#byExecution.set(owner.executionName, (list = []));
+      list.push(rec);
+    }
     const out: WMap = new Map();
     out.set('url', url);
     return out;
@@ -259,7 +300,7 @@ export class CallbackRegistry {
     });
   }
 
-  /** The value await_callback resumes with (spec "Events"; Google's "Wait using callbacks"). */
+  /** The value await_callback resumes with (docs/api-resources.md#events; Google's "Wait using callbacks"). */
   #eventValue(req: CallbackRequest): Value {
     const headers: WMap = new Map();
     for (const k of Object.keys(req.headers)) headers.set(k, req.headers[k]!);

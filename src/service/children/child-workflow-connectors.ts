@@ -1,5 +1,5 @@
 /**
- * Child workflows (issue 13): the Workflow Executions connector runs executions in the emulator itself, as
+ * Child workflows (docs/standard-library.md#connectors): the Workflow Executions connector runs executions in the emulator itself, as
  * Google's connector reference describes it
  * (https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview):
  *
@@ -18,7 +18,9 @@
  * A child that fails or is cancelled makes `run` (and a waiting `create`) raise what Google's connectors
  * raise for a failed long-running operation: `{message: "Execution failed or cancelled.", code: 0, tags:
  * [OperationError], operation: <the child's Execution resource>}`. A wait longer than
- * `connector_params.timeout` (seconds, default 1800) raises TimeoutError. An unknown workflow or execution
+ * `connector_params.timeout` (seconds above 0, default 1800, at most 31536000: one year; anything else is a
+ * ValueError, a non-number a TypeError) raises TimeoutError. When the caller's run stops while it waits (the
+ * caller is cancelled), the child it waits on is cancelled too. An unknown workflow or execution
  * raises HttpError 404, as the connector does for the API's 404. Children are ordinary executions, listed
  * and shown like any other, with their parent recorded (ServiceCore.executionParent).
  *
@@ -40,6 +42,12 @@ const EXECUTIONS_CONNECTOR = 'googleapis.workflowexecutions.v1.projects.location
 
 /** Default wait of a waiting call, seconds (Google's connector default). */
 const DEFAULT_TIMEOUT_SEC = 1800;
+/**
+ * Longest `connector_params.timeout`, seconds: one year, as Google's reference of executions.create says
+ * ("can be changed to a maximum value of 31536000 seconds (one year)",
+ * https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/v1/projects.locations.workflows.executions/create).
+ */
+const MAX_TIMEOUT_SEC = 31_536_000;
 
 /** What the connector needs from the service core. */
 export interface ChildHost {
@@ -67,10 +75,11 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
             const workflowId = requiredString(call.args, 'workflow_id', 'run');
             const arg = call.args.get('argument');
             const argument = arg === undefined || arg === null ? undefined : jsonArgument(arg);
+            const timeoutSec = timeoutSecOf(call.args);
             const child = apiCall(() => host.start(workflowId, argument, parentExecution));
             // "if skip_polling is set to True, run() doesn't return anything" (the child runs on).
             if (skipPolling(call.args)) return null;
-            const done = await waitFor(host, child.name, call.args, call.signal);
+            const done = await waitFor(host, child.name, timeoutSec, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return done.result === undefined ? null : parseJson(done.result);
           },
@@ -90,9 +99,10 @@ export function childWorkflowConnectors(host: ChildHost): { connectorsFor(parent
                 argument = a;
               }
             }
+            const timeoutSec = timeoutSecOf(call.args);
             const child = apiCall(() => host.start(workflowId, argument, parentExecution));
             if (skipPolling(call.args)) return resourceValue(child);
-            const done = await waitFor(host, child.name, call.args, call.signal);
+            const done = await waitFor(host, child.name, timeoutSec, call.signal);
             if (done.state !== 'SUCCEEDED') throw operationError(done);
             return resourceValue(done);
           },
@@ -121,19 +131,38 @@ function local(host: ChildHost, name: string): string {
   return inScope(host, name);
 }
 
-async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortSignal): Promise<Execution> {
-  let timeoutSec = DEFAULT_TIMEOUT_SEC;
+/**
+ * `connector_params.timeout` in seconds: absent, the default 1800; else a number above 0 and at most one year.
+ * @throws WorkflowError TypeError for a value that is not a number, ValueError for one out of that range
+ *   (Google's connector raises ValueError for "a negative timeout").
+ */
+function timeoutSecOf(args: WMap): number {
   const params = args.get('connector_params');
-  if (isMap(params)) {
-    const t = params.get('timeout');
-    if (typeof t === 'bigint' || typeof t === 'number') timeoutSec = Number(t);
+  const t = isMap(params) ? params.get('timeout') : undefined;
+  if (t === undefined || t === null) return DEFAULT_TIMEOUT_SEC;
+  if (typeof t !== 'bigint' && typeof t !== 'number') {
+    throw WorkflowError.of('TypeError', `connector_params.timeout must be a number of seconds, got ${toJson(t)}`);
   }
+  const sec = Number(t);
+  if (!(sec > 0) || sec > MAX_TIMEOUT_SEC) {
+    throw WorkflowError.of('ValueError', `connector_params.timeout must be above 0 and at most ${MAX_TIMEOUT_SEC} seconds (one year), got ${sec}`);
+  }
+  return sec;
+}
+
+/**
+ * Waits for the child `name` to end, at most the call's timeout. When the caller stops waiting because its
+ * own run is stopped (the caller is cancelled or ends), the child is cancelled too, as Google's connector
+ * does for the child it waits on: nothing is left running that nobody waits for.
+ */
+async function waitFor(host: ChildHost, name: string, timeoutSec: number, signal: AbortSignal): Promise<Execution> {
   const timer = new AbortController();
   let rejectCancelled: (reason: unknown) => void = () => {};
   // One listener on the run's signal, removed however the wait ends (a run's controller with no listener left
   // is reused, service/executions/abort-controller-pool.ts).
   const onAbort = (): void => {
     timer.abort();
+    cancelChild(host, name);
     rejectCancelled(signal.reason);
   };
   signal.addEventListener('abort', onAbort, { once: true });
@@ -145,13 +174,25 @@ async function waitFor(host: ChildHost, name: string, args: WMap, signal: AbortS
       () => new Promise<never>(() => {}),
     );
     const cancelled = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
+      if (signal.aborted) {
+        cancelChild(host, name);
+        reject(signal.reason);
+      }
       rejectCancelled = reject;
     });
     return await Promise.race([host.whenEnded(name), timeout, cancelled]);
   } finally {
     timer.abort();
     signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Cancels the child when it is still ACTIVE (one that has ended, or is gone, is left as it is). */
+function cancelChild(host: ChildHost, name: string): void {
+  try {
+    if (host.get(name).state === 'ACTIVE') host.cancel(name);
+  } catch {
+    // gone already (reset): nothing to cancel
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * AbortControllers for executions' runs, reused (issue 17: server CPU per execution). Every run needs one,
- * so that cancel can stop it (spec "States and transitions"), and on Node 20 making one costs about 8 µs (its
+ * AbortControllers for executions' runs, reused (docs/architecture.md: server CPU per execution). Every run needs one,
+ * so that cancel can stop it (docs/api-resources.md#states-and-transitions), and on Node 20 making one costs about 8 µs (its
  * AbortSignal is an EventTarget given another prototype after construction), a tenth of what the service
  * core spends on a trivial execution. Most runs end without being cancelled and leave nothing listening on
  * the signal: such a controller is as good as new, and the next run takes it.

@@ -1,5 +1,5 @@
 /**
- * Call logging (issue 12; Google's `callLogLevel` on workflows and executions, and the guide "Send logs to
+ * Call logging (docs/rest-api.md#call-logs; Google's `callLogLevel` on workflows and executions, and the guide "Send logs to
  * Cloud Logging": call logs are EngineCallLog entries, https://github.com/googleapis/googleapis/blob/master/google/cloud/workflows/type/engine_call.proto).
  * Google logs "only explicit call steps ... for example, calls to subworkflows or library functions"; calls
  * from within expressions, within standard-library functions and inside connectors are not logged. So here

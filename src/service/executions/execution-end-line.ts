@@ -1,5 +1,5 @@
 /**
- * The line the emulator prints on stderr when an execution ends (issue 12 "Terminal"): always for FAILED,
+ * The line the emulator prints on stderr when an execution ends (docs/cli.md#failures-on-the-terminal): always for FAILED,
  * for every end with --verbose. One line, so a terminal or CI log shows at a glance what failed and where:
  *
  *   workflows-emulator: execution FAILED: workflow order-saga, execution 1b2c...: KeyError: key not found: sku (order-saga.yaml:12:9, step "lookup" in "main")

@@ -3,7 +3,6 @@
  * each with everything it owns, found by ID or by full resource name, listed per workflow, and pruned to a
  * retention limit oldest first (ACTIVE executions are never dropped).
  */
-import type { LogEntry } from '../../stdlib/types.ts';
 import type { CallLog } from '../../mocks/call-log.ts';
 import type { CallLogLevel } from './call-log-observer.ts';
 import type { HistoryLevel } from './prepare-execution.ts';
@@ -23,8 +22,6 @@ export interface ExecutionRecord {
   readonly startMs: number;
   /** Stops the engine's run: set when it starts, dropped once the run has ended. */
   abort: AbortController | undefined;
-  /** Its sys.log entries, oldest first (created by the first one). */
-  logs: LogEntry[] | undefined;
   /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
   readonly historyLevel: HistoryLevel;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
@@ -37,6 +34,8 @@ export interface ExecutionRecord {
   calls?: CallLog | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent: string | undefined;
+  /** 0 for an execution started through the API, its parent's depth + 1 for a child. */
+  readonly depth: number;
   /** Called once when it ends (created by the first waiter). */
   onEnd: (() => void)[] | undefined;
 }
@@ -95,24 +94,37 @@ export class ExecutionStore {
     this.#byWorkflow.clear();
   }
 
-  /** Forgets the oldest terminal executions down to the retention limit. */
+  /**
+   * Forgets the oldest terminal executions down to the retention limit. Proportional to what it forgets
+   * (docs/limits.md "Executions"): it walks from the oldest and stops once enough are dropped (at most the
+   * ACTIVE cap of executions is passed over), and filters only the lists of the workflows that lost some.
+   */
   prune(): void {
     let excess = this.#byId.size - this.maxRetained;
     const dropped = new Set<ExecutionRecord>();
+    const touched = new Set<string>();
     for (const ex of this.#byId.values()) {
       if (excess <= 0) break;
       if (ex.resource.state === 'ACTIVE') continue;
       dropped.add(ex);
+      touched.add(ex.workflowId);
       excess--;
     }
     for (const ex of dropped) {
       this.#byId.delete(ex.executionId);
       this.onForget(ex);
     }
-    for (const [id, list] of this.#byWorkflow) {
-      const kept = list.filter((ex) => !dropped.has(ex));
-      if (kept.length) this.#byWorkflow.set(id, kept);
-      else this.#byWorkflow.delete(id);
-    }
+    for (const id of touched) this.#keepUndropped(id, dropped);
+  }
+
+  /** Filters the dropped executions out of one workflow's list (they are its oldest but for ACTIVE ones). */
+  #keepUndropped(workflowId: string, dropped: ReadonlySet<ExecutionRecord>): void {
+    const list = this.#byWorkflow.get(workflowId);
+    if (!list) return;
+    let cut = 0;
+    while (cut < list.length && dropped.has(list[cut]!)) cut++;
+    const kept = cut === list.length ? [] : list.slice(cut).filter((ex) => !dropped.has(ex));
+    if (kept.length) this.#byWorkflow.set(workflowId, kept);
+    else this.#byWorkflow.delete(workflowId);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The fields of the Execution resource that come from its step history and its times (issue 12; Google's
+ * The fields of the Execution resource that come from its step history and its times (docs/rest-api.md#step-history; Google's
  * Execution resource, https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions):
  * `duration`, `status.currentSteps` and `error.stackTrace`, and which history level an execution records.
  */
@@ -100,7 +100,7 @@ export function executionView(
 
 /**
  * The resource of an execution just created (ACTIVE), frozen; optional fields are left out when undefined.
- * Built field by field (no object spreads: this is on the path of every execution, issue 17).
+ * Built field by field (no object spreads: this is on the path of every execution, docs/architecture.md).
  */
 export function activeExecution(
   name: string,

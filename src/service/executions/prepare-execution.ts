@@ -6,10 +6,12 @@
  * where sys.log and call log lines go, the callback hub and the connectors the emulator runs itself (child
  * workflows, https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview).
  */
+import type { CoverageCounts } from '../../coverage/counts.ts';
+import type { StepEnd, StepEvent, StepObserver } from '../../engine/hooks.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Compat } from '../../lang/compat.ts';
 import { fetchHoldingTime } from '../../engine/virtual-time.ts';
-import type { CallLog } from '../../mocks/call-log.ts';
+import type { CallLog, RecordedBytes } from '../../mocks/call-log.ts';
 import type { MockSet } from '../../mocks/mock-file.ts';
 import { mockExecution, type ConnectorImpl } from '../../mocks/mock-interceptor.ts';
 import { executionEnv, type ExecutionIds } from '../../stdlib/sys.ts';
@@ -50,8 +52,12 @@ export interface ExecutionOptions {
   readonly callbacks: CallbackHub;
   /** Connectors the emulator runs itself (asked for on the first connector call), mocks winning over them. */
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
+  /** The service's budget of recorded call bytes (docs/limits.md), shared by its executions; none in one-off runs. */
+  readonly recordedBytes?: RecordedBytes | undefined;
   /** `google`: Google's behaviour where it and the emulator's default differ (docs/compat.md). */
   readonly compat?: Compat | undefined;
+  /** The coverage counts of the execution's source (docs/coverage.md), when its steps are counted. */
+  readonly coverage?: CoverageCounts | undefined;
 }
 
 /** A prepared execution: its dependencies for `runExecution`/`runToOutcome`, and what it records. */
@@ -70,6 +76,7 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     realFetch: fetchHoldingTime(clock, o.fetch),
     clock,
     ...(o.connectors ? { connectors: o.connectors } : {}),
+    ...(o.recordedBytes ? { recordedBytes: o.recordedBytes } : {}),
   });
   const history =
     o.history === 'none'
@@ -87,6 +94,8 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
         write: o.writeCallLog,
       })
     : undefined;
+  const counting = o.coverage?.observer();
+  const observer = history && counting ? new BothObservers(history, counting) : (history ?? counting);
   const deps: ExecutionDeps = {
     clock,
     fetch: mocked.fetch,
@@ -98,8 +107,25 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     hooks: {
       interceptor: mocked.interceptor,
       ...(callSteps ? { callSteps } : {}),
-      ...(history ? { observer: history } : {}),
+      ...(observer ? { observer } : {}),
     },
   };
   return { deps, calls: mocked.calls, history };
+}
+
+/** Two step observers as one: the history and the coverage counts both see every entry. */
+class BothObservers implements StepObserver<readonly [unknown, unknown]> {
+  constructor(
+    private readonly a: StepObserver,
+    private readonly b: StepObserver,
+  ) {}
+
+  enter(event: StepEvent, parent: readonly [unknown, unknown] | undefined): readonly [unknown, unknown] {
+    return [this.a.enter(event, parent?.[0]), this.b.enter(event, parent?.[1])];
+  }
+
+  leave(handle: readonly [unknown, unknown], end: StepEnd): void {
+    this.a.leave(handle[0], end);
+    this.b.leave(handle[1], end);
+  }
 }

@@ -1,6 +1,6 @@
 /**
- * The one execution runner (issue 10 "One of each"): runs a compiled definition with the engine and settles it
- * into what the execution resource shows at its end (spec "Execution": `result` as JSON text, or `error` with
+ * The one execution runner (docs/architecture.md#layers-and-where-things-are): runs a compiled definition with the engine and settles it
+ * into what the execution resource shows at its end (docs/api-resources.md#execution: `result` as JSON text, or `error` with
  * its `payload` and `context`). The service core, the one-shot `run` command (src/cli/run.ts) and the test
  * runner all run executions through it, so the three agree on results, error payloads and sys.log lines.
  */
@@ -13,7 +13,7 @@ import type { ExecutionDeps } from '../../engine/types.ts';
 import type { LogEntry } from '../../stdlib/types.ts';
 import { encodeError } from './error-payload.ts';
 
-/** How an execution ended, as its resource shows it (spec "Execution"). */
+/** How an execution ended, as its resource shows it (docs/api-resources.md#execution). */
 export type ExecutionOutcome =
   | {
       readonly state: 'SUCCEEDED';

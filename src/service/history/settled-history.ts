@@ -1,5 +1,5 @@
 /**
- * The step history of an execution that has ended, kept small (issue 17: heap per retained execution). A
+ * The step history of an execution that has ended, kept small (docs/architecture.md#step-history-and-call-logs-the-cost-per-step: heap per retained execution). A
  * running execution records into a {@link StepHistory} ring (typed arrays sized for growth, about 1.5 KB even
  * for one entry); once the execution ends nothing is appended any more, so a short history is kept as its
  * frozen entries instead (a few hundred bytes), and the ring is freed. Executions are kept in memory by the
@@ -58,6 +58,8 @@ export const EMPTY_HISTORY: StepHistoryReader = new SettledHistory([], 0, 0);
  */
 export function settleHistory(history: StepHistory): StepHistoryReader {
   if (history.recorded > SETTLE_MAX_ENTRIES) return history;
+  // Variables stay in the ring, where the budget on detailed history can free them (detail-budget.ts).
+  if (history.variableBytes > 0) return history;
   const entries = history.entries();
   // An entry still in progress (a branch that has not noticed a cancellation yet) may still change: keep the ring.
   for (const e of entries) if (e.state === 'STATE_IN_PROGRESS') return history;

@@ -1,5 +1,5 @@
 /**
- * The step history of one execution (issue 12; Google's "View history of execution steps" and the REST
+ * The step history of one execution (docs/rest-api.md#step-history; Google's "View history of execution steps" and the REST
  * resource `projects.locations.workflows.executions.stepEntries`): a `StepObserver` that turns the
  * engine's enter/leave events into step entries, and the store that keeps them. It records, it does not
  * format: resource shapes are built when read (src/service/history/step-entries.ts).

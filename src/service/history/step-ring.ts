@@ -1,5 +1,5 @@
 /**
- * The recording ring of a step history (issue 12; Google's "View history of execution steps"):
+ * The recording ring of a step history (docs/rest-api.md#step-history; Google's "View history of execution steps"):
  * {@link StepRing}, the base of StepHistory (step-history.ts), is the {@link StepObserver} that turns the
  * engine's enter/leave events into step entries and the store that keeps them; StepHistory adds the read side
  * (snapshots in entryId order with their siblings, find, currentSteps, failurePath).
@@ -29,7 +29,7 @@ import type { StepEnd, StepEvent, StepObserver, StepType } from '../../engine/ho
 import type { Value, WMap } from '../../lang/value.ts';
 import { toJson } from '../../lang/json.ts';
 
-/** Default cap on entries kept per execution (documented in README "Step history"). */
+/** Default cap on entries kept per execution (documented in docs/rest-api.md#step-history). */
 export const MAX_STEP_ENTRIES_PER_EXECUTION = 10_000;
 /** Default cap on the variables JSON kept per execution at the detailed level, in bytes (8 MB). */
 const MAX_VARIABLE_BYTES_PER_EXECUTION = 8 * 1024 * 1024;
@@ -352,6 +352,20 @@ export abstract class StepRing implements StepObserver<number> {
       this.pinned.set(id, this.snapshot(slot));
     } else if ((state & HAS_EXTRA) !== 0) this.freeExtra(id);
     this.ints[at + ID] = 0;
+  }
+
+  /**
+   * Frees the variables JSON of every entry (the detailed history of a finished execution, over the budget of
+   * docs/limits.md "Step history"); later reads show the entries without variables, and
+   * {@link variablesTruncated} is set. Returns the bytes freed.
+   */
+  dropAllVariables(): number {
+    const freed = this.variableBytes;
+    for (const extra of this.extras.values()) delete extra.variables;
+    for (const entry of this.pinned.values()) entry.variables = undefined;
+    this.variableBytes = 0;
+    if (freed > 0) this.variablesTruncated = true;
+    return freed;
   }
 
   /** Frees the variables of entry `id`, dropped by the cap, unless it is still in progress (and so kept). */

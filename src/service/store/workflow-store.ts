@@ -1,9 +1,9 @@
 /**
- * The workflows of the service core (spec "Resources and their fields": Workflow; "Versioning"): deploying,
+ * The workflows of the service core (docs/api-resources.md#resources-and-their-fields: Workflow; docs/api-resources.md#versioning): deploying,
  * reading, updating and deleting workflows, their revisions (IDs, the kept list) and the compile of each
  * source. The service core (core.ts) holds one store and starts executions from its records.
  *
- * Decision where the spec is silent (README "Differences from the real service"): a workflow created again
+ * Decision where the spec is silent (docs/differences.md): a workflow created again
  * under a deleted ID goes on from the old revision counter, so a revision ID always names one source.
  */
 import { compileDefinition } from '../../lang/definition/compile.ts';
@@ -26,11 +26,11 @@ import { revisionId, timestamp, workflowIdProblem } from '../names.ts';
 import { checkCallLogLevel } from '../executions/call-log-observer.ts';
 import { checkHistoryLevel } from '../executions/execution-view.ts';
 
-/** Largest description, in characters (spec "Workflow": max 1000). */
+/** Largest description, in characters (docs/api-resources.md#workflow: max 1000). */
 const MAX_DESCRIPTION_CHARS = 1000;
 
 /**
- * Revisions kept per workflow (issue 15): the newest ones; older ones are forgotten (their executions keep
+ * Revisions kept per workflow (docs/rest-api.md#workflow-settings-and-revisions): the newest ones; older ones are forgotten (their executions keep
  * running and stay readable). Google keeps every revision; a watched file saved all day must not grow without
  * bound here.
  */
@@ -78,6 +78,8 @@ export interface WorkflowStore {
   find(workflowId: string): WorkflowRecord;
   /** Whether a workflow of this ID is deployed. */
   has(workflowId: string): boolean;
+  /** Every deployed workflow's record, in the order deployed. */
+  records(): Iterable<WorkflowRecord>;
   /** Forgets every workflow and every revision counter (the control API's reset). */
   clear(): void;
 }
@@ -119,6 +121,10 @@ class Workflows implements WorkflowStore {
 
   has(workflowId: string): boolean {
     return this.#byId.has(workflowId);
+  }
+
+  records(): Iterable<WorkflowRecord> {
+    return this.#byId.values();
   }
 
   clear(): void {

@@ -1,5 +1,5 @@
 /**
- * Workflow files of the watched directory that failed to deploy (issue 16: the web UI shows them instead of
+ * Workflow files of the watched directory that failed to deploy (docs/web-ui.md#pages: the web UI shows them instead of
  * silently showing the revision deployed before). The directory watcher records a problem when a file does not
  * compile and clears it when the file deploys, is fixed or is removed; the UI reads them. One per workflow ID.
  */
@@ -23,6 +23,20 @@ export interface SourceProblem {
 /** The current problems, by workflow ID. */
 export class SourceProblems {
   readonly #byId = new Map<string, SourceProblem>();
+  #watchers = 0;
+
+  /**
+   * Whether a directory watcher is running: a watched file may break or be fixed at any moment, so the
+   * dashboard keeps refreshing itself (docs/web-ui.md).
+   */
+  get watching(): boolean {
+    return this.#watchers > 0;
+  }
+
+  /** A directory watcher started (`true`) or closed (`false`). */
+  watched(started: boolean): void {
+    this.#watchers = Math.max(0, this.#watchers + (started ? 1 : -1));
+  }
 
   /** Records (or replaces) the problem of `problem.workflowId`. */
   set(problem: SourceProblem): void {

@@ -1,5 +1,5 @@
 /**
- * Directory watching (spec "Directory watching", rules 1–6): every `.yaml` and `.json` file of the
+ * Directory watching (docs/cli.md#directory-watching, rules 1–6): every `.yaml` and `.json` file of the
  * workflows directory is deployed as the workflow named after the file, and kept in sync while running.
  *
  * - Changes are seen through `node:fs` `watch` (Node, Deno and Bun), plus a light rescan every
@@ -85,6 +85,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
   const files = new DirectoryFiles(service, dir, log);
   const debouncer = new SaveDebouncer(options.debounceMs ?? 60, options.maxWaitMs ?? 1000, (name) => files.sync(name));
   files.schedule = (name) => debouncer.schedule(name);
+  service.sourceProblems.watched(true);
   const initial = files.loadAll();
   let watcher: FSWatcher | undefined;
   try {
@@ -106,6 +107,7 @@ export async function watchDirectory(service: ServiceCore, dir: string, options:
     initial,
     fileOf: (workflowId) => files.fileOf(workflowId),
     close() {
+      if (!files.closed) service.sourceProblems.watched(false);
       files.closed = true;
       watcher?.close();
       clearInterval(interval);

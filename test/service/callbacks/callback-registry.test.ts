@@ -6,7 +6,7 @@ import { recordingVirtualTime } from '../../support/virtual-time.ts';
 import { testCallbacks } from '../../support/callbacks.ts';
 
 // The one callback hub (src/service/callbacks/callback-registry.ts CallbackRegistry) in process, as the service, the one-shot
-// run, the engine tests and the benches use it (spec "Events"; Google's "Wait using callbacks").
+// run, the engine tests and the benches use it (docs/api-resources.md#events; Google's "Wait using callbacks").
 const s = suite('service callback registry');
 
 const never = (): AbortSignal => new AbortController().signal;

@@ -68,4 +68,37 @@ s("executions.run with connector_params.skip_polling returns null at once while 
   assert.is(getEventListeners(signal, 'abort').length, 0);
 });
 
+s('cancelling the caller cancels the child it waits on (Google: executions connector run waits on the child)', async () => {
+  const cancelled: string[] = [];
+  const h = { ...host(new Promise<Execution>(() => {})), cancel: (name: string) => (cancelled.push(name), { name, state: 'CANCELLED' } as Execution) };
+  const controller = new AbortController();
+  const pending = childWorkflowConnectors(h).connectorsFor('parent').get(RUN)!(call(controller.signal));
+  controller.abort(new Error('cancelled'));
+  await (pending as Promise<Value>).catch(() => undefined);
+  assert.equal(cancelled, ['projects/p/locations/l/workflows/child/executions/c1']);
+});
+
+s('connector_params.timeout: above 0 and at most 31536000 s, as Google documents; anything else raises before a child starts', async () => {
+  // https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/v1/projects.locations.workflows.executions/create
+  let started = 0;
+  const h = { ...host(Promise.resolve({ name: 'c', state: 'SUCCEEDED', result: '1' } as Execution)), start: () => (started++, { name: 'c', state: 'ACTIVE' } as Execution) };
+  const run = childWorkflowConnectors(h).connectorsFor('parent').get(RUN)!;
+  const withTimeout = (t: Value): OutboundCall => {
+    const c = call(new AbortController().signal);
+    c.args.set('connector_params', new Map<string, Value>([['timeout', t]]));
+    return c;
+  };
+  for (const [t, tag] of [[-5n, 'ValueError'], [0n, 'ValueError'], [1e300, 'ValueError'], [Infinity, 'ValueError'], [NaN, 'ValueError'], [31_536_001n, 'ValueError'], ['60', 'TypeError']] as [Value, string][]) {
+    try {
+      await run(withTimeout(t));
+      assert.unreachable(`timeout ${String(t)} accepted`);
+    } catch (e) {
+      assert.equal(((e as { value: Map<string, Value> }).value).get('tags'), [tag], String(t));
+    }
+  }
+  assert.is(started, 0);
+  assert.is(await run(withTimeout(31_536_000n)), 1n);
+  assert.is(await run(withTimeout(0.5)), 1n);
+});
+
 s.run();

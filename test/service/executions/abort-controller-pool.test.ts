@@ -1,6 +1,6 @@
-// AbortControllers reused across executions' runs (src/service/executions/abort-controller-pool.ts; issue 17): only a controller
+// AbortControllers reused across executions' runs (src/service/executions/abort-controller-pool.ts; docs/architecture.md): only a controller
 // that never aborted and that nothing listens on is reused, so cancelling one execution never reaches another
-// (spec "States and transitions": cancel moves that execution to CANCELLED).
+// (docs/api-resources.md#states-and-transitions: cancel moves that execution to CANCELLED).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { giveBackController, takeController } from '../../../src/service/executions/abort-controller-pool.ts';

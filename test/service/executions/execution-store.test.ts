@@ -19,7 +19,7 @@ function record(workflowId: string, executionId: string, state: Execution['state
     resource: { name, state } as Execution,
     startMs: 0,
     abort: undefined,
-    logs: undefined,
+    depth: 0,
     historyLevel: 'basic',
     recording: undefined,
     history: undefined,

@@ -1,4 +1,4 @@
-// The one execution runner (issue 10 "One of each"; spec "Execution": result, error payload and context),
+// The one execution runner (docs/architecture.md#layers-and-where-things-are; docs/api-resources.md#execution: result, error payload and context),
 // used by the service core, the one-shot run and the test runner.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// The step history observer and the stepEntries resource (issue 12; Google's REST reference
+// The step history observer and the stepEntries resource (docs/rest-api.md#step-history; Google's REST reference
 // projects.locations.workflows.executions.stepEntries, Execution.Status.currentSteps, Execution.Error.stackTrace),
 // in process: enter/leave are called as the engine calls them (src/engine/hooks.ts), and the entries are read
 // back as Google's StepEntry resources.

@@ -176,5 +176,15 @@ o('an unknown or unorderable field or a bad direction is INVALID_ARGUMENT', () =
   }
 });
 
+s('a filter is bounded: 2,000 nested parentheses, 10,000 OR terms or 5,000 characters are a 400 naming the bound (docs/limits.md "List filters")', () => {
+  rejects('('.repeat(2000) + 'entryId=1' + ')'.repeat(2000), /invalid filter: parentheses are nested more than 16 deep at position 17/);
+  rejects(Array.from({ length: 10_000 }, (_, i) => `entryId=${i}`).join(' OR '), /invalid filter: the filter is \d+ characters long, over the limit of 4096/);
+  rejects(Array.from({ length: 33 }, (_, i) => `entryId=${i}`).join(' OR '), /invalid filter: more than 32 restrictions \(the one at position \d+ is one too many/);
+  rejects(`step="${'x'.repeat(5000)}"`, /over the limit of 4096/);
+  // Within the bounds: 16 levels and 32 restrictions are accepted.
+  assert.equal(ids('('.repeat(16) + 'entryId=1' + ')'.repeat(16)), [1]);
+  assert.equal(ids(Array.from({ length: 32 }, (_, i) => `entryId=${i}`).join(' OR ')), [1, 2, 3]);
+});
+
 s.run();
 o.run();

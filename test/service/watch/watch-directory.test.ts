@@ -1,4 +1,4 @@
-// The directory watcher in process (spec "Directory watching", rules 1–5): file names to workflow IDs, and
+// The directory watcher in process (docs/cli.md#directory-watching, rules 1–5): file names to workflow IDs, and
 // the cases the black-box suite does not reach: two files claiming one ID, subdirectories, dotfiles, a
 // workflow deleted through the API and its file saved again.
 import { suite } from 'uvu';
@@ -95,7 +95,7 @@ s('a workflow deleted through the API comes back when its file is saved again (r
   }
 });
 
-s('a file saved without pause, faster than the debounce, is still deployed while the saving goes on (issue 11)', async () => {
+s('a file saved without pause, faster than the debounce, is still deployed while the saving goes on (docs/architecture.md#running-fairness-and-value-semantics)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
   try {
     const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {} });
@@ -122,7 +122,7 @@ s('a file saved without pause, faster than the debounce, is still deployed while
   }
 });
 
-s('a file that fails to deploy is recorded with file, line, column and the kept revision; fixing or removing it clears that (issue 16)', async () => {
+s('a file that fails to deploy is recorded with file, line, column and the kept revision; fixing or removing it clears that (docs/web-ui.md#pages)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
   try {
     writeFileSync(join(dir, 'flaky.yaml'), RETURNS('one'));
