@@ -32,7 +32,7 @@ const uiAssets = {
 };
 
 // istanbul's HTML report assets (stylesheets, scripts, images), inlined as __COVERAGE_ASSETS__ for
-// `test --coverage-reporter html` (src/cli/test/coverage-assets.ts reads them from node_modules when run from source).
+// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run from source).
 const coverageAssetDir = new URL('./node_modules/istanbul-reports/lib/html/assets/', import.meta.url);
 const coverageAssets = Object.fromEntries(
   ['base.css', 'block-navigation.js', 'favicon.png', 'sort-arrow-sprite.png', 'sorter.js', 'vendor/prettify.css', 'vendor/prettify.js'].map(

@@ -4,11 +4,11 @@
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/system-clock.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
-import { StepHistory } from '../src/service/step-history.ts';
+import { StepHistory } from '../src/service/history/step-history.ts';
 
 const deps: ExecutionDeps = {
   clock: systemClock,

@@ -9,7 +9,7 @@ import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { createVirtualTime } from '../src/engine/virtual-time.ts';
 import { runExecution } from '../src/engine/run.ts';
 import { createServiceCore } from '../src/service/core.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { parseMocks } from '../src/mocks/mock-file.ts';
 import { mockExecution } from '../src/mocks/mock-interceptor.ts';
 import { report } from './report.ts';

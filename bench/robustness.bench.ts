@@ -12,7 +12,7 @@ import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/system-clock.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { startServer } from '../src/server.ts';
 import { report } from './report.ts';
 

@@ -16,7 +16,7 @@
  * docs/api-resources.md#resources-and-their-fields.
  */
 import { startEmulatorInProcess } from './start-emulator.ts';
-import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
+import { runWorkflowInProcess } from './cli/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {

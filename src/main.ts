@@ -13,7 +13,7 @@ import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
-import { testCommand } from './cli/test/command.ts';
+import { testCommand } from './cli/test-command/test-command.ts';
 import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ async function serve(args: readonly string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // A closed or failing stdout or stderr (EPIPE behind `| head -n 1`) ends the printing, never the emulator
-  // (docs/limits.md "Logs"; sys.log lines go through src/service/log-sink.ts).
+  // (docs/limits.md "Logs"; sys.log lines go through src/service/executions/log-sink.ts).
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});
   // A bug in one request or execution must not take the emulator (and every other execution) down.
@@ -108,7 +108,7 @@ async function main(args: readonly string[]): Promise<void> {
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
-  // The test command (docs/testing.md): src/cli/test/command.ts.
+  // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.
   if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));

@@ -17,7 +17,7 @@ import { checkSource, looksLikeWorkflow } from '../lint/check.ts';
 import { jsonReport, sarifReport, textReport, type FileProblems } from '../lint/report.ts';
 import { VERSION } from '../service/version.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
-import { displayPath, findFiles, MissingPathError } from './test/discover.ts';
+import { displayPath, findFiles, MissingPathError } from './test-command/find-test-files.ts';
 
 /** The usage text of `workflows-emulator lint --help`. */
 export const LINT_USAGE = `Usage: workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]

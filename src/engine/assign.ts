@@ -6,7 +6,7 @@
  */
 import { indexError, keyError, typeError } from '../lang/errors.ts';
 import type { AssignTarget, Assignment } from '../lang/definition/ast.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { isList, isMap, remeasure, sizeOf, typeName, type Value, type WMap } from '../lang/value.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';

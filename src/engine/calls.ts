@@ -13,8 +13,8 @@ import { bindNamedArgs, bindPositionalArgs } from '../stdlib/index.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
 import type { CallStepEvent, OutboundCall } from './hooks.ts';
-import { MAX_CALL_DEPTH } from '../lang/limits.ts';
-import { recursionError } from './limits.ts';
+import { MAX_CALL_DEPTH } from '../lang/language-limits.ts';
+import { recursionError } from './limit-errors.ts';
 import { Frame, Scope } from './scope.ts';
 
 /**

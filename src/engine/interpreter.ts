@@ -23,7 +23,7 @@
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList, WorkflowDef } from '../lang/definition/ast.ts';
 import { JsonEncodeError, toJson } from '../lang/json.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { typeName, type Value } from '../lang/value.ts';
 import { execAssign } from './assign.ts';
 import { callFunction, execCall } from './calls.ts';

@@ -6,7 +6,7 @@ import { WorkflowError } from '../lang/errors.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import { ENGINE } from './interpreter.ts';
-import { MAX_MEMORY_BYTES } from '../lang/limits.ts';
+import { MAX_MEMORY_BYTES } from '../lang/language-limits.ts';
 import { Execution, Frame, Scope } from './scope.ts';
 import type { ExecutionDeps } from './types.ts';
 

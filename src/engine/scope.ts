@@ -16,11 +16,11 @@
 import type { Env } from '../lang/expr/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.ts';
-import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
+import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/language-limits.ts';
 import type { CallContext, RetryPolicy, StdlibFunction } from '../stdlib/types.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import type { CallInterceptor, CallStepObserver, StepObserver } from './hooks.ts';
-import { memoryLimitError, stepLimitError } from './limits.ts';
+import { memoryLimitError, stepLimitError } from './limit-errors.ts';
 import type { ExecutionDeps } from './types.ts';
 
 /**

@@ -11,7 +11,7 @@ import type { ExecutionHooks } from './hooks.ts';
  * sink and callback hub, the function library its calls and retry policies resolve in (the one its
  * definition was compiled against), and the optional hooks (a step observer, a call interceptor; see
  * hooks.ts). The cancellation signal is passed separately to `runExecution`. Hosts build it with
- * `prepareExecution` (src/service/execution-setup.ts).
+ * `prepareExecution` (src/service/executions/prepare-execution.ts).
  */
 export type ExecutionDeps = Omit<CallContext, 'signal'> & {
   readonly library: FunctionLibrary;

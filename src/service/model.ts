@@ -7,9 +7,9 @@ import type { SourceCoverage } from '../coverage/summary.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
-import type { SourceProblems } from './source-problems.ts';
-import type { WorkflowSettings } from './workflow-settings.ts';
-import type { StepEntryOutline } from './step-entries.ts';
+import type { SourceProblems } from './watch/source-problems.ts';
+import type { WorkflowSettings } from './store/workflow-settings.ts';
+import type { StepEntryOutline } from './history/step-entries.ts';
 
 /** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -28,7 +28,7 @@ export interface Workflow extends WorkflowSettings {
   readonly updateTime: string;
   /** Google's field: the step history its executions record unless they set their own (docs/rest-api.md#step-history). */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
-  /** Google's field: call logging of its executions unless they set their own (src/service/call-logging.ts). */
+  /** Google's field: call logging of its executions unless they set their own (src/service/executions/call-log-observer.ts). */
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
   /** When the current revision was made (RFC 3339). */
   readonly revisionCreateTime?: string;

@@ -1,6 +1,6 @@
 /**
  * The `events` namespace (docs/api-resources.md#events): callback endpoints. The execution's {@link CallbackHub} makes the
- * URLs and delivers the requests: one implementation, the service's callback registry (src/service/callbacks.ts),
+ * URLs and delivers the requests: one implementation, the service's callback registry (src/service/callbacks/callback-registry.ts),
  * used by the service, one-shot runs, tests and benches.
  */
 import { valueError } from '../lang/errors.ts';

@@ -21,7 +21,7 @@
 import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
 import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
 import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
@@ -162,7 +162,7 @@ export interface PreparedRequest {
  * Checks and encodes an http.* call's arguments (module header: Request). Used by {@link httpRequest} and by
  * http mocks, which answer the same request without sending it.
  * @throws WorkflowError TypeError or ValueError for a bad argument; ResourceLimitError for a body over the value
- *   limits (src/lang/size-limits.ts).
+ *   limits (src/lang/size-checks.ts).
  */
 export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat): PreparedRequest {
   const method = str(fnName, 'method', a.method).toUpperCase();

@@ -6,7 +6,7 @@
  */
 import { typeError } from '../lang/errors.ts';
 import type { Value, WMap } from '../lang/value.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import type { FunctionLibrary, RetryPolicy, StdlibFunction } from './types.ts';
 import { functions as base64 } from './base64.ts';
 import { functions as builtins } from './builtins.ts';

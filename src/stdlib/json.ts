@@ -11,7 +11,7 @@
 import { typeError, valueError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonEncodeError, JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
-import { checkString, MAX_STRING_BYTES, MAX_VALUE_BYTES, SizeBudget } from '../lang/size-limits.ts';
+import { checkString, MAX_STRING_BYTES, MAX_VALUE_BYTES, SizeBudget } from '../lang/size-checks.ts';
 import { fromUtf8Lenient, utf8, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 

@@ -4,7 +4,7 @@
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';

@@ -17,7 +17,7 @@
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
-import { checkString, checkStringUnits, SizeBudget } from '../lang/size-limits.ts';
+import { checkString, checkStringUnits, SizeBudget } from '../lang/size-checks.ts';
 import { bytes, codePointCounter, fromUtf8Lenient, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 import { charsetName, decodeText, encodeText } from './charset.ts';

@@ -96,7 +96,7 @@ export interface LogEntry {
 
 /**
  * Callback endpoints of one execution (docs/api-resources.md#events). One implementation, the service's callback registry
- * (src/service/callbacks.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
+ * (src/service/callbacks/callback-registry.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
  */
 export interface CallbackHub {
   /**

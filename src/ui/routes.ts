@@ -33,7 +33,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { readBody, RequestTooLarge } from '../platform/request-body.ts';
-import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
+import { MAX_REVISIONS_PER_WORKFLOW } from '../service/store/workflow-store.ts';
 import type { EmulatorControl, Execution, ServiceCore, Workflow } from '../service/model.ts';
 import { diffPage } from './diff-page.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';

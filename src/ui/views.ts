@@ -5,7 +5,7 @@
  * frame and shared pieces are in layout.ts, the execution page in execution-page.ts.
  */
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
-import type { SourceProblem } from '../service/source-problems.ts';
+import type { SourceProblem } from '../service/watch/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
 import { workflowGraph } from './graph-view.ts';
 import { compareForm } from './diff-page.ts';

@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testCommand, type TestIO } from '../../src/cli/test/command.ts';
-import { findTestFiles } from '../../src/cli/test/discover.ts';
+import { testCommand, type TestIO } from '../../src/cli/test-command/test-command.ts';
+import { findTestFiles } from '../../src/cli/test-command/find-test-files.ts';
 import { readBoundedFile } from '../../src/cli/read-bounded.ts';
 
 const s = suite('cli: test command inputs and interruption (docs/limits.md "The test command")');

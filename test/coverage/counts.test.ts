@@ -9,9 +9,9 @@ import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { parseJson } from '../../src/lang/json.ts';
 import { NO_MOCKS, parseMocks } from '../../src/mocks/mock-file.ts';
-import { prepareExecution } from '../../src/service/execution-setup.ts';
-import { runToOutcome } from '../../src/service/runner.ts';
-import { CallbackRegistry } from '../../src/service/callbacks.ts';
+import { prepareExecution } from '../../src/service/executions/prepare-execution.ts';
+import { runToOutcome } from '../../src/service/executions/run-to-outcome.ts';
+import { CallbackRegistry } from '../../src/service/callbacks/callback-registry.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 
 const source = readFileSync(new URL('../fixtures/coverage/every-branch.yaml', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 // Every value that leaves an execution as JSON (its result, a raised error, a sys.log entry, an http.* body)
-// is held to the language's value limits (src/lang/limits.ts; docs/limits.md "Definitions"): a larger one is
+// is held to the language's value limits (src/lang/language-limits.ts; docs/limits.md "Definitions"): a larger one is
 // the workflow's ResourceLimitError at the step, never a frozen or crashed process.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DefinitionError } from '../../src/lang/definition/errors.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
-import { encodeError } from '../../src/service/error-payload.ts';
+import { encodeError } from '../../src/service/executions/error-payload.ts';
 import { run } from '../engine/helpers.ts';
 import { params, FUZZ_SEED } from './config.ts';
 

@@ -4,8 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { parseFilter } from '../../src/service/filter.ts';
-import { EXECUTION_FIELDS } from '../../src/service/lists.ts';
+import { parseFilter } from '../../src/service/lists/list-filter.ts';
+import { EXECUTION_FIELDS } from '../../src/service/lists/list-page.ts';
 import { ApiError } from '../../src/service/errors.ts';
 import type { Execution } from '../../src/service/model.ts';
 import { params, FUZZ_SEED } from './config.ts';

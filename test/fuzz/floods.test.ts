@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { createServiceCore, MAX_CHILD_DEPTH } from '../../src/service/core.ts';
 import { parseMocks } from '../../src/mocks/mock-file.ts';
 import { MAX_RECORDED_VALUE_BYTES } from '../../src/mocks/call-log.ts';
-import { MAX_LOG_BYTES_PER_EXECUTION, logEntryBytes } from '../../src/service/log-sink.ts';
+import { MAX_LOG_BYTES_PER_EXECUTION, logEntryBytes } from '../../src/service/executions/log-sink.ts';
 import { sizeOf } from '../../src/lang/value.ts';
 import type { Execution, ServiceCore } from '../../src/service/model.ts';
 import { until } from '../support/emulator.ts';

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { ERROR_TAG_NAMES, WorkflowError } from '../../src/lang/errors.ts';
 import { typeName, sizeOf, type Value } from '../../src/lang/value.ts';
-import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-limits.ts';
+import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-checks.ts';
 import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';

@@ -10,7 +10,7 @@ import { runExecution } from '../../src/engine/run.ts';
 import { harness } from '../engine/helpers.ts';
 
 // docs/api-resources.md#events: create_callback_endpoint and await_callback, through whole executions with the product's
-// callback registry (src/service/callbacks.ts).
+// callback registry (src/service/callbacks/callback-registry.ts).
 const s = suite('stdlib events.*');
 
 const workflow = (method: string) => `

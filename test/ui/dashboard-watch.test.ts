@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { watchDirectory } from '../../src/service/watcher.ts';
+import { watchDirectory } from '../../src/service/watch/watch-directory.ts';
 import { startUi } from './harness.ts';
 
 const s = suite('ui dashboard of a watched directory');

@@ -32,7 +32,7 @@ import type {
   Template,
   WorkflowDef,
 } from './ast.ts';
-import { MAX_ASSIGNMENTS } from '../limits.ts';
+import { MAX_ASSIGNMENTS } from '../language-limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';

@@ -17,7 +17,7 @@
  * "billion laughs" alias bomb is a DefinitionError within milliseconds); anything the workflow language has no
  * value for (complex keys, custom tags) is an error.
  */
-import { utf8Length } from '../size-limits.ts';
+import { utf8Length } from '../size-checks.ts';
 import { load as loadYaml, type State as YamlState } from 'js-yaml';
 import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
@@ -94,7 +94,7 @@ export interface LoadedSource {
 }
 
 /** The UTF-8 length of a string in bytes (one implementation, in size-limits.ts). */
-export { utf8Length } from '../size-limits.ts';
+export { utf8Length } from '../size-checks.ts';
 
 /**
  * Parses a workflow source into a position-keeping tree.

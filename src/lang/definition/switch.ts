@@ -3,7 +3,7 @@
  * each a `condition` with `next`, `steps`, both, or a step's fields written inline.
  */
 import type { SwitchCase } from './ast.ts';
-import { MAX_SWITCH_CONDITIONS } from '../limits.ts';
+import { MAX_SWITCH_CONDITIONS } from '../language-limits.ts';
 import type { SMap, SNode, SScalar } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate } from './template.ts';

@@ -24,7 +24,7 @@
  * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
  * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
-import { checkString } from '../size-limits.ts';
+import { checkString } from '../size-checks.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
 import { compareNumbers, deepEqual, formatDouble, typeName, wrapInt, type Value } from '../value.ts';
