@@ -13,16 +13,16 @@ import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { createVirtualTime } from '../src/engine/virtual-time.ts';
 import { runExecution } from '../src/engine/run.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
-import { prepareExecution } from '../src/service/execution-setup.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
+import { prepareExecution } from '../src/service/executions/prepare-execution.ts';
 import { createServiceCore } from '../src/service/core.ts';
-import { appendTestCase, testCaseOf } from '../src/service/test-case.ts';
+import { appendTestCase, testCaseOf } from '../src/service/recording/test-case.ts';
 import { parseMocks } from '../src/mocks/mock-file.ts';
 import { mockExecution } from '../src/mocks/mock-interceptor.ts';
 import { executionEnv } from '../src/stdlib/sys.ts';
-import { parseTestFile } from '../src/cli/test/suite.ts';
-import { prepareFile, runCase } from '../src/cli/test/run-case.ts';
-import { testCommand } from '../src/cli/test/command.ts';
+import { parseTestFile } from '../src/cli/test-command/test-file.ts';
+import { prepareFile, runCase } from '../src/cli/test-command/run-case.ts';
+import { testCommand } from '../src/cli/test-command/test-command.ts';
 import { report } from './report.ts';
 
 const loop = (n: number): string => `main:

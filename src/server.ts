@@ -9,8 +9,9 @@ import { startGrpcServer, type GrpcServer } from './api/grpc.ts';
 import { DEFAULT_CONFIG, type ServerConfig } from './cli/config.ts';
 import { createServiceCore, type ServiceCoreOptions } from './service/core.ts';
 import type { ServiceCore } from './service/model.ts';
-import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watcher.ts';
-import { executionEndLine } from './service/execution-end-line.ts';
+import { splitName } from './service/names.ts';
+import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watch/watch-directory.ts';
+import { executionEndLine } from './service/executions/execution-end-line.ts';
 import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
 import type { EmulatorControl } from './service/model.ts';
@@ -69,11 +70,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const service = createServiceCore({
     project: config.project,
     location: config.location,
+    ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
+    ...(config.compat === 'google' ? { compat: config.compat } : {}),
     callbackBaseUrl: url,
     ...(config.history !== undefined ? { defaultHistory: config.history } : {}),
     onExecutionEnd: (execution) => {
       if (execution.state !== 'FAILED' && !config.verbose) return;
-      const workflowId = execution.name.split('/')[5]!;
+      const workflowId = splitName(execution.name, ['workflows', 'executions'])?.ids[0] ?? execution.name;
       printEnd(executionEndLine(workflowId, execution, watcher?.fileOf(workflowId)));
     },
     ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),

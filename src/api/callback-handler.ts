@@ -1,12 +1,13 @@
 /**
- * The callback endpoint `/callbacks/{callbackId}` (spec "Callbacks", "Events"): any method hands the request
+ * The callback endpoint `/callbacks/{callbackId}` (docs/rest-api.md#callbacks and docs/api-resources.md#events): any method hands the request
  * (method, headers, query, body) to the execution waiting on that callback. Served by the REST port
  * (rest.ts) and, alone, by the one-shot run (src/cli/run.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import type { CallbackRequest, ServiceCore } from '../service/model.ts';
-import { decodeSegment, JSON_TYPE, readBody, sendError, sendJson } from './http-json.ts';
+import { readBody } from '../platform/request-body.ts';
+import { decodeSegment, JSON_TYPE, sendError, sendJson } from './http-json.ts';
 import type { RestHandler } from './rest.ts';
 
 /** Largest callback request body accepted, in bytes (the variable memory limit is 512 KB). */
@@ -14,7 +15,7 @@ const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 
 /**
  * A handler serving only `/callbacks/{id}` (any method), answering exactly as the REST port does (200 when
- * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; spec "Callbacks"); any other path
+ * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; docs/rest-api.md#callbacks); any other path
  * is 404 naming `servedBy`. The one-shot run (src/cli/run.ts) serves its callbacks with it.
  */
 export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], servedBy: string): RestHandler {
@@ -32,7 +33,7 @@ export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], s
   };
 }
 
-/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */
+/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (docs/api-resources.md#events). */
 export async function deliverCallback(
   deliver: ServiceCore['deliverCallback'],
   req: IncomingMessage,

@@ -1,5 +1,5 @@
 /**
- * The control API (issue 13 "Control API"): what a test suite steers besides the Workflows API, under
+ * The control API (docs/rest-api.md#the-control-api): what a test suite steers besides the Workflows API, under
  * `/emulator/v1/` on the REST port (the convention of Google's Firebase emulators). JSON in and out; errors
  * in Google's JSON error shape, as the rest of the REST API.
  *
@@ -12,9 +12,11 @@
  * | `GET /emulator/v1/clock` | `{"mode", "now", "pendingSleeps", "pendingDeadlines"}` |
  * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
  * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
+ * | `GET /emulator/v1/coverage` | `{"coverage": [...]}`: steps, branches and routines covered per workflow revision since start or the last reset (docs/coverage.md) |
+ * | `DELETE /emulator/v1/coverage` | coverage counts back to zero |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
- * | `POST /emulator/v1/{execution name}:replay` | `{"revision": "latest", "strict": true}` (both optional): a new execution replayed from the recording (src/service/replay.ts); answers it |
- * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
+ * | `POST /emulator/v1/{execution name}:replay` | `{"revision": "latest", "strict": true}` (both optional): a new execution replayed from the recording (src/service/recording/replay.ts); answers it |
+ * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/recording/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../lang/json.ts';
@@ -24,14 +26,13 @@ import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from '../service/errors.ts';
 import type { EmulatorControl, ServiceCore } from '../service/model.ts';
 import { VERSION } from '../service/version.ts';
-import { appendTestCase, testCaseOf } from '../service/test-case.ts';
-import { readBody, sendJson } from './http-json.ts';
+import { splitName } from '../service/names.ts';
+import { readBody } from '../platform/request-body.ts';
+import { decodeSegment, sendJson } from './http-json.ts';
+import { appendTestCase, testCaseOf } from '../service/recording/test-case.ts';
 
 /** The path prefix of the control API. */
 const CONTROL_PREFIX = '/emulator/v1/';
-
-/** Largest mock file accepted over the API, bytes. */
-const MAX_MOCKS_BYTES = 4 * 1024 * 1024;
 
 /** What the control API acts on: the service, its control side, and the server's reset (redeploys). */
 export interface ControlTarget {
@@ -60,7 +61,7 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return sendJson(res, 200, NO_MOCKS.content);
       }
       if (method === 'PUT') {
-        return readBody(req, MAX_MOCKS_BYTES).then((raw) => {
+        return readBody(req).then((raw) => {
           const text = new TextDecoder().decode(raw);
           try {
             service.setMocks(parseMocks(text, 'request body'));
@@ -91,16 +92,25 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         if (!virtual) {
           throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
         }
+        const problem = virtual.advanceProblem(seconds * 1000);
+        if (problem !== undefined) throw ApiError.invalidArgument(`seconds: ${problem}`);
         await virtual.advance(seconds * 1000);
         sendJson(res, 200, clockState(service, virtual));
       });
+    case 'coverage':
+      if (method === 'GET') return sendJson(res, 200, { coverage: service.coverage() });
+      if (method === 'DELETE') {
+        service.resetCoverage();
+        return sendJson(res, 200, { coverage: service.coverage() });
+      }
+      break;
     case 'reset':
       if (method !== 'POST') break;
       return target.reset().then(() => void sendJson(res, 200, {}));
     default: {
-      const m = /^(projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+))\/calls$/.exec(rest);
+      const m = rest.endsWith('/calls') ? splitName(rest.slice(0, -'/calls'.length), ['workflows', 'executions']) : undefined;
       if (m && method === 'GET') {
-        const calls = service.executionCalls(decodeURIComponent(m[2]!), decodeURIComponent(m[3]!));
+        const calls = service.executionCalls(decodeSegment(m.ids[0]!), decodeSegment(m.ids[1]!));
         const text = `{"calls":[${calls.map((c) => toJson(callRecordValue(c))).join(',')}]}`;
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         res.end(text);
@@ -108,10 +118,10 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
       }
       if (m) break;
       const t = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+):(testCase|replay)$/.exec(rest);
-      if (t?.[3] === 'testCase' && method === 'GET') return sendTestCase(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
-      if (t?.[3] === 'replay' && method === 'POST') return replay(service, req, res, decodeURIComponent(t[1]!), decodeURIComponent(t[2]!));
+      if (t?.[3] === 'testCase' && method === 'GET') return sendTestCase(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
+      if (t?.[3] === 'replay' && method === 'POST') return replay(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
       if (t) break;
-      throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
+      throw ApiError.notFound(`no such control API path: ${method} ${path} (see docs/rest-api.md#the-control-api)`);
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);

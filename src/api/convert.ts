@@ -1,8 +1,7 @@
 /**
  * Conversion between the service core's resources (src/service/model.ts) and the published protobuf messages
  * of google.cloud.workflows.v1 and google.cloud.workflows.executions.v1 (gen/), for the gRPC API and Google's
- * REST transport (SPEC.md "gRPC API", "Resources and their fields"). Also parses resource names from
- * requests. Field meanings follow Google's API reference
+ * REST transport (docs/grpc.md#the-grpc-api and docs/api-resources.md#resources-and-their-fields). Field meanings follow Google's API reference
  * (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows,
  * https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions).
  * Pure functions; every miss throws {@link ApiError}.
@@ -26,7 +25,7 @@ import {
   ExecutionView,
   type Execution as ExecutionMessage,
 } from '../../gen/google/cloud/workflows/executions/v1/executions_pb.ts';
-import type { Execution, ExecutionState, ServiceCore, Workflow } from '../service/model.ts';
+import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
 
 const EXECUTION_STATES: Readonly<Record<ExecutionState, Execution_State>> = {
@@ -101,7 +100,7 @@ export function workflowSettingsOf(message: WorkflowMessage): Record<string, unk
 /**
  * An execution resource as a google.cloud.workflows.executions.v1.Execution message. `view` BASIC keeps only
  * name, start/end time, duration, state and workflow_revision_id (as Google's ExecutionView says); FULL and
- * UNSPECIFIED add argument, result, error (payload, context, stack_trace) and status (current_steps; issue 12).
+ * UNSPECIFIED add argument, result, error (payload, context, stack_trace) and status (current_steps; docs/rest-api.md#step-history).
  * `duration` is set once the execution ended.
  */
 export function executionToMessage(execution: Execution, view: ExecutionView = ExecutionView.FULL): ExecutionMessage {
@@ -144,41 +143,6 @@ export function executionToMessage(execution: Execution, view: ExecutionView = E
     });
   }
   return message;
-}
-
-/** `projects/{project}/locations/{location}` of the service. */
-export function locationName(service: Pick<ServiceCore, 'project' | 'location'>): string {
-  return `projects/${service.project}/locations/${service.location}`;
-}
-
-/**
- * Splits a resource name of the form `projects/{project}/locations/{location}/<collection>/{id}/...` into the
- * IDs after the location, checking the collection words. `kinds` lists the collections in order, e.g.
- * `['workflows', 'executions']`. Throws INVALID_ARGUMENT when the name has another shape, NOT_FOUND when it
- * names another project or location than the emulator's (Google answers for resources it does not hold the
- * same way).
- */
-export function parseName(
-  service: Pick<ServiceCore, 'project' | 'location'>,
-  name: string,
-  kinds: readonly string[],
-  field = 'name',
-): string[] {
-  const parts = name.split('/');
-  const ok =
-    parts.length === 4 + 2 * kinds.length &&
-    parts[0] === 'projects' &&
-    parts[2] === 'locations' &&
-    kinds.every((k, i) => parts[4 + 2 * i] === k) &&
-    parts.every((p) => p !== '');
-  if (!ok) {
-    const shape = ['projects/{project}/locations/{location}', ...kinds.map((k) => `${k}/{${k.replace(/s$/, '')}}`)].join('/');
-    throw ApiError.invalidArgument(`${field} must be of the form ${shape}, got '${name}'`);
-  }
-  if (parts[1] !== service.project || parts[3] !== service.location) {
-    throw ApiError.notFound(`Resource '${name}' was not found (the emulator serves ${locationName(service)})`);
-  }
-  return kinds.map((_, i) => parts[5 + 2 * i]!);
 }
 
 /**

@@ -1,19 +1,26 @@
 /**
  * The long-running operations that CreateWorkflow, UpdateWorkflow and DeleteWorkflow answer with on gRPC and
- * on Google's REST transport (SPEC.md "gRPC API", "Operation"). The emulator does its work at once, so every
+ * on Google's REST transport (docs/grpc.md#the-grpc-api and docs/api-resources.md#operation). The emulator does its work at once, so every
  * operation is born done, with the result packed in `response` and the Workflows OperationMetadata in
  * `metadata` (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations). They
  * are kept by name so google.longrunning.Operations GetOperation can answer clients that poll. One store per
  * service core, shared by every transport serving that core.
  */
-import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { create, createRegistry, type DescMessage, type MessageShape, type Registry } from '@bufbuild/protobuf';
 import { anyPack, EmptySchema } from '@bufbuild/protobuf/wkt';
 import { nodeCrypto } from '../platform/builtins.ts';
 import { OperationSchema, type Operation } from '../../gen/google/longrunning/operations_pb.ts';
-import { OperationMetadataSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
-import type { ServiceCore } from '../service/model.ts';
+import { OperationMetadataSchema, WorkflowSchema } from '../../gen/google/cloud/workflows/v1/workflows_pb.ts';
+import type { ServiceCore, Workflow } from '../service/model.ts';
 import { ApiError } from '../service/errors.ts';
-import { locationName, timestampFromDate } from './convert.ts';
+import { parentName } from '../service/names.ts';
+import { timestampFromDate, workflowToMessage } from './convert.ts';
+
+/**
+ * The types an operation's packed Any fields may hold (its metadata and results), for every JSON answer
+ * that carries an operation: Google's REST transport and the Connect protocol's JSON.
+ */
+export const OPERATION_TYPES: Registry = createRegistry(WorkflowSchema, OperationMetadataSchema, EmptySchema);
 
 /** How many operations are kept; older ones are forgotten (GetOperation then answers NOT_FOUND). */
 const MAX_KEPT_OPERATIONS = 10_000;
@@ -32,7 +39,7 @@ class OperationStore {
    */
   record<Desc extends DescMessage>(verb: string, target: string, schema: Desc, response: MessageShape<Desc>): Operation {
     const now = new Date();
-    const name = `${locationName(this.service)}/operations/operation-${now.getTime()}-${nodeCrypto().randomBytes(8).toString('hex')}`;
+    const name = `${parentName(this.service.project, this.service.location)}/operations/operation-${now.getTime()}-${nodeCrypto().randomBytes(8).toString('hex')}`;
     const metadata = create(OperationMetadataSchema, {
       createTime: timestampFromDate(now),
       endTime: timestampFromDate(now),
@@ -49,6 +56,11 @@ class OperationStore {
     this.#byName.set(name, operation);
     if (this.#byName.size > MAX_KEPT_OPERATIONS) this.#byName.delete(this.#byName.keys().next().value!);
     return operation;
+  }
+
+  /** A done update operation of `workflow` (response: the workflow). */
+  recordUpdate(workflow: Workflow): Operation {
+    return this.record('update', workflow.name, WorkflowSchema, workflowToMessage(workflow));
   }
 
   /** A done delete operation (response: google.protobuf.Empty). */

@@ -1,35 +1,32 @@
 /**
- * The gRPC API's routes (SPEC.md "gRPC API"): one Connect router over the RPCs of grpc-services.ts, the
+ * The gRPC API's routes (docs/grpc.md#the-grpc-api): one Connect router over the RPCs of grpc-services.ts, the
  * mapping of ApiErrors to gRPC codes, the request size limit, and the handler grpc.ts's listener gives each
- * HTTP/2 stream (grpc-stream.ts). Loaded on the first gRPC request, not at start-up: the protobuf descriptors
- * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
+ * HTTP/2 stream (grpc-stream.ts), and the same routes for the Connect protocol on the REST port. Loaded on the first gRPC request, not at start-up: the protobuf descriptors
+ * and Connect cost about a quarter of the emulator's start-up (docs/architecture.md#start-up, start-up profile).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { Code, ConnectError, createConnectRouter, type Interceptor } from '@connectrpc/connect';
-import { compressionBrotli, compressionGzip } from '@connectrpc/connect-node';
+import { Code, ConnectError, createConnectRouter, type ConnectRouterOptions, type Interceptor } from '@connectrpc/connect';
+import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DescMethodUnary } from '@bufbuild/protobuf';
 import type { ServiceCore } from '../service/model.ts';
 import { API_CODES, ApiError } from '../service/errors.ts';
 import { allRpcs } from './grpc-services.ts';
+import { OPERATION_TYPES } from './grpc-operations.ts';
 import { serveStream, type GrpcRoute, type StreamOptions } from './grpc-stream.ts';
+import { MAX_REQUEST_BYTES } from '../platform/request-body.ts';
 
-/**
- * The largest request message the gRPC API reads, in bytes: 4 MB, as REST's request bodies (rest.ts
- * MAX_API_BODY_BYTES). A larger one is refused with RESOURCE_EXHAUSTED (gRPC's own default limit and code).
- */
-export const MAX_GRPC_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The ConnectError a gRPC client receives for `error`: an {@link ApiError} keeps its message and maps to the
  * gRPC code of the same name (NOT_FOUND 5, ALREADY_EXISTS 6, INVALID_ARGUMENT 3, FAILED_PRECONDITION 9,
  * UNIMPLEMENTED 12, INTERNAL 13; src/service/errors.ts `API_CODES`); a ConnectError passes through; anything
- * else becomes INTERNAL with its message.
+ * else becomes INTERNAL ({@link ApiError.from}).
  */
 export function toConnectError(error: unknown): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (error instanceof ApiError) return new ConnectError(error.message, API_CODES[error.code].grpc as Code, undefined, undefined, error);
-  const message = error instanceof Error ? error.message : String(error);
-  return new ConnectError(message, Code.Internal, undefined, undefined, error);
+  const apiError = ApiError.from(error);
+  return new ConnectError(apiError.message, API_CODES[apiError.code].grpc as Code, undefined, undefined, error);
 }
 
 const errorMapping: Interceptor = (next) => async (request) => {
@@ -41,8 +38,8 @@ const errorMapping: Interceptor = (next) => async (request) => {
 };
 
 /**
- * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E and `%` itself are
- * escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
+ * `grpc-message` in the gRPC spec's own percent-encoding: only bytes outside 0x20-0x7E, `%` itself and a
+ * space at either end are escaped (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md#responses). Connect escapes like
  * encodeURIComponent, which spec-following decoders read the same, but @grpc/grpc-js (Google's Node client)
  * decodes with decodeURI and would show `/`, `:` and `,` as `%2F`, `%3A`, `%2C`. Returns `value` unchanged when
  * it is not valid percent-encoding.
@@ -54,26 +51,48 @@ export function minimalGrpcMessage(value: string): string {
   } catch {
     return value;
   }
+  const bytes = new TextEncoder().encode(text);
   let out = '';
-  for (const byte of new TextEncoder().encode(text)) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const [i, byte] of bytes.entries()) {
+    // A space at either end is escaped too: HTTP/2 forbids white space around a field value (RFC 9113
+    // section 8.2.1), and a client drops a `grpc-message` that has it.
+    const edgeSpace = byte === 0x20 && (i === 0 || i === bytes.length - 1);
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 && !edgeSpace ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
 
 /**
+ * The options of the gRPC API's Connect router: gzip and brotli, request messages limited to
+ * {@link MAX_REQUEST_BYTES}, ApiErrors turned into ConnectErrors ({@link toConnectError}). Exported so
+ * that the differential test of the fast path (test/api/grpc-fast-path.test.ts) serves the same RPCs through
+ * Connect's own Node adapter with exactly these options.
+ */
+export const GRPC_ROUTER_OPTIONS: ConnectRouterOptions = Object.freeze({
+  interceptors: [errorMapping],
+  acceptCompression: [compressionGzip, compressionBrotli],
+  readMaxBytes: MAX_REQUEST_BYTES,
+  // The Connect protocol's JSON writes operations, whose Any fields need their types.
+  jsonOptions: { registry: OPERATION_TYPES },
+});
+
+/**
  * The routes of the gRPC API over `service`, by request path (`/google.cloud.workflows.v1.Workflows/GetWorkflow`):
  * Connect's universal handler of each RPC, from one router with gzip and brotli, request messages limited to
- * {@link MAX_GRPC_MESSAGE_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
+ * {@link MAX_REQUEST_BYTES} and ApiErrors turned into ConnectErrors ({@link toConnectError}); and for
  * unary RPCs the same implementation, for grpc-stream.ts's plain-gRPC fast path (which maps errors with
  * {@link toConnectError} too: keep the router's interceptors to that one, or give the fast path the same).
  */
 function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
-  const router = createConnectRouter({
-    interceptors: [errorMapping],
-    acceptCompression: [compressionGzip, compressionBrotli],
-    readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
-  });
+  let routes = routesByCore.get(service);
+  if (!routes) routesByCore.set(service, (routes = createRoutes(service)));
+  return routes;
+}
+
+const routesByCore = new WeakMap<ServiceCore, Map<string, GrpcRoute>>();
+
+function createRoutes(service: ServiceCore): Map<string, GrpcRoute> {
+  const router = createConnectRouter(GRPC_ROUTER_OPTIONS);
   const implementations = new Map<string, NonNullable<GrpcRoute['unary']>>();
   for (const { service: desc, rpcs } of allRpcs(service)) {
     router.service(desc, rpcs as never);
@@ -94,7 +113,7 @@ function grpcRoutesByPath(service: ServiceCore): Map<string, GrpcRoute> {
 const streamOptions: StreamOptions = {
   rewrite: (name, value) => (name === 'grpc-message' ? minimalGrpcMessage(value) : value),
   toError: toConnectError,
-  readMaxBytes: MAX_GRPC_MESSAGE_BYTES,
+  readMaxBytes: MAX_REQUEST_BYTES,
 };
 
 /**
@@ -104,4 +123,24 @@ const streamOptions: StreamOptions = {
 export function grpcStreamHandler(service: ServiceCore): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
   const routes = grpcRoutesByPath(service);
   return (stream, headers) => serveStream(routes, streamOptions, stream, headers);
+}
+
+/**
+ * The same routes over HTTP/1.1 for the REST port (src/api/rest.ts): the Connect protocol (unary `POST
+ * /{service}/{method}` with `application/json` or `application/proto`, https://connectrpc.com/docs/protocol/)
+ * and gRPC-Web, answered by Connect's own handlers through connect-node's adapters. The handler returns false,
+ * answering nothing, for a path that names no RPC.
+ */
+export function connectHttpHandler(service: ServiceCore): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+  const routes = grpcRoutesByPath(service);
+  return (req, res, path) => {
+    const route = routes.get(path);
+    if (!route) return false;
+    const request = universalRequestFromNodeRequest(req, res, undefined, undefined);
+    route.handler(request)
+      .then((answer) => universalResponseToNodeResponse(answer, res))
+      // The client went away mid-answer: there is no one left to tell.
+      .catch(() => res.destroy());
+    return true;
+  };
 }

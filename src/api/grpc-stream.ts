@@ -5,8 +5,8 @@
  * body and produces the status, headers, body and trailers written here — except the common case, a unary
  * call in plain gRPC (`application/grpc` or `application/grpc+proto`, no compression, one message), which
  * {@link serveUnaryGrpc} answers directly with the same service implementation: Connect's per-call pipeline
- * (async iterables, linked abort signals, an AbortError per call) cost about 30 times the RPC itself (issue 17:
- * GetExecution profile; README "Google's client libraries against the emulator"). Anything else that fast
+ * (async iterables, linked abort signals, an AbortError per call) cost about 30 times the RPC itself (docs/architecture.md:
+ * GetExecution profile; docs/grpc.md#googles-client-libraries). Anything else that fast
  * path meets (compression, a malformed or oversized envelope, no message) is handed to Connect's handler
  * with the bytes already read, so Connect decides every edge case.
  */
@@ -59,12 +59,27 @@ export function serveStream(routes: ReadonlyMap<string, GrpcRoute>, options: Str
   else serveUniversal(route.handler, options.rewrite, stream, headers, []);
 }
 
-/** A POST in gRPC's binary form without compression: what {@link serveUnaryGrpc} may answer. */
+/**
+ * A POST in gRPC's binary form without compression, and without a `grpc-timeout` or with a well-formed one:
+ * what {@link serveUnaryGrpc} may answer. A malformed timeout goes to Connect, which refuses it with
+ * INVALID_ARGUMENT as the gRPC protocol asks (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md:
+ * `Timeout → "grpc-timeout" TimeoutValue TimeoutUnit`, at most 8 digits); a well-formed one bounds nothing the
+ * fast path waits for (a unary call of this API answers without waiting), so it is not enforced there.
+ */
 function isPlainGrpc(headers: IncomingHttpHeaders): boolean {
   const type = headers['content-type'];
   const encoding = headers['grpc-encoding'];
-  return headers[':method'] === 'POST' && (type === 'application/grpc' || type === 'application/grpc+proto') && (encoding === undefined || encoding === 'identity');
+  const timeout = headers['grpc-timeout'];
+  return (
+    headers[':method'] === 'POST' &&
+    (type === 'application/grpc' || type === 'application/grpc+proto') &&
+    (encoding === undefined || encoding === 'identity') &&
+    (timeout === undefined || (typeof timeout === 'string' && GRPC_TIMEOUT.test(timeout)))
+  );
 }
+
+/** A well-formed `grpc-timeout`: 1 to 8 digits and a unit (hours, minutes, seconds, milli-, micro-, nanoseconds). */
+const GRPC_TIMEOUT = /^\d{1,8}[HMSmun]$/;
 
 /**
  * The unary fast path: reads the whole request, and when it is exactly one uncompressed message within the

@@ -1,65 +1,19 @@
 /**
- * JSON over node:http for the REST port (spec "Endpoints"): reading request bodies within a size limit
- * (a client gone mid-body settles as {@link ClientGone}), JSON object bodies with a null prototype (so
+ * JSON over node:http for the REST port (docs/rest-api.md#endpoints): JSON object bodies with a null prototype (so
  * `__proto__` is just a key), path segments, and answers in JSON, errors in Google's JSON error shape
  * `{"error": {"code", "message", "status"}}` (https://cloud.google.com/apis/design/errors). Used by the REST
  * routes (rest.ts), the callback endpoint (callback-handler.ts) and the control API (control.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
-
-/** Largest request body accepted on the management API, in bytes (a 128 KB source, JSON-escaped, fits). */
-export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
+import { ClientGone, readBody } from '../platform/request-body.ts';
 
 // ---------------------------------------------------------------------------------------------------------
-// Requests.
+// Requests (bodies are read by src/platform/request-body.ts).
 
-/**
- * A client closed its connection before its request body was complete (it gave up, or crashed): there is
- * no one to answer, and nothing went wrong here, so it is logged as one line, not as an internal error.
- */
-class ClientGone extends Error {}
-
-/**
- * Reads a request body up to `maxBytes`; a larger one is a 400 (INVALID_ARGUMENT). Rejects with
- * {@link ClientGone} when the client goes away mid-body.
- */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c: Buffer) => {
-      if (failed) return;
-      size += c.length;
-      if (size > maxBytes) {
-        failed = true;
-        chunks.length = 0;
-        reject(ApiError.invalidArgument(`the request body is larger than ${maxBytes} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    // A client that goes away mid-body ('error' with "aborted", then 'close'): settle, so nothing waits forever.
-    const gone = (): void => {
-      if (failed) return;
-      failed = true;
-      chunks.length = 0;
-      reject(new ClientGone(`${req.method} ${(req.url ?? '/').split('?')[0]}: the client closed the connection before its request body was complete`));
-    };
-    req.on('error', gone);
-    req.on('close', () => {
-      if (!req.complete) gone();
-    });
-  });
-}
-
-/** Reads and drops a request body (up to MAX_API_BODY_BYTES), so the connection can be reused. */
+/** Reads and drops a request body (up to its limit), so the connection can be reused. */
 export function drain(req: IncomingMessage): Promise<void> {
-  return readBody(req, MAX_API_BODY_BYTES).then(() => undefined);
+  return readBody(req).then(() => undefined);
 }
 
 /**
@@ -67,7 +21,7 @@ export function drain(req: IncomingMessage): Promise<void> {
  * The result has a null prototype, so `__proto__` in a body is just a (then ignored) key.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const bytes = await readBody(req, MAX_API_BODY_BYTES);
+  const bytes = await readBody(req);
   if (bytes.length === 0) return Object.create(null) as Record<string, unknown>;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (text.trim() === '') return Object.create(null) as Record<string, unknown>;
@@ -100,7 +54,7 @@ export function decodeSegment(s: string): string {
 
 /** The content type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
-/** The header every answer of the REST port carries (README "Safe by default"). */
+/** The header every answer of the REST port carries (docs/cli.md#safe-by-default). */
 export const NOSNIFF = 'x-content-type-options';
 /** JSON text of resources by identity: resources are frozen and replaced on change, so this never goes stale. */
 const jsonCache = new WeakMap<object, string>();
@@ -132,12 +86,8 @@ export function sendError(res: ServerResponse, e: unknown): void {
     res.destroy();
     return;
   }
-  let err: ApiError;
-  if (e instanceof ApiError) err = e;
-  else {
-    process.stderr.write(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    err = new ApiError('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`);
-  }
+  const err = ApiError.from(e);
+  if (err.code === 'INTERNAL' && err !== e) process.stderr.write(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Document } from 'yaml';
 import type { Step, StepList, Template } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
-import { YAML_OUTPUT, yamlNode } from '../service/test-case.ts';
+import { YAML_OUTPUT, yamlNode } from '../service/recording/test-case.ts';
 import { compileWorkflowFile } from './workflow-file.ts';
 
 /** Where the command writes (the process's by default). */

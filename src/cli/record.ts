@@ -1,12 +1,12 @@
 /**
  * Writing a recorded execution to a test file (docs/recording.md): what `run --record FILE` and the JS API's
- * `testCase(execution, {file})` do. The case is built by src/service/test-case.ts; here it is written to disk,
+ * `testCase(execution, {file})` do. The case is built by src/service/recording/test-case.ts; here it is written to disk,
  * appended when the file exists, with the workflow named relative to the test file.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { RecordedExecution } from '../service/model.ts';
-import { appendTestCase, TestCaseError, testCaseOf } from '../service/test-case.ts';
+import { appendTestCase, TestCaseError, testCaseOf } from '../service/recording/test-case.ts';
 
 /**
  * Writes `recorded` as a case named `{prefix} {execution ID}` of the test file `testFile` (appended when it

@@ -1,5 +1,5 @@
 /**
- * The one-shot command (issue 7 "One-shot runs"): `workflows-emulator run <file.yaml|file.json> [--data
+ * The one-shot command (docs/cli.md#one-shot-runs): `workflows-emulator run <file.yaml|file.json> [--data
  * '<json>' | --data @args.json]` compiles one workflow file and runs one execution of it with the engine,
  * without the management API, for CI scripts and for trying a workflow once.
  *
@@ -33,6 +33,8 @@ import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { createVirtualTime } from '../engine/virtual-time.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
+import { userEnvFromArgs } from './env-args.ts';
+import type { Compat } from '../lang/compat.ts';
 import type { Clock } from '../stdlib/types.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
@@ -40,7 +42,7 @@ import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { recordToFile } from './record.ts';
 
-/** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
+/** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
 const RUN_EXIT = {
   /** The execution SUCCEEDED; its result's JSON is on stdout. */
   succeeded: 0,
@@ -72,6 +74,9 @@ Options:
   --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
   --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
   --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
+  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER (PROJECT_NUMBER, default 123456789012)
+  --env NAME=VALUE      a user environment variable sys.get_env reads (repeatable; a workflow's userEnvVars)
+  --env-file <file>     user environment variables, one NAME=VALUE per line (# comments); --env wins
   --mocks <file>        mock file for http.* and connector calls (MOCKS); an invalid one exits 2
   --clock <mode>        real (default) or virtual: sleeps, backoffs and mock delays take no time (CLOCK)
   --history <level>     record the step history (basic, or detailed with variables) and print its step
@@ -80,6 +85,8 @@ Options:
                         call log lines go to stderr beside the sys.log lines
   --workflows-dir <dir> where child workflows (the Workflow Executions connector) are found: a file
                         whose name gives the workflow ID (default: the workflow file's directory)
+  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
+                        (COMPAT; docs/compat.md)
   --record <file>       write the run as a test case to FILE (a *.test.yaml; an existing file gets the
                         case appended), for \`workflows-emulator test\` (docs/recording.md)
   --help                print this help
@@ -117,7 +124,7 @@ interface RunArgs {
   readonly host: string;
   readonly project: string;
   readonly location: string;
-  /** `--mocks FILE` read and checked (issue 13). */
+  /** `--mocks FILE` read and checked (docs/mocks-and-clock.md#mocks). */
   readonly mocks?: MockSet;
   readonly clock?: 'real' | 'virtual';
   /** `--history`: the step history recorded and printed on stderr; `none` unless given. */
@@ -128,6 +135,12 @@ interface RunArgs {
   readonly workflowsDir: string;
   /** `--record FILE`: the test file the run is written to as a case (docs/recording.md). */
   readonly record?: string;
+  /** `--project-number`: GOOGLE_CLOUD_PROJECT_NUMBER. */
+  readonly projectNumber?: string;
+  /** `--compat google`: Google's behaviour where it and the specification differ (docs/compat.md). */
+  readonly compat?: Compat;
+  /** `--env` and `--env-file`: the user environment variables sys.get_env reads. */
+  readonly userEnv?: Readonly<Record<string, string>>;
 }
 
 /** A reason the run could not start: printed on one line, exit code 2. */
@@ -149,7 +162,7 @@ export async function runCommand(args: readonly string[], io: RunIO = processIO(
       return RUN_EXIT.succeeded;
     }
     source = readSource(parsed.file);
-    compileFile(parsed.file, source);
+    compileFile(parsed.file, source, parsed.compat);
     if (parsed.data !== undefined) argument = await readArgument(parsed.data, io);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -167,7 +180,9 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   let record: string | undefined;
   let historyGiven = false;
   const rest: string[] = [];
-  for (const token of argvTokens(args, { data: { type: 'string' }, 'call-log': { type: 'string' }, record: { type: 'string' } })) {
+  const envAssignments: string[] = [];
+  const envFiles: string[] = [];
+  for (const token of argvTokens(args, { data: { type: 'string' }, 'call-log': { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string' }, record: { type: 'string' } })) {
     if (token.kind === 'option-terminator') throw new UsageError('unknown option "--" (see workflows-emulator run --help)');
     if (token.kind === 'positional') {
       if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${token.value}")`);
@@ -186,11 +201,16 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
       record = token.value;
       continue;
     }
+    if (token.rawName === '--env' || token.rawName === '--env-file') {
+      if (token.value === undefined) throw new UsageError(`option ${token.rawName} needs a value`);
+      (token.rawName === '--env' ? envAssignments : envFiles).push(token.value);
+      continue;
+    }
     if (token.rawName === '--call-log') {
       callLog = callLogOption(token.value);
       continue;
     }
-    if (/^--(port|host|project|location|mocks|clock|history|workflows-dir)$/.test(token.rawName)) {
+    if (/^--(port|host|project|location|mocks|clock|history|workflows-dir|project-number|compat)$/.test(token.rawName)) {
       if (token.rawName === '--history') historyGiven = true;
       // The server's options, checked by its parser below.
       if (token.inlineValue) rest.push(`${token.rawName}=${token.value}`);
@@ -202,12 +222,14 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   }
   if (file === undefined) throw new UsageError('missing the workflow file: workflows-emulator run <file.yaml|file.json> (see --help)');
   // The server's parser checks the shared options and their variables; the watcher and gRPC play no part here.
-  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK } = env;
+  const { PORT, HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT } = env;
   // The callback endpoint takes a free port unless one is asked for, so a run works next to a running emulator.
-  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK });
+  const config = parseConfig(rest, { PORT: PORT || '0', HOST, PROJECT, LOCATION, MOCKS, CLOCK, PROJECT_NUMBER, COMPAT });
   if (config.kind === 'error') throw new UsageError(config.message);
   if (config.kind !== 'config') return 'help';
-  const { port, host, project, location, mocks, clock, history, workflowsDir } = config.config;
+  const { port, host, project, location, mocks, clock, history, workflowsDir, projectNumber, compat } = config.config;
+  const userEnv = userEnvFromArgs(envFiles, envAssignments);
+  if (typeof userEnv === 'string') throw new UsageError(userEnv);
   return {
     file,
     data,
@@ -221,6 +243,9 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
     ...(callLog ? { callLog } : {}),
     workflowsDir: workflowsDir ?? dirname(resolve(file)),
     ...(record ? { record } : {}),
+    ...(projectNumber !== undefined ? { projectNumber } : {}),
+    ...(compat ? { compat } : {}),
+    userEnv,
   };
 }
 
@@ -243,8 +268,8 @@ function readSource(file: string): string {
 }
 
 /** Checks that the file compiles; a definition error becomes `<file>:<line>:<col>: invalid workflow definition: ...`. */
-function compileFile(file: string, source: string): void {
-  const compiled = compileWorkflowFile(file, source);
+function compileFile(file: string, source: string, compat: Compat | undefined): void {
+  const compiled = compileWorkflowFile(file, source, compat);
   if ('error' in compiled) throw new UsageError(compiled.error);
 }
 
@@ -289,6 +314,8 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
   const c = (core = createServiceCore({
     project: args.project,
     location: args.location,
+    ...(args.projectNumber !== undefined ? { projectNumber: args.projectNumber } : {}),
+    ...(args.compat ? { compat: args.compat } : {}),
     callbackBaseUrl: listener ? `http://${displayHost(args.host)}:${listener.port}` : NO_CALLBACK_URL,
     clock,
     ...(args.mocks ? { mocks: args.mocks } : {}),
@@ -304,7 +331,7 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
     },
     deployOnDemand: (id, target) => deployFromDirectory(args.workflowsDir, id, target),
   }));
-  c.createWorkflow(workflowId, { sourceContents: source });
+  c.createWorkflow(workflowId, { sourceContents: source, ...(args.userEnv && Object.keys(args.userEnv).length > 0 ? { userEnvVars: args.userEnv } : {}) });
   const started = c.createExecution(workflowId, {
     ...(argument !== null ? { argument: toJson(argument) } : {}),
     ...(args.callLog ? { callLogLevel: args.callLog } : {}),
@@ -444,6 +471,9 @@ export function processIO(): RunIO {
     new Promise((resolve) => {
       stream.write(text, () => resolve());
     });
+  // A closed reader (EPIPE behind `| head`) ends the printing, not the run (docs/limits.md "Logs").
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   const interrupt = new AbortController();
   process.once('SIGINT', () => interrupt.abort(RUN_EXIT.sigint));
   process.once('SIGTERM', () => interrupt.abort(RUN_EXIT.sigterm));

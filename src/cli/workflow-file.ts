@@ -6,12 +6,13 @@
 import { basename, extname } from 'node:path';
 import type { Definition } from '../lang/definition/ast.ts';
 import { compileDefinition } from '../lang/definition/compile.ts';
+import type { Compat } from '../lang/compat.ts';
 import { DefinitionError } from '../lang/definition/errors.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import { MAX_WORKFLOW_ID_CHARS } from '../service/names.ts';
 
 /**
- * The workflow ID for CLOUD_WORKFLOW_ID and log lines of a run of `file` (README "One-shot runs": the file name,
+ * The workflow ID for CLOUD_WORKFLOW_ID and log lines of a run of `file` (docs/cli.md#one-shot-runs: the file name,
  * lowercased): the base name without its extension, lowercased, every character a workflow ID may not hold
  * made `-`, `w` put before a name that does not start with a letter, at most 128 characters. `source` (a
  * workflow given as text) stays `source`.
@@ -24,17 +25,21 @@ export function workflowIdOfFile(file: string): string {
 
 /**
  * Compiles the workflow `source` read from `file` (`.json` as JSON, `.yaml`/`.yml` as YAML, anything else by
- * its content).
+ * its content), as Google's service reads it where the specification differs when `compat` is `google`.
  * @returns the definition, or `error`: `<file>:<line>:<col>: invalid workflow definition: step "check" (line
  *   12, column 9): ...` (line and column when the problem has them); an exception that is not a
  *   DefinitionError is a bug of the emulator and its `error` says so (`<file>: internal error while compiling
  *   ...`) with the stack.
  */
-export function compileWorkflowFile(file: string, source: string): { readonly definition: Definition } | { readonly error: string } {
+export function compileWorkflowFile(
+  file: string,
+  source: string,
+  compat?: Compat,
+): { readonly definition: Definition } | { readonly error: string } {
   const ext = extname(file).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
   try {
-    return { definition: compileDefinition(source, DEFINITION_LIBRARY, format ? { format } : {}) };
+    return { definition: compileDefinition(source, DEFINITION_LIBRARY, { ...(format ? { format } : {}), ...(compat === 'google' ? { compat } : {}) }) };
   } catch (e) {
     if (!(e instanceof DefinitionError)) {
       // A bug of ours, not of the workflow: say so, never "invalid workflow definition".

@@ -1,6 +1,6 @@
 /**
- * try / retry / except (spec "Workflow definition language": try/except/retry and the retry block; "States and
- * transitions": error propagation order).
+ * try / retry / except (docs/language.md#try-retry-and-except: the retry block; docs/api-resources.md#states-and-transitions:
+ * error propagation order).
  *
  * An error in the try body goes first to the retry block: when attempts remain and the predicate (a stdlib
  * predicate, a named policy, or a subworkflow taking the error map) says yes, the engine waits
@@ -12,6 +12,7 @@
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { RetrySpec, Step } from '../lang/definition/ast.ts';
 import { typeName, type Value } from '../lang/value.ts';
+import type { RetryPolicy } from '../stdlib/types.ts';
 import { bindSubworkflowPositional, callSubworkflow, unsupportedCallError } from './calls.ts';
 import { isPromise, then, type Completion, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
@@ -84,7 +85,7 @@ function onError(
 function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   const ex = step.except;
   if (ex === undefined) throw e;
-  // Variables first assigned inside `except` (and the `as` variable) end with it (spec "try/except/retry" 4).
+  // Variables first assigned inside `except` (and the `as` variable) end with it (docs/language.md#try-retry-and-except 4).
   const inner = new Scope(scope, scope.frame);
   return inner.releasing((): Outcome => {
     if (ex.as !== undefined) inner.declare(ex.as, e.value);
@@ -94,12 +95,17 @@ function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   });
 }
 
+/** The predicate of a named policy for this execution: Google's under `--compat google` where it differs. */
+function policyPredicate(p: RetryPolicy, scope: Scope): string {
+  return (scope.frame.exec.deps.compat === 'google' ? p.googlePredicate : undefined) ?? p.predicate;
+}
+
 function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
   if (spec.kind === 'policy') {
     const p = scope.frame.exec.retryPolicies.get(spec.name);
     if (!p) throw typeError(`retry: unknown retry policy '${spec.name}'`);
     return {
-      predicate: stdlibPredicate(p.predicate),
+      predicate: stdlibPredicate(policyPredicate(p, scope)),
       maxRetries: p.maxRetries,
       initialDelaySec: p.initialDelaySec,
       maxDelaySec: p.maxDelaySec,
@@ -112,7 +118,7 @@ function resolveRetry(spec: RetrySpec, scope: Scope): Retry | Promise<Retry> {
     // `predicate: ${http.default_retry}` names a policy; its predicate function decides.
     const exec = scope.frame.exec;
     const policy = exec.functions.has(pred.name) ? undefined : exec.retryPolicies.get(pred.name);
-    predicate = stdlibPredicate(policy ? policy.predicate : pred.name);
+    predicate = stdlibPredicate(policy ? policyPredicate(policy, scope) : pred.name);
   } else {
     const name = pred.name;
     predicate = (error, s) => {

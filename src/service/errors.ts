@@ -4,6 +4,7 @@
  * `{"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}`; gRPC as a ConnectError with the
  * matching code. They never mix with the language's WorkflowError.
  */
+import { RequestTooLarge } from '../platform/request-body.ts';
 
 /** Google's canonical error codes used by this API, with their HTTP status and gRPC code number. */
 export const API_CODES = {
@@ -12,6 +13,7 @@ export const API_CODES = {
   PERMISSION_DENIED: { http: 403, grpc: 7 },
   NOT_FOUND: { http: 404, grpc: 5 },
   ALREADY_EXISTS: { http: 409, grpc: 6 },
+  RESOURCE_EXHAUSTED: { http: 429, grpc: 8 },
   UNIMPLEMENTED: { http: 501, grpc: 12 },
   INTERNAL: { http: 500, grpc: 13 },
 } as const;
@@ -37,6 +39,20 @@ export class ApiError extends Error {
   /** Google's JSON error body: `{"error": {"code", "message", "status"}}`. */
   toJSON(): { error: { code: number; message: string; status: ApiCode } } {
     return { error: { code: this.httpStatus, message: this.message, status: this.code } };
+  }
+
+  /**
+   * `error` as an ApiError, as connect-es's `ConnectError.from` does for ConnectError: an ApiError is returned
+   * as it is; a request body over its limit (src/platform/request-body.ts) is INVALID_ARGUMENT; anything else (a bug of the emulator, never the client's fault) becomes INTERNAL (HTTP 500,
+   * gRPC 13) with the message `internal error[ {context}]: {its message}`, keeping it as `cause`.
+   */
+  static from(error: unknown, context?: string): ApiError {
+    if (error instanceof ApiError) return error;
+    if (error instanceof RequestTooLarge) return ApiError.invalidArgument(error.message);
+    const why = error instanceof Error ? error.message : String(error);
+    const apiError = new ApiError('INTERNAL', `internal error${context ? ` ${context}` : ''}: ${why}`);
+    apiError.cause = error;
+    return apiError;
   }
 
   static notFound(message: string): ApiError {

@@ -1,17 +1,19 @@
 /**
- * The resources of the management API and the one service core that REST, gRPC and the web UI share (spec
- * "Resources and their fields", "Endpoints"). Transport code converts these to its own shapes; nothing here
+ * The resources of the management API and the one service core that REST, gRPC and the web UI share
+ * (docs/api-resources.md#resources-and-their-fields, docs/rest-api.md#endpoints). Transport code converts these to its own shapes; nothing here
  * knows about HTTP or protobuf.
  */
+import type { SourceCoverage } from '../coverage/summary.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
-import type { SourceProblems } from './source-problems.ts';
-import type { WorkflowSettings } from './workflow-settings.ts';
-import type { Recording } from './recording.ts';
-import type { ReplayOptions } from './replay.ts';
+import type { SourceProblems } from './watch/source-problems.ts';
+import type { WorkflowSettings } from './store/workflow-settings.ts';
+import type { StepEntryOutline } from './history/step-entries.ts';
+import type { Recording } from './recording/recording.ts';
+import type { ReplayOptions } from './recording/replay.ts';
 
-/** Execution states (spec "States and transitions"). */
+/** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
 /** A workflow resource, exactly the spec's fields. Timestamps are RFC 3339 UTC with fractional seconds. */
@@ -26,9 +28,9 @@ export interface Workflow extends WorkflowSettings {
   readonly description: string;
   readonly createTime: string;
   readonly updateTime: string;
-  /** Google's field: the step history its executions record unless they set their own (issue 12). */
+  /** Google's field: the step history its executions record unless they set their own (docs/rest-api.md#step-history). */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
-  /** Google's field: call logging of its executions unless they set their own (src/service/call-logging.ts). */
+  /** Google's field: call logging of its executions unless they set their own (src/service/executions/call-log-observer.ts). */
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
   /** When the current revision was made (RFC 3339). */
   readonly revisionCreateTime?: string;
@@ -42,7 +44,7 @@ export interface StackTraceElement {
   readonly position: { readonly line: string; readonly column: string; readonly length: string };
 }
 
-/** An execution resource: the spec's fields, and Google's that issue 12 adds. */
+/** An execution resource: the spec's fields, and Google's step history fields (docs/rest-api.md#step-history). */
 export interface Execution {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}/executions/{executionId}` */
   readonly name: string;
@@ -62,6 +64,13 @@ export interface Execution {
     readonly stackTrace?: { readonly elements: readonly StackTraceElement[] };
   };
   readonly startTime: string;
+  /**
+   * When the execution was created: Google's `createTime` ("startTime will be the same as createTime for
+   * executions that start immediately", https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions);
+   * executions here always start at once, so it is `startTime`. REST only: Google's published
+   * executions.proto has no such field for gRPC.
+   */
+  readonly createTime: string;
   /** Set once the state is terminal. */
   readonly endTime?: string;
   /** Set once the state is terminal: endTime - startTime in Google's JSON form (`"1.25s"`). */
@@ -95,7 +104,7 @@ export interface WorkflowInput {
   readonly cryptoKeyName?: unknown;
 }
 
-/** A callback resource (spec "Callback"). */
+/** A callback resource (docs/api-resources.md#callback). */
 export interface Callback {
   readonly name: string;
   /** HTTP method the callback accepts, POST by default. */
@@ -166,8 +175,10 @@ export interface ServiceCore {
   listCallbacks(workflowId: string, executionId: string): Callback[];
   /** sys.log entries of an execution, oldest first. */
   executionLogs(workflowId: string, executionId: string): LogEntry[];
-  /** stepEntries.list (issue 12): a page of the execution's step entries; empty when no history is recorded. */
+  /** stepEntries.list (docs/rest-api.md#step-history): a page of the execution's step entries; empty when no history is recorded. */
   listStepEntries(workflowId: string, executionId: string, request: StepEntryListRequest): StepEntryList;
+  /** Every kept step entry of the execution in outline (routine, step, state, parent, progress), in order. */
+  stepEntryOutlines(workflowId: string, executionId: string): StepEntryOutline[];
   /** stepEntries.get: one step entry by its entryId (NOT_FOUND when unknown). */
   getStepEntry(workflowId: string, executionId: string, entryId: string, view?: string): StepEntry;
 
@@ -177,22 +188,22 @@ export interface ServiceCore {
    * callback of an ended execution.
    */
   deliverCallback(callbackId: string, request: CallbackRequest): { status: number; body: unknown };
-  /** Watched files that failed to deploy, recorded by the directory watcher, shown by the web UI (issue 16). */
+  /** Watched files that failed to deploy, recorded by the directory watcher, shown by the web UI (docs/web-ui.md#pages). */
   readonly sourceProblems: SourceProblems;
 
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
 
-  /** The outbound calls of an execution, oldest first (issue 13; src/mocks/call-log.ts). */
+  /** The outbound calls of an execution, oldest first (docs/mocks-and-clock.md#recorded-calls; src/mocks/call-log.ts). */
   executionCalls(workflowId: string, executionId: string): readonly CallRecord[];
   /**
-   * What an execution did and took in, to turn it into a test case (src/service/test-case.ts): its resource,
+   * What an execution did and took in, to turn it into a test case (src/service/recording/test-case.ts): its resource,
    * its outbound calls, the names of the steps that ran (undefined when its history level is none) and its
    * recording (undefined before it starts). @throws ApiError NOT_FOUND for an unknown execution.
    */
   executionRecording(workflowId: string, executionId: string): RecordedExecution;
   /**
-   * Starts a new execution from an ended one's recording (src/service/replay.ts): its argument, calls
+   * Starts a new execution from an ended one's recording (src/service/recording/replay.ts): its argument, calls
    * answered from the recorded ones, its times, UUIDs and callbacks; labelled `replay-of: {source ID}`.
    * @throws ApiError NOT_FOUND for an unknown execution or a recording that is gone; FAILED_PRECONDITION for
    *   an ACTIVE one, or when the workflow has a newer revision and `latest` is false.
@@ -211,7 +222,7 @@ export interface RecordedExecution {
 }
 
 /**
- * What the control API (`/emulator/v1/`, issue 13) and the JS API steer besides the Workflows API: the
+ * What the control API (`/emulator/v1/`, docs/rest-api.md#the-control-api) and the JS API steer besides the Workflows API: the
  * mocks, the clock, and a reset between test cases.
  */
 export interface EmulatorControl {
@@ -223,13 +234,23 @@ export interface EmulatorControl {
   setMocks(mocks: MockSet): void;
   /**
    * Back to the start: every ACTIVE execution cancelled, every workflow and execution forgotten, the mocks
-   * given at start-up back in place. (The server then deploys its watched directory again.)
+   * given at start-up back in place, coverage counts gone. (The server then deploys its watched directory again.)
    */
   reset(): void;
+  /**
+   * Coverage of steps, branches and routines (docs/coverage.md) over every execution since start or the last
+   * reset: one entry per workflow revision executed, and per deployed workflow's current revision (0% until run).
+   * Counts are kept as executions run, so this costs the size of the sources, not the number of executions.
+   */
+  coverage(): SourceCoverage[];
+  /** The coverage of one deployed workflow's current revision. @throws ApiError NOT_FOUND */
+  workflowCoverage(workflowId: string): SourceCoverage;
+  /** Sets every coverage count back to zero (executions running go on counting from zero). */
+  resetCoverage(): void;
 }
 
 /**
- * One step entry (Google's REST resource `projects.locations.workflows.executions.stepEntries`, issue 12).
+ * One step entry (Google's REST resource `projects.locations.workflows.executions.stepEntries`, docs/rest-api.md#step-history).
  * int64 fields (`entryId`, navigation IDs, progress numbers) are decimal strings, as in Google's JSON.
  */
 export interface StepEntry {

@@ -1,18 +1,19 @@
 /**
- * Identifiers and resource names of the management API (spec "Resources and their fields", "Directory
- * watching" rule 4): which workflow IDs are valid, how resource names are formed, how revision and
+ * Identifiers and resource names of the management API (docs/api-resources.md#resources-and-their-fields,
+ * docs/cli.md#directory-watching rule 4): which workflow IDs are valid, how resource names are formed, how revision and
  * callback identifiers are made, and the timestamps every resource carries.
  */
 import { nodeCrypto } from '../platform/builtins.ts';
+import { ApiError } from './errors.ts';
 
 /**
  * Workflow IDs: lowercase letters, digits, hyphens and underscores; a letter first; at most 128 characters
- * (spec "Directory watching" rule 4; Google's `workflowId` rule is the same, with a letter-or-digit last
+ * (docs/cli.md#directory-watching rule 4; Google's `workflowId` rule is the same, with a letter-or-digit last
  * character which we do not require since the spec does not).
  */
 const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_-]{0,127}$/;
 
-/** Maximum length of a workflow ID, in characters (spec "Limits"). */
+/** Maximum length of a workflow ID, in characters (docs/api-resources.md#limits). */
 export const MAX_WORKFLOW_ID_CHARS = 128;
 
 /**
@@ -55,7 +56,7 @@ export function newCallbackId(): string {
 /**
  * `ms` (default: now) as an RFC 3339 UTC timestamp with milliseconds (`2026-11-21T08:00:00.123Z`): exactly
  * `new Date(ms).toISOString()` (fractions of a millisecond dropped; RangeError for NaN). Every execution
- * takes two and every step entry read two (issue 17), so the text up to the second is kept from the last
+ * takes two and every step entry read two (docs/architecture.md#step-history-and-call-logs-the-cost-per-step), so the text up to the second is kept from the last
  * call: within one second only the milliseconds are written (a twentieth of toISOString's cost).
  */
 export function timestamp(ms: number = Date.now()): string {
@@ -72,3 +73,61 @@ export function timestamp(ms: number = Date.now()): string {
 }
 let lastSecond = NaN;
 let lastSecondText = '';
+
+// ---------------------------------------------------------------------------------------------------------
+// Resource names (https://cloud.google.com/apis/design/resource_names): the one parser of
+// `projects/{project}/locations/{location}/<collection>/{id}/...` for every transport and connector.
+
+/** The project and location a service serves. */
+export interface ResourceScope {
+  readonly project: string;
+  readonly location: string;
+}
+
+/** The parts of a resource name: its project, its location and the IDs after the location, in order. */
+export interface NameParts {
+  readonly project: string;
+  readonly location: string;
+  readonly ids: string[];
+}
+
+/**
+ * Splits `name` of the form `projects/{project}/locations/{location}/<kinds[0]>/{id}/<kinds[1]>/{id}...`
+ * (`kinds` e.g. `['workflows', 'executions']`; `[]` for the location itself). Undefined when the name has
+ * another shape or an empty segment. IDs are returned as written (no percent-decoding).
+ */
+export function splitName(name: string, kinds: readonly string[]): NameParts | undefined {
+  const parts = name.split('/');
+  if (parts.length !== 4 + 2 * kinds.length || parts[0] !== 'projects' || parts[2] !== 'locations') return undefined;
+  for (let i = 0; i < kinds.length; i++) if (parts[4 + 2 * i] !== kinds[i]) return undefined;
+  for (const p of parts) if (p === '') return undefined;
+  return { project: parts[1]!, location: parts[3]!, ids: kinds.map((_, i) => parts[5 + 2 * i]!) };
+}
+
+/**
+ * The IDs after the location in `name` (see {@link splitName}), checked against `scope`.
+ * @throws ApiError INVALID_ARGUMENT naming `field` and the expected shape when the name has another shape;
+ * NOT_FOUND when it names another project or location than `scope`'s (Google answers for resources it does
+ * not hold the same way).
+ */
+export function parseName(scope: ResourceScope, name: string, kinds: readonly string[], field = 'name'): string[] {
+  const parts = splitName(name, kinds);
+  if (!parts) {
+    const shape = ['projects/{project}/locations/{location}', ...kinds.map((k) => `${k}/{${k.replace(/s$/, '')}}`)].join('/');
+    throw ApiError.invalidArgument(`${field} must be of the form ${shape}, got '${name}'`);
+  }
+  if (parts.project !== scope.project || parts.location !== scope.location) {
+    throw ApiError.notFound(`Resource '${name}' was not found (the emulator serves ${parentName(scope.project, scope.location)})`);
+  }
+  return parts.ids;
+}
+
+/**
+ * `name` (`projects/{p}/locations/{l}/...`) with its project and location replaced by `scope`'s; other
+ * text is returned unchanged.
+ */
+export function inScope(scope: ResourceScope, name: string): string {
+  const parts = name.split('/');
+  if (parts.length < 5 || parts[0] !== 'projects' || parts[2] !== 'locations' || parts[1] === '' || parts[3] === '') return name;
+  return `${parentName(scope.project, scope.location)}/${parts.slice(4).join('/')}`;
+}

@@ -1,12 +1,15 @@
 /**
- * The `math` namespace (spec "Standard library": math; Google's `math.abs`, `math.floor`, `math.max` and
+ * The `math` namespace (docs/standard-library.md#namespaces; Google's `math.abs`, `math.floor`, `math.max` and
  * `math.min` pages, the only math functions Google documents). ints stay ints where Google says so:
  * `abs` keeps the kind, `floor` returns an int, `max`/`min` return an int only when both arguments are ints.
  */
 import { valueError } from '../lang/errors.ts';
-import { compareNumbers, formatDouble, wrapInt } from '../lang/value.ts';
+import { compareNumbers, formatDouble } from '../lang/value.ts';
 import { num } from './check.ts';
 import type { StdlibFunction } from './types.ts';
+
+/** The smallest int, -2^63. */
+const INT_MIN = -(2n ** 63n);
 
 // 2^63 as a double: the first double beyond the int range.
 const TWO_63 = 9223372036854775808;
@@ -30,16 +33,18 @@ function pick(fn: 'math.max' | 'math.min', x: bigint | number, y: bigint | numbe
 /** The math functions, one row per function. */
 export const functions: StdlibFunction[] = [
   {
-    // math.abs(x): absolute value of the same kind; |INT_MIN| wraps to INT_MIN as int overflow does.
+    // math.abs(x): absolute value of the same kind. Google: "ValueError: If x is MinInt64"
+    // (https://cloud.google.com/workflows/docs/reference/stdlib/math/abs): |INT_MIN| has no int.
     name: 'math.abs',
     params: [{ name: 'x', aliases: ['value'] }],
     impl: ([x]) => {
       const v = num('math.abs', 'x', x);
-      return typeof v === 'bigint' ? wrapInt(v < 0n ? -v : v) : Math.abs(v);
+      if (v === INT_MIN) throw valueError(`math.abs: the absolute value of ${INT_MIN} is beyond the int range`);
+      return typeof v === 'bigint' ? (v < 0n ? -v : v) : Math.abs(v);
     },
   },
   {
-    // math.floor(x): the largest int not greater than x (spec: double to int); an int is returned as is.
+    // math.floor(x): the largest int not greater than x (docs/standard-library.md#namespaces: double to int); an int is returned as is.
     name: 'math.floor',
     params: [{ name: 'x', aliases: ['value'] }],
     impl: ([x]) => {

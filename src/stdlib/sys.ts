@@ -1,14 +1,15 @@
 /**
- * The `sys` namespace (spec "Standard library", sys table; Google's `sys` reference): environment values of
+ * The `sys` namespace (docs/standard-library.md#sys, the sys table; Google's `sys` reference): environment values of
  * the execution, the current time, logging, and sleeping. Time, the environment and the log sink come from the
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
 
-/** The severities sys.log accepts (spec "sys"), in increasing order. */
+/** The severities sys.log accepts (docs/standard-library.md#sys), in increasing order. */
 const LOG_SEVERITIES = [
   'DEFAULT',
   'DEBUG',
@@ -21,9 +22,12 @@ const LOG_SEVERITIES = [
   'EMERGENCY',
 ] as const;
 
+/** The types sys.log writes as `data` or `text` (Google's sys.log: integer, float, bool, string, list, dict). */
+const LOGGABLE: ReadonlySet<string> = new Set(['int', 'double', 'bool', 'string', 'list', 'map']);
+
 /**
  * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
- * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
+ * 31536000"); also the spec's longest execution (docs/api-resources.md#limits: execution duration 1 year).
  */
 const MAX_SLEEP_SEC = 31_536_000;
 
@@ -49,10 +53,38 @@ export interface ExecutionIds {
   readonly workflowId: string;
   readonly revisionId: string;
   readonly executionId: string;
+  /** GOOGLE_CLOUD_PROJECT_NUMBER: the project's number (`--project-number`); {@link DEFAULT_PROJECT_NUMBER}. */
+  readonly projectNumber?: string | undefined;
+  /**
+   * GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the execution's service account e-mail ({@link serviceAccountName});
+   * absent: the project's default compute account.
+   */
+  readonly serviceAccount?: string | undefined;
 }
 
-/** The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, by the ID they give. */
-const BUILT_IN = new Map<string, keyof ExecutionIds>();
+/**
+ * The project number an emulated project has unless configured (`--project-number` / PROJECT_NUMBER): twelve
+ * digits, as Google's project numbers are, and recognisably not a real one.
+ */
+export const DEFAULT_PROJECT_NUMBER = '123456789012';
+
+/**
+ * The e-mail GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME gives: the account of a workflow's `serviceAccount` (written
+ * `projects/{project}/serviceAccounts/{account}` or as the account alone), else the project's Compute Engine
+ * default service account, `{projectNumber}-compute@developer.gserviceaccount.com`, which Google's workflows
+ * run as when none is given (https://cloud.google.com/workflows/docs/authentication).
+ */
+export function serviceAccountName(serviceAccount: string | undefined, projectNumber: string = DEFAULT_PROJECT_NUMBER): string {
+  if (serviceAccount !== undefined && serviceAccount !== '') return serviceAccount.slice(serviceAccount.lastIndexOf('/') + 1);
+  return `${projectNumber}-compute@developer.gserviceaccount.com`;
+}
+
+/**
+ * The built-in names (docs/standard-library.md#sys), each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME
+ * (https://cloud.google.com/workflows/docs/reference/environment-variables), by what gives their value.
+ */
+const BUILT_IN = new Map<string, (ids: ExecutionIds) => string>();
 for (const [name, id] of [
   ['PROJECT_ID', 'project'],
   ['LOCATION', 'location'],
@@ -60,8 +92,11 @@ for (const [name, id] of [
   ['WORKFLOW_REVISION_ID', 'revisionId'],
   ['WORKFLOW_EXECUTION_ID', 'executionId'],
 ] as const) {
-  BUILT_IN.set(`CLOUD_${name}`, id).set(`GOOGLE_CLOUD_${name}`, id);
+  const read = (ids: ExecutionIds): string => ids[id];
+  BUILT_IN.set(`CLOUD_${name}`, read).set(`GOOGLE_CLOUD_${name}`, read);
 }
+BUILT_IN.set('GOOGLE_CLOUD_PROJECT_NUMBER', (ids) => ids.projectNumber ?? DEFAULT_PROJECT_NUMBER);
+BUILT_IN.set('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME', (ids) => serviceAccountName(ids.serviceAccount, ids.projectNumber));
 
 /** `record[key]` when it is the record's own property. */
 function own(record: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
@@ -70,7 +105,7 @@ function own(record: Readonly<Record<string, string>> | undefined, key: string):
 
 /**
  * One execution's environment as a read-only map: a lookup reads the built-ins, then `extra`, then `base`
- * (nothing is copied: every execution makes one, issue 17); iterating builds the whole map once.
+ * (nothing is copied: every execution makes one, docs/architecture.md); iterating builds the whole map once.
  */
 class ExecutionEnv implements ReadonlyMap<string, string> {
   #all: Map<string, string> | undefined;
@@ -82,8 +117,8 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
   ) {}
 
   get(key: string): string | undefined {
-    const id = BUILT_IN.get(key);
-    if (id !== undefined) return this.ids[id];
+    const read = BUILT_IN.get(key);
+    if (read !== undefined) return read(this.ids);
     return own(this.extra, key) ?? own(this.base, key);
   }
 
@@ -96,7 +131,7 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
     if (this.#all) return this.#all;
     const all = new Map<string, string>();
     for (const layer of [this.base, this.extra]) if (layer) for (const k of Object.keys(layer)) all.set(k, layer[k]!);
-    for (const [name, id] of BUILT_IN) all.set(name, this.ids[id]);
+    for (const [name, read] of BUILT_IN) all.set(name, read(this.ids));
     return (this.#all = all);
   }
 
@@ -121,9 +156,10 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
 }
 
 /**
- * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
+ * The environment `sys.get_env` reads for one execution (docs/standard-library.md#sys: built-in environment variables): the
  * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
- * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, over `extra`
+ * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME, over `extra`
  * (user-supplied values, which the built-ins win over), itself over `base` (values `extra` may override).
  */
 export function executionEnv(
@@ -137,56 +173,71 @@ export function executionEnv(
 /** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */
 export const functions: StdlibFunction[] = [
   {
-    // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
+    // docs/standard-library.md#sys: Environment value as string; with a default, returns it when unset; otherwise raises KeyError.
+    // Google: "TypeError: If either name or default is not a string"
+    // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/get_env).
     name: 'sys.get_env',
     params: [{ name: 'name' }, { name: 'default', optional: true }],
     impl: ([name, dflt], ctx) => {
       const key = str('sys.get_env', 'name', name);
+      const fallback = dflt === undefined ? undefined : str('sys.get_env', 'default', dflt);
       const v = ctx.env.get(key);
       if (v !== undefined) return v;
-      if (dflt !== undefined) return dflt;
+      if (fallback !== undefined) return fallback;
       throw keyError(`sys.get_env: environment variable '${key}' is not set`);
     },
   },
   {
-    // Spec: "Current Unix time as double seconds" (sub-millisecond where the clock has it).
+    // docs/standard-library.md#sys: Current Unix time as double seconds (sub-millisecond where the clock has it).
     name: 'sys.now',
     params: [],
     impl: (_args, ctx) => ctx.clock.now() / 1000,
   },
   {
-    // Spec: "sys.log(data, severity)"; `text` is an alias of `data`; `json` gives structured logging (a map or list).
-    // Google's reference also lists `timestamp`, accepted and ignored here (entries carry the call time).
+    // docs/standard-library.md#sys: sys.log(data, severity); `json` gives structured logging. Google's reference
+    // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log): parameters data, severity, text, json,
+    // timeout in that order (a `call` step may give them as a list); data or text of a type other than
+    // integer, float, bool, string, list or dict, json other than a dict, more than one of them or none is a
+    // TypeError; `text` is always a textPayload. A null argument counts as not given (the page's list form
+    // writes `[${null}, "ERROR", ${myVar}]` to log text). `timestamp`, which older pages list, is accepted too;
+    // `timestamp` and `timeout` are ignored (an entry carries the call's time; writing it never waits).
     name: 'sys.log',
     params: [
-      { name: 'data', aliases: ['text'], optional: true },
+      { name: 'data', optional: true },
       { name: 'severity', optional: true, default: 'DEFAULT' },
+      { name: 'text', optional: true },
       { name: 'json', optional: true },
+      { name: 'timeout', optional: true },
       { name: 'timestamp', optional: true },
     ],
-    impl: ([data, severity, json], ctx) => {
-      const sev = str('sys.log', 'severity', severity).toUpperCase();
+    impl: ([data, severity, text, json], ctx) => {
+      const sev = str('sys.log', 'severity', severity ?? 'DEFAULT').toUpperCase();
       if (!(LOG_SEVERITIES as readonly string[]).includes(sev)) {
         throw valueError(`sys.log: severity must be one of ${LOG_SEVERITIES.join(', ')}, got '${sev}'`);
       }
-      if (data !== undefined && json !== undefined) throw typeError('sys.log: give either data (text) or json, not both');
-      if (json !== undefined && !isMap(json) && !isList(json)) {
-        throw typeError(`sys.log: json must be a map or a list, got ${typeName(json)}`);
+      const given = [['data', data], ['text', text], ['json', json]].filter(([, v]) => v !== undefined && v !== null);
+      if (given.length > 1) throw typeError(`sys.log: give one of data, text or json, not ${given.map(([n]) => n).join(' and ')}`);
+      const [which, payload] = (given[0] ?? []) as [string | undefined, Value];
+      if (which === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
+      if (which === 'json' && !isMap(payload)) throw typeError(`sys.log: json must be a map, got ${typeName(payload)}`);
+      if (which !== 'json' && !LOGGABLE.has(typeName(payload))) {
+        throw typeError(`sys.log: ${which} must be an int, double, bool, string, list or map, got ${typeName(payload)}`);
       }
-      if (data === undefined && json === undefined) throw typeError('sys.log: missing argument data (or text, or json)');
-      const payload = json ?? data!;
-      // Google's sys.log: a map or list (given as `data` or `json`) is a jsonPayload, anything else a textPayload.
+      // The entry is written out as JSON: held to the value limits (256 KB strings, 512 KB maps and lists).
+      checkValue('sys.log', payload);
+      // Google's sys.log: a map or list given as `data`, or a `json` map, is a jsonPayload; `text` and
+      // anything else a textPayload.
       ctx.log({
         time: new Date(ctx.clock.now()).toISOString(),
         severity: sev,
         payload,
-        structured: isMap(payload) || isList(payload),
+        structured: which !== 'text' && (isMap(payload) || isList(payload)),
       });
       return null;
     },
   },
   {
-    // Spec: "Pauses the execution"; ends at once, with the execution, when it is cancelled.
+    // docs/standard-library.md#sys: Pauses the execution; ends at once, with the execution, when it is cancelled.
     name: 'sys.sleep',
     params: [{ name: 'seconds' }],
     blocking: true,

@@ -1,5 +1,5 @@
 /**
- * The `text` namespace (spec "Standard library": text; Google's `text.*` pages): searching, splitting,
+ * The `text` namespace (docs/standard-library.md#namespaces; Google's `text.*` pages): searching, splitting,
  * replacing, case, URL encoding and charset conversion of strings.
  *
  * Every regular expression applied to workflow data goes through re2js (RE2 syntax, linear time): Perl-only
@@ -8,37 +8,44 @@
  * counts. Named arguments follow Google (`source`, `substr`, `regexp`, `repl`, `separator`, `start`, `end`,
  * `data`, `text`, `charset`); the spec's words (`pattern`, `replacement`) are aliases.
  *
- * Where the spec and Google's documentation differ, the spec wins:
- * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a plain list of indexes).
- * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (spec: "full match and groups 1 to 9
- *   referenced by backslash-digit"; Google says replacement backreferences are not supported).
+ * Where the spec and Google's documentation differ, the spec is the default and `--compat google` (the
+ * context's `compat`) switches to Google's (docs/compat.md):
+ * - `text.find_all` returns `[{index, match}]` as docs/compat.md#the-points says (Google documents a sorted list of indexes).
+ * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (docs/compat.md#the-points: the full match and
+ *   groups 1 to 9, referenced by backslash-digit; Google says replacement backreferences are not supported).
  */
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
-import { checkString, checkStringUnits, SizeBudget } from '../lang/size-limits.ts';
+import { checkString, checkStringUnits, SizeBudget } from '../lang/size-checks.ts';
 import { bytes, codePointCounter, fromUtf8Lenient, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
+import { charsetName, decodeText, encodeText } from './charset.ts';
 
 // Compiled patterns by source text: workflows call the same few patterns in loops.
 const reCache = new Map<string, RE2JS>();
 const RE_CACHE_MAX = 256;
 
 /**
- * Compiles an RE2 pattern with re2js (cached).
+ * Compiles an RE2 pattern with re2js (cached). `longest` picks leftmost-longest matching, which
+ * `text.find_all_regex` and `text.replace_all_regex` use: "If the overlapping matches start at the same index,
+ * then the longest match is considered"
+ * (https://cloud.google.com/workflows/docs/reference/stdlib/text/find_all_regex), so `a|ab` finds `ab` in
+ * `abcd`.
  *
  * @throws WorkflowError tagged ValueError naming the function when the pattern is not valid RE2 syntax.
  */
-function compileRegex(fn: string, pattern: string): RE2JS {
-  let re = reCache.get(pattern);
+function compileRegex(fn: string, pattern: string, longest = false): RE2JS {
+  const key = longest ? '\u0000L' + pattern : pattern;
+  let re = reCache.get(key);
   if (re) return re;
   try {
-    re = RE2JS.compile(pattern);
+    re = RE2JS.compile(pattern, longest ? RE2JS.LONGEST_MATCH : 0);
   } catch (e) {
     throw valueError(`${fn}: invalid regular expression: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (reCache.size >= RE_CACHE_MAX) reCache.delete(reCache.keys().next().value!);
-  reCache.set(pattern, re);
+  reCache.set(key, re);
   return re;
 }
 
@@ -74,12 +81,12 @@ function* substringOffsets(s: string, sub: string): Generator<number> {
   for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) yield i;
 }
 
-/** Bytes one `{index, match}` entry counts for (spec "Limits", as `sizeOf` counts it), without the match text. */
+/** Bytes one `{index, match}` entry counts for (docs/api-resources.md#limits, as `sizeOf` counts it), without the match text. */
 const MATCH_ENTRY_BYTES = 8 + 'index'.length + 8 + 'match'.length;
 
 /**
  * Builds the `[{index, match}]` list of the find_all functions, with code point indexes, stopping at the
- * variable-memory limit (spec "Limits": 512 KB) rather than after it.
+ * variable-memory limit (docs/api-resources.md#limits: 512 KB) rather than after it.
  * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
  */
 function matchList(fn: string, s: string, spans: Iterable<{ start: number; end: number }>): Value[] {
@@ -92,6 +99,24 @@ function matchList(fn: string, s: string, spans: Iterable<{ start: number; end: 
       ['index', BigInt(at(start))],
       ['match', s.slice(start, end)],
     ]));
+  }
+  return out;
+}
+
+/**
+ * Google's `text.find_all` (`--compat google`): "A sorted list of indexes" (code points) of the
+ * non-overlapping occurrences of `sub`, leftmost first: `find_all("Hello World", "l")` is `[2, 3, 9]`,
+ * `find_all("00000", "00")` is `[0, 2]` (https://cloud.google.com/workflows/docs/reference/stdlib/text/find_all).
+ * Stops at the variable-memory limit.
+ * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
+ */
+function indexList(s: string, sub: string): bigint[] {
+  const at = codePointCounter(s);
+  const budget = new SizeBudget('text.find_all');
+  const out: bigint[] = [];
+  for (const start of substringOffsets(s, sub)) {
+    budget.add(8);
+    out.push(BigInt(at(start)));
   }
   return out;
 }
@@ -115,7 +140,7 @@ function splitBounded(fn: string, s: string, sep: string): string[] {
 }
 
 /**
- * Expands a `text.replace_all_regex` replacement for one match (spec "Standard library": "full match and
+ * Expands a `text.replace_all_regex` replacement for one match (docs/standard-library.md: "full match and
  * groups 1 to 9 referenced by backslash-digit"): `\0` is the whole match, `\1`..`\9` the groups (empty when
  * the group does not exist or did not take part), `\\` a literal backslash; any other character, including a
  * backslash before a non-digit, is literal.
@@ -187,141 +212,17 @@ function urlDecode(s: string): string {
   return fromUtf8Lenient(out.subarray(0, n));
 }
 
-/**
- * The charsets text.encode and text.decode implement themselves, by canonical name; lookups ignore case,
- * `-`, `_` and spaces. text.decode also accepts any other charset label the platform's `TextDecoder` knows
- * (e.g. ISO-8859-2, windows-1252, Shift_JIS); text.encode supports only these.
- */
-const CHARSETS: ReadonlyMap<string, string> = new Map([
-  ['utf8', 'UTF-8'],
-  ['usascii', 'US-ASCII'],
-  ['ascii', 'US-ASCII'],
-  ['iso88591', 'ISO-8859-1'],
-  ['latin1', 'ISO-8859-1'],
-  ['utf16', 'UTF-16'],
-  ['utf16le', 'UTF-16LE'],
-  ['utf16be', 'UTF-16BE'],
-]);
-
-function charsetName(fn: string, v: Value | undefined): string {
-  return v === undefined || v === null ? 'UTF-8' : str(fn, 'charset', v);
-}
-
-function unsupported(fn: string, name: string): never {
-  throw valueError(`${fn}: unsupported charset '${name}' (supported: UTF-8, US-ASCII, ISO-8859-1, UTF-16, UTF-16LE, UTF-16BE)`);
-}
-
-function ownCharset(name: string): string | undefined {
-  return CHARSETS.get(name.toLowerCase().replace(/[-_ ]/g, ''));
-}
-
-/**
- * Encodes a string in a charset.
- *
- * @throws WorkflowError tagged ValueError for an unsupported charset or a character the charset cannot
- *   represent (Google text.encode).
- */
-function encodeText(s: string, name: string): Uint8Array {
-  const charset = ownCharset(name) ?? unsupported('text.encode', name);
-  switch (charset) {
-    case 'UTF-8':
-      return utf8(s);
-    case 'US-ASCII':
-    case 'ISO-8859-1': {
-      const max = charset === 'US-ASCII' ? 0x7f : 0xff;
-      const out = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c > max) throw valueError(`text.encode: character at position ${i} cannot be encoded in ${charset}`);
-        out[i] = c;
-      }
-      return out;
-    }
-    default: {
-      // UTF-16 without a byte-order mark is big-endian; UTF-16 (unmarked name) writes a big-endian BOM.
-      const le = charset === 'UTF-16LE';
-      const bom = charset === 'UTF-16' ? 2 : 0;
-      const out = new Uint8Array(bom + s.length * 2);
-      if (bom) {
-        out[0] = 0xfe;
-        out[1] = 0xff;
-      }
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        out[bom + 2 * i + (le ? 1 : 0)] = c >> 8;
-        out[bom + 2 * i + (le ? 0 : 1)] = c & 0xff;
-      }
-      return out;
-    }
-  }
-}
-
-/** `s` with every unpaired surrogate replaced by U+FFFD. */
-function toWellFormed(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      out += s[i]! + s[i + 1]!;
-      i++;
-    } else out += c >= 0xd800 && c <= 0xdfff ? '\uFFFD' : s[i]!;
-  }
-  return out;
-}
-
-/**
- * Decodes bytes in a charset; bytes that cannot be decoded become U+FFFD (Google text.decode).
- *
- * @throws WorkflowError tagged ValueError for a charset neither this module nor the platform supports.
- */
-function decodeText(b: Uint8Array, name: string): string {
-  const charset = ownCharset(name);
-  switch (charset) {
-    case 'UTF-8':
-      return fromUtf8Lenient(b);
-    case 'US-ASCII':
-    case 'ISO-8859-1': {
-      let out = '';
-      for (let i = 0; i < b.length; i++) {
-        const c = b[i]!;
-        out += charset === 'US-ASCII' && c > 0x7f ? '\uFFFD' : String.fromCharCode(c);
-      }
-      return out;
-    }
-    case 'UTF-16':
-    case 'UTF-16LE':
-    case 'UTF-16BE': {
-      let le = charset === 'UTF-16LE';
-      let i = 0;
-      if (charset === 'UTF-16' && b.length >= 2) {
-        if (b[0] === 0xff && b[1] === 0xfe) (le = true), (i = 2);
-        else if (b[0] === 0xfe && b[1] === 0xff) i = 2;
-      }
-      let out = '';
-      for (; i + 1 < b.length; i += 2) out += String.fromCharCode(le ? b[i]! | (b[i + 1]! << 8) : (b[i]! << 8) | b[i + 1]!);
-      return toWellFormed(out) + (i < b.length ? '\uFFFD' : '');
-    }
-    default: {
-      let d: TextDecoder;
-      try {
-        d = new TextDecoder(name);
-      } catch {
-        unsupported('text.decode', name);
-      }
-      return d.decode(b);
-    }
-  }
-}
-
 /** The text functions, one row per function. */
 export const functions: StdlibFunction[] = [
   {
-    // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first.
+    // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first
+    // (docs/compat.md#the-points); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
     name: 'text.find_all',
     params: [{ name: 'source' }, { name: 'substr' }],
-    impl: ([source, substr]) => {
+    impl: ([source, substr], ctx) => {
       const s = str('text.find_all', 'source', source);
       const sub = str('text.find_all', 'substr', substr);
+      if (ctx.compat === 'google') return indexList(s, sub);
       const spans = (function* () {
         for (const start of substringOffsets(s, sub)) yield { start, end: start + sub.length };
       })();
@@ -329,12 +230,12 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // text.find_all_regex(source, regexp): [{index, match}] of every RE2 match, leftmost-first.
+    // text.find_all_regex(source, regexp): [{index, match}] of every RE2 match, leftmost-longest.
     name: 'text.find_all_regex',
     params: [{ name: 'source' }, { name: 'regexp', aliases: ['pattern'] }],
     impl: ([source, regexp]) => {
       const s = str('text.find_all_regex', 'source', source);
-      const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp));
+      const re = compileRegex('text.find_all_regex', str('text.find_all_regex', 'regexp', regexp), true);
       return matchList('text.find_all_regex', s, allMatches(re, s, false));
     },
   },
@@ -373,15 +274,17 @@ export const functions: StdlibFunction[] = [
       { name: 'regexp', aliases: ['pattern'] },
       { name: 'repl', aliases: ['replacement'] },
     ],
-    impl: ([source, regexp, repl]) => {
+    impl: ([source, regexp, repl], ctx) => {
       const fn = 'text.replace_all_regex';
       const s = str(fn, 'source', source);
-      const re = compileRegex(fn, str(fn, 'regexp', regexp));
+      const re = compileRegex(fn, str(fn, 'regexp', regexp), true);
       const r = str(fn, 'repl', repl);
+      // Google: "Backreferences are not supported" (the replacement is literal) under `--compat google`.
+      const literal = ctx.compat === 'google';
       let out = '';
       let last = 0;
-      for (const mt of allMatches(re, s, true)) {
-        out += s.slice(last, mt.start) + expandReplacement(r, mt.groups);
+      for (const mt of allMatches(re, s, !literal)) {
+        out += s.slice(last, mt.start) + (literal ? r : expandReplacement(r, mt.groups));
         last = mt.end;
         checkStringUnits(fn, out.length + s.length - last);
       }

@@ -1,11 +1,12 @@
 /**
- * The shape of the standard library (spec "Standard library"): one table row per function, gathered by
+ * The shape of the standard library (docs/standard-library.md): one table row per function, gathered by
  * name in `src/stdlib/index.ts`. A row gives the function's parameter names (so the `call:` form with named
  * `args` and the expression form with positional arguments bind the same way), its defaults, whether it may
  * wait, and its implementation.
  */
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import type { Value } from '../lang/value.ts';
+import type { Compat } from '../lang/compat.ts';
 
 /** One parameter of a stdlib function. */
 export interface ParamSpec {
@@ -29,7 +30,7 @@ export interface CallContext {
   readonly fetch: typeof fetch;
   /**
    * Environment variables readable by sys.get_env: the built-in CLOUD_* and GOOGLE_CLOUD_* values of this
-   * execution (spec "sys").
+   * execution (docs/standard-library.md#sys).
    */
   readonly env: ReadonlyMap<string, string>;
   /** Aborted when the execution is cancelled; every wait must stop promptly when it fires. */
@@ -40,6 +41,12 @@ export interface CallContext {
   readonly callbacks: CallbackHub;
   /** Draws a random version 4 UUID for `uuid.generate` (absent: the platform's `crypto.randomUUID`). */
   readonly uuid?: (() => string) | undefined;
+  /**
+   * `google`: Google's behaviour where it and the specification differ (`text.find_all`'s result,
+   * `text.replace_all_regex`'s replacement, the non-idempotent retry policy, the default `http.*` timeout;
+   * docs/compat.md). Absent: the specification's.
+   */
+  readonly compat?: Compat;
 }
 
 /** A stdlib function: one row of the table. */
@@ -90,8 +97,8 @@ export interface LogEntry {
 }
 
 /**
- * Callback endpoints of one execution (spec "Events"). One implementation, the service's callback registry
- * (src/service/callbacks.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
+ * Callback endpoints of one execution (docs/api-resources.md#events). One implementation, the service's callback registry
+ * (src/service/callbacks/callback-registry.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
  */
 export interface CallbackHub {
   /**
@@ -113,6 +120,8 @@ export interface CallbackHub {
 export interface RetryPolicy {
   /** The stdlib predicate function deciding whether an error map is retried. */
   readonly predicate: string;
+  /** The predicate under `--compat google`, where it differs from the spec's (docs/compat.md). */
+  readonly googlePredicate?: string;
   readonly maxRetries: number;
   readonly initialDelaySec: number;
   readonly maxDelaySec: number;

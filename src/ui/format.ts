@@ -4,6 +4,7 @@
  * every result that is markup is built with the escaping `html` template.
  */
 import type { Execution } from '../service/model.ts';
+import { splitName } from '../service/names.ts';
 import type { Value } from '../lang/value.ts';
 import { parseJson, toJson } from '../lang/json.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -13,8 +14,8 @@ import { html, type SafeHtml } from './html.ts';
  * (`projects/{p}/locations/{l}/workflows/{workflowId}/executions/{executionId}`).
  */
 export function executionIds(e: Pick<Execution, 'name'>): { workflowId: string; executionId: string } {
-  const parts = e.name.split('/');
-  return { workflowId: parts[5] ?? '', executionId: parts[7] ?? '' };
+  const ids = splitName(e.name, ['workflows', 'executions'])?.ids;
+  return { workflowId: ids?.[0] ?? '', executionId: ids?.[1] ?? '' };
 }
 
 /** The last segment of a resource name: the workflow ID of a workflow's `name`. */

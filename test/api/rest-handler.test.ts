@@ -1,4 +1,4 @@
-// The REST handler in process (issue 10 "Files and tools"): createRestHandler on a real node:http server in
+// The REST handler in process (docs/architecture.md#layers-and-where-things-are): createRestHandler on a real node:http server in
 // this process, over a real service core, so a failure points at code rather than at a subprocess. The
 // black-box suites (rest.test.ts and others) run the same API through the built bundle.
 import { createServer, type Server } from 'node:http';
@@ -57,7 +57,7 @@ async function call(url: string, method = 'GET', body?: unknown): Promise<{ stat
 
 const test = suite('REST handler in process');
 
-test('deploy, run and read an execution: the result is JSON text (spec "Endpoints", "Execution")', async () => {
+test('deploy, run and read an execution: the result is JSON text (docs/rest-api.md#endpoints and docs/api-resources.md#execution)', async () => {
   const api = await start();
   try {
     const created = await call(`${api.prefix}/workflows?workflowId=hello`, 'POST', { sourceContents: HELLO });
@@ -78,7 +78,27 @@ test('deploy, run and read an execution: the result is JSON text (spec "Endpoint
   }
 });
 
-test('an invalid definition is a 400 naming step, line and column (spec "Errors")', async () => {
+test('an execution carries createTime, the same as startTime for one that starts at once, ACTIVE and ended (https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions)', async () => {
+  const api = await start();
+  try {
+    await call(`${api.prefix}/workflows?workflowId=hello`, 'POST', { sourceContents: HELLO });
+    const ex = await call(`${api.prefix}/workflows/hello/executions`, 'POST', { argument: '{"name": "Ada"}' });
+    assert.match(ex.json.createTime, /^\d{4}-\d\d-\d\dT/);
+    assert.is(ex.json.createTime, ex.json.startTime);
+    let got = ex.json;
+    for (let i = 0; i < 100 && got.state === 'ACTIVE'; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      got = (await call(`${api.base}/v1/${ex.json.name}`)).json;
+    }
+    assert.equal([got.state, got.createTime], ['SUCCEEDED', ex.json.startTime]);
+    const listed = await call(`${api.prefix}/workflows/hello/executions`);
+    assert.is(listed.json.executions[0].createTime, ex.json.startTime);
+  } finally {
+    await api.close();
+  }
+});
+
+test('an invalid definition is a 400 naming step, line and column (docs/api-resources.md#errors)', async () => {
   const api = await start();
   try {
     const bad = 'main:\n  steps:\n    - check:\n        nxt: end\n';
@@ -119,7 +139,7 @@ test('an internal error while compiling is a 500 INTERNAL saying it is a bug of 
   }
 });
 
-test('unknown workflow is 404, a duplicate 409, a malformed body 400 (spec "Errors")', async () => {
+test('unknown workflow is 404, a duplicate 409, a malformed body 400 (docs/api-resources.md#errors)', async () => {
   const api = await start();
   try {
     assert.is((await call(`${api.prefix}/workflows/nope`)).status, 404);

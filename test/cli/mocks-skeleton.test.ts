@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mocksCommand } from '../../src/cli/mocks-skeleton.ts';
 import { parseMocks } from '../../src/mocks/mock-file.ts';
-import { runWorkflowInProcess } from '../../src/cli/test/run-workflow.ts';
+import { runWorkflowInProcess } from '../../src/cli/run-workflow.ts';
 
 const s = suite<{ dir: string }>('cli: workflows-emulator mocks prints a mock file to start from');
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testCommand } from '../../src/cli/test/command.ts';
+import { testCommand } from '../../src/cli/test-command/test-command.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

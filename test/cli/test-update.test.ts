@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testCommand } from '../../src/cli/test/command.ts';
+import { testCommand } from '../../src/cli/test-command/test-command.ts';
 
 const s = suite<{ dir: string }>('cli: test --update writes the actual outcome into failing cases');
 

@@ -8,7 +8,7 @@ import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/inde
 import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
 import { executionEnv } from '../../src/stdlib/sys.ts';
 
-// Spec "Standard library", sys table and the built-in environment variables; Google's sys reference for
+// docs/standard-library.md#sys, the sys table and the built-in environment variables; Google's sys reference for
 // sys.sleep_until and the `timestamp` argument of sys.log.
 const s = suite('stdlib sys.*');
 
@@ -49,17 +49,24 @@ function raises(f: () => unknown, tag: string, inMessage?: string): void {
   assert.unreachable(`expected ${tag}`);
 }
 
-s('sys.get_env returns the value, the default when unset, KeyError otherwise (spec "sys")', () => {
+s('sys.get_env returns the value, the default when unset, KeyError otherwise (docs/standard-library.md#sys)', () => {
   const { call } = setup();
   assert.is(call('sys.get_env', 'CLOUD_PROJECT_ID'), 'p');
   assert.is(call('sys.get_env', 'GOOGLE_CLOUD_PROJECT_ID'), 'p');
   assert.is(call('sys.get_env', 'NOPE', 'd'), 'd');
-  assert.is(call('sys.get_env', 'NOPE', null), null);
   raises(() => call('sys.get_env', 'NOPE'), 'KeyError');
   raises(() => call('sys.get_env', 1n), 'TypeError');
 });
 
-s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', () => {
+s('sys.get_env raises TypeError for a name or default that is not a string, set or not (https://cloud.google.com/workflows/docs/reference/stdlib/sys/get_env)', () => {
+  const { call } = setup();
+  raises(() => call('sys.get_env', 'NOPE', 5n), 'TypeError', 'default');
+  raises(() => call('sys.get_env', 'CLOUD_PROJECT_ID', 5n), 'TypeError', 'default');
+  raises(() => call('sys.get_env', 'NOPE', null), 'TypeError', 'default');
+  raises(() => call('sys.get_env', 5n, 'd'), 'TypeError', 'name');
+});
+
+s('sys.now is the clock time as double seconds, sub-millisecond (docs/standard-library.md#sys)', () => {
   const { call, clock } = setup();
   const t = call('sys.now');
   assert.is(typeof t, 'number');
@@ -67,7 +74,7 @@ s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', (
   assert.ok(!Number.isInteger((t as number) * 1000));
 });
 
-s('sys.log records data with DEFAULT severity; text is an alias of data; a map or list as data is structured (spec "sys"; Google\'s sys.log)', () => {
+s('sys.log records data with DEFAULT severity; text is an alias of data; a map or list as data is structured (docs/standard-library.md#sys; Google\'s sys.log)', () => {
   const { named, logs, clock } = setup();
   assert.is(named('sys.log', { data: mapOf({ a: 1n }) }), null);
   named('sys.log', { text: 'hello', severity: 'warning' });
@@ -83,18 +90,32 @@ s('sys.log records data with DEFAULT severity; text is an alias of data; a map o
   assert.equal([logs[1]!.severity, logs[1]!.payload], ['WARNING', 'hello']);
 });
 
-s('sys.log with json is structured logging of a map (spec "sys")', () => {
+s('sys.log with json is structured logging of a map (docs/standard-library.md#sys)', () => {
   const { named, logs } = setup();
   named('sys.log', { json: mapOf({ k: 'v' }), severity: 'INFO' });
   assert.is(logs[0]!.structured, true);
   assert.equal(logs[0]!.payload, mapOf({ k: 'v' }));
-  named('sys.log', { json: [1n] });
-  assert.is(logs[1]!.structured, true);
   raises(() => named('sys.log', { json: 'not a map' }), 'TypeError');
   raises(() => named('sys.log', { json: mapOf({}), data: 'x' }), 'TypeError');
 });
 
-s('sys.log accepts every spec severity and refuses others (spec "sys")', () => {
+s('sys.log: json other than a map, data or text of another type (bytes, null alone), two payloads or none are TypeErrors (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log)', () => {
+  const { named, call, logs } = setup();
+  raises(() => named('sys.log', { json: [1n] }), 'TypeError', 'json must be a map');
+  raises(() => named('sys.log', { data: new Uint8Array([1]) }), 'TypeError', 'bytes');
+  raises(() => named('sys.log', { text: new Uint8Array([1]) }), 'TypeError', 'text must be');
+  raises(() => named('sys.log', { data: null }), 'TypeError', 'missing');
+  raises(() => named('sys.log', { data: 'a', text: 'b' }), 'TypeError', 'data and text');
+  raises(() => named('sys.log', { severity: 'INFO' }), 'TypeError', 'missing');
+  // The list form's order is data, severity, text, json, timeout; null stands for "not given".
+  call('sys.log', null, 'ERROR', mapOf({ a: 1n }));
+  assert.equal([logs[0]!.severity, logs[0]!.structured], ['ERROR', false]);
+  call('sys.log', null, 'INFO', null, mapOf({ a: 1n }));
+  assert.equal([logs[1]!.severity, logs[1]!.structured], ['INFO', true]);
+  assert.is(logs.length, 2);
+});
+
+s('sys.log accepts every spec severity and refuses others (docs/standard-library.md#sys)', () => {
   const { named, logs } = setup();
   for (const sev of ['DEFAULT', 'DEBUG', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL', 'ALERT', 'EMERGENCY']) {
     named('sys.log', { data: 1n, severity: sev });
@@ -103,7 +124,7 @@ s('sys.log accepts every spec severity and refuses others (spec "sys")', () => {
   raises(() => named('sys.log', { data: 1n, severity: 'LOUD' }), 'ValueError');
 });
 
-s('sys.sleep waits the given seconds on the clock and returns null (spec "sys")', async () => {
+s('sys.sleep waits the given seconds on the clock and returns null (docs/standard-library.md#sys)', async () => {
   const { call, clock } = setup();
   assert.is(await call('sys.sleep', 1.5), null);
   assert.is(await call('sys.sleep', 2n), null);
@@ -122,7 +143,7 @@ s('sys.sleep accepts up to 31,536,000 seconds (one year) and raises ValueError b
   raises(() => call('sys.sleep_until', '2999-01-01T00:00:00Z'), 'ValueError', 'one year');
 });
 
-s('sys.sleep rejects with the signal reason when the execution is cancelled (issue 3)', async () => {
+s('sys.sleep rejects with the signal reason when the execution is cancelled (docs/standard-library.md#sys)', async () => {
   const { ctx } = setup();
   const ctrl = new AbortController();
   const fn = STDLIB.get('sys.sleep')!;
@@ -151,7 +172,20 @@ s('sys.sleep and sys.sleep_until are blocking; get_env, now and log are not (exp
   for (const n of ['sys.get_env', 'sys.now', 'sys.log']) assert.not.ok(STDLIB.get(n)!.blocking, n);
 });
 
-s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (spec "sys")', () => {
+s("GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the project number (default 123456789012) and the workflow's service account, else the default compute account (https://cloud.google.com/workflows/docs/reference/environment-variables)", () => {
+  const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
+  const plain = executionEnv(ids);
+  assert.is(plain.get('GOOGLE_CLOUD_PROJECT_NUMBER'), '123456789012');
+  assert.is(plain.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), '123456789012-compute@developer.gserviceaccount.com');
+  const numbered = executionEnv({ ...ids, projectNumber: '42' });
+  assert.is(numbered.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), '42-compute@developer.gserviceaccount.com');
+  const named = executionEnv({ ...ids, serviceAccount: 'projects/p/serviceAccounts/sa@p.iam.gserviceaccount.com' }, { GOOGLE_CLOUD_PROJECT_NUMBER: 'spoofed' });
+  assert.is(named.get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), 'sa@p.iam.gserviceaccount.com');
+  assert.is(named.get('GOOGLE_CLOUD_PROJECT_NUMBER'), '123456789012');
+  assert.is(executionEnv({ ...ids, serviceAccount: 'bare@p.iam.gserviceaccount.com' }).get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), 'bare@p.iam.gserviceaccount.com');
+});
+
+s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (docs/standard-library.md#sys)', () => {
   const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
   const user = JSON.parse('{"MODE": "user", "CLOUD_PROJECT_ID": "spoofed", "__proto__": "just a key"}') as Record<string, string>;
   const env = executionEnv(ids, user, { MODE: 'server', REGION: 'eu' });
@@ -167,12 +201,12 @@ s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over 
   const all = Object.fromEntries(env);
   assert.equal(Object.keys(all).sort(), [
     'CLOUD_LOCATION', 'CLOUD_PROJECT_ID', 'CLOUD_WORKFLOW_EXECUTION_ID', 'CLOUD_WORKFLOW_ID', 'CLOUD_WORKFLOW_REVISION_ID',
-    'GOOGLE_CLOUD_LOCATION', 'GOOGLE_CLOUD_PROJECT_ID', 'GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', 'GOOGLE_CLOUD_WORKFLOW_ID',
-    'GOOGLE_CLOUD_WORKFLOW_REVISION_ID', 'MODE', 'REGION', '__proto__',
+    'GOOGLE_CLOUD_LOCATION', 'GOOGLE_CLOUD_PROJECT_ID', 'GOOGLE_CLOUD_PROJECT_NUMBER', 'GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME',
+    'GOOGLE_CLOUD_WORKFLOW_EXECUTION_ID', 'GOOGLE_CLOUD_WORKFLOW_ID', 'GOOGLE_CLOUD_WORKFLOW_REVISION_ID', 'MODE', 'REGION', '__proto__',
   ]);
   assert.is(all['CLOUD_PROJECT_ID'], 'p');
-  assert.is(env.size, 13);
-  assert.equal([...env.keys()].length, 13);
+  assert.is(env.size, 15);
+  assert.equal([...env.keys()].length, 15);
   assert.equal(executionEnv(ids).get('CLOUD_LOCATION'), 'l');
 });
 

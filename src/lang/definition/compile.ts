@@ -1,5 +1,5 @@
 /**
- * The definition compiler (spec "Workflow definition language"): workflow source in, a validated
+ * The definition compiler (docs/language.md#definitions): workflow source in, a validated
  * {@link Definition} out, with every expression compiled and every jump resolved once, at deploy time.
  *
  * Both document forms of the real service are accepted: a map of workflows (`main` plus named
@@ -7,7 +7,7 @@
  * without params). Every step kind of the spec compiles to its node of `ast.ts`; anything the real service
  * refuses at deploy is a {@link DefinitionError} naming the step and the `line:col`: unknown or conflicting
  * fields, jumps to missing or unreachable steps, unknown functions and subworkflows, bad params, the limits of
- * spec "Limits" that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
+ * docs/api-resources.md#limits that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
  * expressions, parallel nesting 2, 128 KB).
  *
  * Jumps: `next` may name a step of the same list or of an enclosing list (Google's `error_catch` sample jumps
@@ -32,12 +32,14 @@ import type {
   Template,
   WorkflowDef,
 } from './ast.ts';
-import { MAX_ASSIGNMENTS } from '../limits.ts';
+import { MAX_ASSIGNMENTS } from '../language-limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
+import type { Compat } from '../compat.ts';
 import { entryOf, loadSource, type LoadedSource, type SEntry, type SMap, type SNode, type SScalar } from './load.ts';
 import { compileParallel } from './parallel.ts';
+import { checkScopes } from './scope-check.ts';
 import { compileSwitch } from './switch.ts';
 import { compileTry } from './try.ts';
 import type { RetryContext } from './retry.ts';
@@ -53,10 +55,16 @@ export interface CompileOptions {
    * value).
    */
   readonly format?: 'yaml' | 'json';
+  /**
+   * `google`: read the definition as Google's service does where it and the specification differ (operator
+   * precedence, `+` with a string, a parallel step's default exception policy, the non-idempotent retry
+   * policy; docs/compat.md). Default: the specification's.
+   */
+  readonly compat?: Compat;
 }
 
 /**
- * Parses, validates and compiles a workflow definition (spec "Workflow definition language").
+ * Parses, validates and compiles a workflow definition (docs/language.md#definitions).
  *
  * @param source the YAML or JSON text, at most 128 KB of UTF-8.
  * @param library the functions, retry policies and backoffs calls and retries may name (the standard
@@ -68,7 +76,16 @@ export interface CompileOptions {
  */
 export function compileDefinition(source: string, library: DefinitionLibrary, options: CompileOptions = {}): Definition {
   const load = loadSource(source, options.format);
-  return new Compiler(load, library).definition();
+  return new Compiler(load, library, options.compat ?? 'spec').definition();
+}
+
+/**
+ * {@link compileDefinition} of a source already loaded with `loadSource` (tools that read the source tree
+ * themselves, such as the lint of src/lint/, load it once); `compat` as {@link CompileOptions.compat}.
+ * @throws DefinitionError as {@link compileDefinition} does.
+ */
+export function compileLoadedSource(load: LoadedSource, library: DefinitionLibrary, compat: Compat = 'spec'): Definition {
+  return new Compiler(load, library, compat).definition();
 }
 
 
@@ -120,9 +137,10 @@ class Compiler implements StepCompiler {
   constructor(
     private readonly load: LoadedSource,
     library: DefinitionLibrary,
+    compat: Compat,
   ) {
-    const { compiled, expressionOptions } = expressionState({ workflows: this.workflowNames, library });
-    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined, compiled, expressionOptions };
+    const { compiled, expressionOptions } = expressionState({ workflows: this.workflowNames, library, compat });
+    this.cx = { load, library, workflows: this.workflowNames, paramCounts: this.paramCounts, step: undefined, compiled, expressionOptions, compat };
   }
 
   pos(node: SNode | SScalar): SourcePos {
@@ -164,7 +182,9 @@ class Compiler implements StepCompiler {
     } else {
       this.fail(root, 'a workflow definition must be a map of workflows or a list of steps');
     }
-    return { main: workflows.get('main')!, workflows };
+    const def = { main: workflows.get('main')!, workflows };
+    checkScopes(def);
+    return def;
   }
 
   private workflowBody(e: SEntry): SMap {
@@ -449,11 +469,26 @@ class Compiler implements StepCompiler {
     if (argsEntry) {
       const a = argsEntry.value;
       if (a.kind === 'scalar' && a.value === null) out.args = [];
+      else if (a.kind === 'seq') out.args = this.positionalArgs(target, a);
       else if (a.kind !== 'map') return this.fail(a, "'args' must be a map of argument names to values");
       else out.args = a.entries.map((e) => [e.key, compileTemplate(e.value, this.cx)] as const);
     }
     if (resultEntry) out.result = this.ident(resultEntry.value, "'result'");
     return out;
+  }
+
+  /**
+   * A list of `args` for a standard-library function, bound to its parameters by position as Google's
+   * sys.log examples write it (`args: [${myVar}, "ERROR"]`,
+   * https://cloud.google.com/workflows/docs/reference/stdlib/sys/log).
+   */
+  private positionalArgs(target: CallTarget, a: Extract<SNode, { kind: 'seq' }>): (readonly [string, Template])[] {
+    const names = target.kind === 'stdlib' ? this.cx.library.paramNames?.(target.name) : undefined;
+    if (!names) return this.fail(a, "'args' must be a map of argument names to values (a list is taken only by standard-library functions)");
+    if (a.items.length > names.length) {
+      return this.fail(a.items[names.length]!, `'args' of ${target.name} takes at most ${names.length} values, got ${a.items.length}`);
+    }
+    return a.items.map((item, i) => [names[i]!, compileTemplate(item, this.cx)] as const);
   }
 
   ident(node: SNode, what: string): string {
@@ -468,7 +503,7 @@ class Compiler implements StepCompiler {
 
 /**
  * A step node: the fields every step has, then the kind's own. Built without object spread: spreading these
- * varied shapes made a quarter of the compile stage (issue 17).
+ * varied shapes made a quarter of the compile stage (docs/architecture.md#compile-time).
  */
 function makeStep(name: string, pos: SourcePos, next: JumpTarget | undefined, kind: Step['kind'], fields: object | undefined): Step {
   const out: Record<string, unknown> = next ? { name, pos, next, kind } : { name, pos, kind };

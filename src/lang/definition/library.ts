@@ -4,7 +4,7 @@
  * standard library describes itself in these terms (src/stdlib/index.ts `DEFINITION_LIBRARY`).
  */
 
-/** A backoff of a retry policy (spec "Retry"): delays in seconds. */
+/** A backoff of a retry policy (docs/language.md#try-retry-and-except): delays in seconds. */
 export interface BackoffSpec {
   /** First delay, in seconds. */
   readonly initialDelaySec: number;
@@ -18,6 +18,11 @@ export interface BackoffSpec {
 export interface DefinitionLibrary {
   /** Whether `name` (dotted, e.g. `http.get`) is a function of the standard library. */
   hasFunction(name: string): boolean;
+  /**
+   * The parameter names of the function `name`, in order: a `call` step may give its `args` as a list, bound
+   * by position (Google's sys.log examples: `args: [${myVar}, "ERROR"]`). Absent or undefined: only named.
+   */
+  paramNames?(name: string): readonly string[] | undefined;
   /** Every function's dotted name (for "did you mean" hints). */
   functionNames(): Iterable<string>;
   /**
@@ -26,7 +31,7 @@ export interface DefinitionLibrary {
    */
   isBlocking(name: string): boolean;
   /** Named retry policies (`retry: ${http.default_retry}`) by dotted name, with their predicate's name. */
-  readonly retryPolicies: ReadonlyMap<string, { readonly predicate: string }>;
+  readonly retryPolicies: ReadonlyMap<string, { readonly predicate: string; readonly googlePredicate?: string }>;
   /** Named backoffs (`backoff: ${retry.default_backoff}`) by dotted name. */
   readonly backoffs: ReadonlyMap<string, BackoffSpec>;
   /** The backoff of a custom retry without `backoff` (Google: `retry.default_backoff`). */

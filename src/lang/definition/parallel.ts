@@ -1,8 +1,8 @@
 /**
- * The `parallel` field of a step (spec "Parallel"): `branches` or a parallel `for`, with `shared`,
- * `concurrency_limit` and `exception_policy`, within the limits of spec "Limits" (10 branches, nesting 2).
+ * The `parallel` field of a step (docs/language.md#parallel-steps): `branches` or a parallel `for`, with `shared`,
+ * `concurrency_limit` and `exception_policy`, within the limits of docs/api-resources.md#limits (10 branches, nesting 2).
  */
-import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../limits.ts';
+import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../language-limits.ts';
 import type { Step } from './ast.ts';
 import { compileFor } from './for.ts';
 import { entryOf, type SNode, type SScalar } from './load.ts';
@@ -42,7 +42,9 @@ export function compileParallel(c: StepCompiler, node: SNode, frame: Frame, at: 
     if (s.kind !== 'seq') return c.fail(s, "'shared' must be a list of variable names");
     for (const i of s.items) shared.push(c.ident(i, 'each shared variable'));
   }
-  let exceptionPolicy: 'unhandled' | 'continueAll' = 'unhandled';
+  // The spec's default is `unhandled`; Google's page: "The default policy, continueAll, ... is the only policy
+  // currently supported" (https://cloud.google.com/workflows/docs/reference/syntax/parallel-steps).
+  let exceptionPolicy: 'unhandled' | 'continueAll' = c.cx.compat === 'google' ? 'continueAll' : 'unhandled';
   const policyE = entryOf(node, 'exception_policy');
   if (policyE) {
     const p = policyE.value;

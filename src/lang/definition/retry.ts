@@ -1,5 +1,5 @@
 /**
- * The `retry` field of a `try` step (spec "Retry"): a named policy (`${http.default_retry}`) or a map with
+ * The `retry` field of a `try` step (docs/language.md#try-retry-and-except): a named policy (`${http.default_retry}`) or a map with
  * `predicate`, `max_retries` and an optional `backoff` (a named backoff or `initial_delay`, `max_delay`,
  * `multiplier`).
  */
@@ -102,7 +102,7 @@ function retryPredicate(node: SNode, cx: RetryContext): PredicateRef {
   }
   if (cx.library.hasFunction(name)) return { kind: 'stdlib', name };
   const policy = cx.library.retryPolicies.get(name);
-  if (policy) return { kind: 'stdlib', name: policy.predicate };
+  if (policy) return { kind: 'stdlib', name: (cx.compat === 'google' ? policy.googlePredicate : undefined) ?? policy.predicate };
   return failAt(cx, node.offset, `unknown retry predicate '${name}': expected a subworkflow or a predicate such as http.default_retry_predicate`, 'UNKNOWN_RETRY');
 }
 

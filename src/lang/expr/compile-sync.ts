@@ -1,5 +1,5 @@
 /**
- * The synchronous half of the expression compiler (spec "Expressions"; the front is compile.ts): an AST node
+ * The synchronous half of the expression compiler (docs/language.md#expressions; the front is compile.ts): an AST node
  * becomes a closure `(env) => Value`, the engine's hot path. Operators call the functions of ops.ts, with one
  * closure shape per operator and specializations for a literal right operand; `o.name` and `o["name"]` read a
  * map inline; calls go through `env.call(name, args)`, except the special forms `if` (lazy) and `not`.
@@ -13,6 +13,7 @@ import type { Env, Expr } from './ast.ts';
 import { ExpressionSyntaxError } from './parser.ts';
 import {
   add,
+  addGoogle,
   contains,
   div,
   eq,
@@ -227,6 +228,8 @@ function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
         const b = r(env);
         return typeof a === 'bigint' && typeof b === 'bigint' ? wrapInt(a + b) : add(a, b);
       };
+    case '+~':
+      return (env) => addGoogle(l(env), r(env));
     case '-':
       return (env) => {
         const a = l(env);

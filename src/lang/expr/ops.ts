@@ -1,5 +1,5 @@
 /**
- * The operators of the expression language as functions on values (spec "Expressions"), shared by the
+ * The operators of the expression language as functions on values (docs/language.md#expressions), shared by the
  * synchronous closures (compile-sync.ts) and the asynchronous evaluator (compile-async.ts) so both have one
  * set of semantics.
  *
@@ -9,8 +9,8 @@
  *   (`10 / 2` is 2.0); `//` is floor division (`-10 // 3` is -4; int // int is int); `%` is the matching
  *   floor modulo (`-10 % 3` is 2: the result takes the divisor's sign, so `a == (a // b) * b + a % b`).
  *   Division, floor division or modulo by zero (int or double) raise ZeroDivisionError.
- * - `+` on two strings concatenates; any other mix (string + number, list + list, ...) is a TypeError (spec:
- *   "string plus number is a TypeError (use string())"; Google's table lists no list operand for `+`).
+ * - `+` on two strings concatenates; any other mix (string + number, list + list, ...) is a TypeError
+ *   (docs/language.md#expressions: string plus number is a TypeError, use string()); Google's table lists no list operand for `+`).
  * - `==`/`!=` are deep equality ({@link deepEqual}): `1 == 1.0`; incompatible types are unequal, no error.
  * - `<`, `>`, `<=`, `>=` order numbers with numbers and strings with strings (lexicographically by Unicode
  *   code point); any other pair is a TypeError.
@@ -24,10 +24,10 @@
  * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
  * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
-import { checkString } from '../size-limits.ts';
+import { checkString } from '../size-checks.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
-import { compareNumbers, deepEqual, typeName, wrapInt, type Value } from '../value.ts';
+import { compareNumbers, deepEqual, formatDouble, typeName, wrapInt, type Value } from '../value.ts';
 
 /** A binary operator that evaluates both operands (every one but `and` / `or`). */
 export type EagerBinaryOp = Exclude<BinaryOp, 'and' | 'or'>;
@@ -48,6 +48,31 @@ export function add(a: Value, b: Value): Value {
   if (ta === 'string' && tb === 'string') return checkString('+', (a as string) + (b as string));
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) + Number(b);
   throw operandError('+', a, b);
+}
+
+/**
+ * Google's `a + b` (`--compat google`, docs/compat.md): {@link add}, and when one side is a string and the
+ * other an int, double or bool, the other is written as `string()` writes it and the two are joined ("Hello
+ * world" + 1 is "Hello world1"; https://cloud.google.com/workflows/docs/reference/syntax/datatypes, implicit
+ * conversions). @throws TypeError as {@link add} for the other mixes.
+ */
+export function addGoogle(a: Value, b: Value): Value {
+  if (typeof a === 'string' && typeof b !== 'string') {
+    const t = scalarText(b);
+    if (t !== undefined) return checkString('+', a + t);
+  } else if (typeof b === 'string' && typeof a !== 'string') {
+    const t = scalarText(a);
+    if (t !== undefined) return checkString('+', t + b);
+  }
+  return add(a, b);
+}
+
+/** An int, double or bool as text (`string()`'s form); undefined for other values. */
+function scalarText(v: Value): string | undefined {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return formatDouble(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return undefined;
 }
 
 /** `a - b` on numbers. @throws TypeError for non-numbers. */
@@ -272,6 +297,7 @@ export const BINARY_OPS: Readonly<Record<EagerBinaryOp, (a: Value, b: Value) => 
   '%': mod,
   '//': floorDiv,
   '+': add,
+  '+~': addGoogle,
   '-': sub,
   '<': lt,
   '>': gt,

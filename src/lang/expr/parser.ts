@@ -1,5 +1,5 @@
 /**
- * The parser of the expression language (spec "Expressions"): a hand-written Pratt parser from the tokens of
+ * The parser of the expression language (docs/language.md#expressions): a hand-written Pratt parser from the tokens of
  * lexer.ts to the `kind`-tagged AST of ast.ts. The precedence table below is the spec's, highest first:
  *
  * | binding | operators                         | form                              |
@@ -27,19 +27,21 @@
 import type { BinaryOp, Expr } from './ast.ts';
 import { ExpressionSyntaxError, tokenize, type Punct, type Token } from './lexer.ts';
 import { BOOLEAN_SPELLINGS, INT_MAX, INT_MIN } from '../value.ts';
+import type { Compat } from '../compat.ts';
 
 export { ExpressionSyntaxError } from './lexer.ts';
 
-/** Binding power of the prefix operators `not` and unary `-` (spec "Expressions" precedence table). */
+/** Binding power of the prefix operators `not` and unary `-` (docs/language.md#expressions precedence table). */
 const PREFIX_BP = 8;
 
-/** Binding power of each binary operator (spec "Expressions" precedence table; higher binds tighter). */
+/** Binding power of each binary operator (docs/language.md#expressions precedence table; higher binds tighter). */
 const BINARY_BP: Readonly<Record<BinaryOp, number>> = {
   '*': 7,
   '/': 7,
   '%': 7,
   '//': 7,
   '+': 6,
+  '+~': 6,
   '-': 6,
   '<': 5,
   '>': 5,
@@ -52,6 +54,27 @@ const BINARY_BP: Readonly<Record<BinaryOp, number>> = {
   and: 2,
   or: 1,
 };
+
+/**
+ * Google's precedence table (`--compat google`): as the spec's, except that comparison, equality and `in`
+ * share one level, left to right ("<, <=, >=, >, ==, !=, in: Comparison, equality, membership";
+ * https://cloud.google.com/workflows/docs/reference/syntax/datatypes, order of operations).
+ */
+const GOOGLE_BINARY_BP: Readonly<Record<BinaryOp, number>> = {
+  ...BINARY_BP,
+  '<': 3,
+  '>': 3,
+  '<=': 3,
+  '>=': 3,
+  '==': 3,
+  '!=': 3,
+};
+
+/** How {@link parseExpression} reads: the spec's rules (the default) or Google's (`compat: 'google'`). */
+export interface ParseOptions {
+  /** `google`: Google's precedence table and Google's `+` (op `+~`); see docs/compat.md. */
+  readonly compat?: Compat;
+}
 
 const SYMBOLIC_BINARY = new Set<string>(['*', '/', '%', '//', '+', '-', '<', '>', '<=', '>=', '==', '!=']);
 
@@ -66,8 +89,8 @@ const SYMBOLIC_BINARY = new Set<string>(['*', '/', '%', '//', '+', '-', '<', '>'
  * @throws ExpressionSyntaxError with the offset of the offending token, for an empty expression, an
  *   unexpected or missing token, a call of something that is not a name, or any lexical error.
  */
-export function parseExpression(text: string): Expr {
-  const p = new Parser(tokenize(text));
+export function parseExpression(text: string, options: ParseOptions = {}): Expr {
+  const p = new Parser(tokenize(text), options.compat === 'google');
   if (p.peek().kind === 'eof') throw new ExpressionSyntaxError('empty expression', 0);
   const e = p.expr(0);
   const t = p.peek();
@@ -106,7 +129,16 @@ class Parser {
   private i = 0;
   private depth = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  private readonly bp: Readonly<Record<BinaryOp, number>>;
+  private readonly plus: '+' | '+~';
+
+  constructor(
+    private readonly tokens: Token[],
+    google: boolean,
+  ) {
+    this.bp = google ? GOOGLE_BINARY_BP : BINARY_BP;
+    this.plus = google ? '+~' : '+';
+  }
 
   peek(ahead = 0): Token {
     return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)]!;
@@ -151,12 +183,12 @@ class Parser {
     for (;;) {
       const op = this.binaryAt();
       if (op === undefined) break;
-      const bp = BINARY_BP[op];
+      const bp = this.bp[op];
       if (bp <= minBp) break;
       const opTok = this.peek();
       this.i += op === 'not in' ? 2 : 1;
       const right = this.expr(bp);
-      left = { kind: 'binary', op, left, right, pos: opTok.pos };
+      left = { kind: 'binary', op: op === '+' ? this.plus : op, left, right, pos: opTok.pos };
     }
     this.depth--;
     return left;
@@ -295,7 +327,7 @@ function dottedName(e: Expr): string | undefined {
 }
 
 // An int literal in 64 bits stays an int; beyond, it becomes a double (the rule JSON input follows, so the
-// two agree; spec "Data types": int is 64-bit signed).
+// two agree; docs/language.md#data-types: int is 64-bit signed).
 function intLiteral(v: bigint): bigint | number {
   return v <= INT_MAX && v >= INT_MIN ? v : Number(v);
 }
