@@ -98,6 +98,8 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test/command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
+  if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
   await serve(args);
 }
 

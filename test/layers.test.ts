@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['mocks'],
   ['service'],
+  ['debug'],
   ['api', 'ui'],
   ['cli'],
   ['.'],

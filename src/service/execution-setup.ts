@@ -7,6 +7,7 @@
  * workflows, https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview).
  */
 import type { ExecutionDeps } from '../engine/types.ts';
+import type { StepGate, StepObserver } from '../engine/hooks.ts';
 import type { Compat } from '../lang/compat.ts';
 import { fetchHoldingTime } from '../engine/virtual-time.ts';
 import type { CallLog } from '../mocks/call-log.ts';
@@ -52,6 +53,14 @@ export interface ExecutionOptions {
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
   /** `google`: Google's behaviour where it and the emulator's default differ (docs/compat.md). */
   readonly compat?: Compat | undefined;
+  /** A debugger attached from the first step (docs/debugging.md): its observer beside the history's, and its gate. */
+  readonly debugger?: DebuggerHooks | undefined;
+}
+
+/** What a debugger hooks into an execution: a step observer (its handles are what its gate receives) and a gate. */
+export interface DebuggerHooks {
+  readonly observer: StepObserver;
+  readonly gate: StepGate;
 }
 
 /** A prepared execution: its dependencies for `runExecution`/`runToOutcome`, and what it records. */
@@ -98,8 +107,29 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     hooks: {
       interceptor: mocked.interceptor,
       ...(callSteps ? { callSteps } : {}),
-      ...(history ? { observer: history } : {}),
+      ...(o.debugger ? withDebugger(history, o.debugger) : history ? { observer: history } : {}),
     },
   };
   return { deps, calls: mocked.calls, history };
+}
+
+/**
+ * The observer and gate of an execution with a debugger: the step history's observer and the debugger's side
+ * by side (each entry's handle a pair), the gate handed the debugger's own handle.
+ */
+function withDebugger(history: StepObserver | undefined, d: DebuggerHooks): { observer: StepObserver; gate: StepGate } {
+  if (history === undefined) return d;
+  type Pair = readonly [unknown, unknown];
+  const observer: StepObserver<Pair> = {
+    enter: (event, parent) => [history.enter(event, parent?.[0]), d.observer.enter(event, parent?.[1])],
+    leave: (handle, end) => {
+      history.leave(handle[0], end);
+      d.observer.leave(handle[1], end);
+    },
+  };
+  const gate: StepGate = {
+    before: (step, entry) => d.gate.before(step, (entry as Pair)[1]),
+    raised: (step, entry, error) => d.gate.raised(step, (entry as Pair)[1], error),
+  };
+  return { observer: observer as StepObserver, gate };
 }
