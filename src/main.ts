@@ -66,11 +66,12 @@ async function serve(args: readonly string[]): Promise<void> {
     process.exit(0);
   }
   const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
+  const inspect = server.inspectPort !== undefined ? `; debuggers attach on port ${server.inspectPort}` : '';
   const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
   const exposed = isWildcard(config.host)
     ? `; bound to all interfaces (${config.host}): other machines can reach it, --host 127.0.0.1 for this machine only`
     : '';
-  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir}${exposed})\n`);
+  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${inspect}${dir}${exposed})\n`);
 }
 
 /**

@@ -120,6 +120,11 @@ export class DebugSession implements StepObserver<EntryNode>, StepGate {
     this.detached = false;
   }
 
+  /** Tells the client again about every thread held now (a client that attached after they stopped). */
+  announce(): void {
+    for (const t of this.threads.values()) if (t.paused) this.events.stopped(t);
+  }
+
   /** Replaces the line breakpoints; says where each landed. */
   setLineBreakpoints(specs: readonly BreakpointSpec[]): BreakpointResult[] {
     this.lineBreaks = new Map();

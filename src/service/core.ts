@@ -24,7 +24,7 @@ import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
 import type { StepHistory } from './step-history.ts';
-import { prepareExecution, type HistoryLevel } from './execution-setup.ts';
+import { prepareExecution, type DebuggerHooks, type HistoryLevel } from './execution-setup.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './workflow-settings.ts';
 import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
@@ -118,7 +118,24 @@ export interface ServiceCoreOptions {
    */
   readonly deployOnDemand?: (workflowId: string, core: ServiceCore) => void;
   /** Called as an execution starts waiting on a callback (the one-shot run prints the URL it waits on). */
-  readonly onCallbackWait?: (wait: CallbackWait) => void;
+  readonly onCallbackWait?: (wait: CallbackWait) => void;  /**
+   * Asked as each execution starts: the debugger to run it under (docs/debugging.md), or undefined for none
+   * (then the execution runs exactly as without this option). `requested`: the execution was created with
+   * `debug: true`.
+   */
+  readonly debuggerFor?: (execution: DebuggedExecution, requested: boolean) => DebuggerHooks | undefined;
+}
+
+/** An execution as a debugger is offered it: its names, its definition and the source it was compiled from. */
+export interface DebuggedExecution {
+  readonly workflowId: string;
+  readonly executionId: string;
+  /** The execution's resource name. */
+  readonly name: string;
+  readonly definition: Definition;
+  readonly sourceContents: string;
+  /** Settles when the execution ends, with its resource in its terminal state. */
+  readonly ended: Promise<Execution>;
 }
 
 /** @internal An execution and everything it owns. */
@@ -223,6 +240,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     revision: string,
     userEnv: Readonly<Record<string, string>> | undefined,
     serviceAccount: string | undefined,
+    debug?: DebuggerHooks,
   ): void {
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
@@ -241,6 +259,7 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
       connectors: () => children.connectorsFor(ex.name),
       ...compat,
+      ...(debug ? { debugger: debug } : {}),
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
@@ -267,6 +286,15 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       ex.history = settleHistory(ex.recording);
       ex.recording = undefined;
     }
+  }
+
+  /** The debugger `ex` runs under, if the host gives it one (ServiceCoreOptions.debuggerFor). */
+  function debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
+    if (!options.debuggerFor) return undefined;
+    const ended = new Promise<Execution>((resolve) => {
+      (ex.onEnd ??= []).push(() => resolve(ex.resource));
+    });
+    return options.debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
   }
 
   /**
@@ -298,6 +326,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
         recorded = raw;
       }
     }
+    const debugRequested = checkDebug(input.debug);
+    if (debugRequested && !options.debuggerFor) throw ApiError.invalidArgument('debug: this emulator runs no debugger (start it with --inspect; docs/debugging.md)');
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
     const callLogLevel = checkCallLogLevel(input.callLogLevel);
     const ownLabels = checkLabels(input.labels, 'labels');
@@ -333,9 +363,10 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     const revision = wf.resource.revisionId;
     const userEnv = wf.resource.userEnvVars;
     const serviceAccount = wf.resource.serviceAccount;
+    const debug = debuggerOf(ex, definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount);
+      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount, debug);
       else runEnded(ex);
     });
     emit({ type: 'execution', workflowId, executionId });
@@ -501,4 +532,11 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     },
   };
   return core;
+}
+
+/** The createExecution field `debug` (docs/debugging.md): a bool when given. */
+function checkDebug(v: unknown): boolean {
+  if (v === undefined || v === null || v === false) return false;
+  if (v === true) return true;
+  throw ApiError.invalidArgument(`debug must be a bool, not ${JSON.stringify(v)}`);
 }

@@ -1,0 +1,151 @@
+/**
+ * The debugger of a running emulator (docs/debugging.md#attach): which executions run under a debugger, and the
+ * `--inspect` port where Debug Adapter Protocol clients attach to them. An execution runs under the debugger
+ * when it was created with `debug: true` (held at its first step until a client lets it go) or when a client
+ * waits, attached by workflow, for the next execution of its workflow (held until the client's configuration
+ * is done). Every other execution runs without one, at full speed.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import type { DebuggedExecution } from '../service/core.ts';
+import type { DebuggerHooks } from '../service/execution-setup.ts';
+import { WorkflowError } from '../lang/errors.ts';
+import { parseJson } from '../lang/json.ts';
+import type { Value } from '../lang/value.ts';
+import { WorkflowDebugAdapter, type DebugHost, type DebugTarget } from './adapter.ts';
+import { DebugSession, type SessionEvents } from './session.ts';
+
+/** One execution under the debugger. */
+interface Debugged {
+  readonly execution: DebuggedExecution;
+  readonly session: DebugSession;
+  /** Lets the execution's first step run (an attach by workflow holds it until the client is configured). */
+  readonly release: () => void;
+  /** Where the session's events go now (a client's, or nowhere). */
+  events: SessionEvents | undefined;
+}
+
+const NOWHERE: SessionEvents = { stopped: () => {}, threadStarted: () => {}, threadExited: () => {}, output: () => {} };
+
+/** See the module header. */
+export class DebugHub {
+  private readonly debugged = new Map<string, Debugged>();
+  private readonly waiting: { workflowId: string; found: (d: Debugged) => void }[] = [];
+
+  /** The service core's `debuggerFor` (src/service/core.ts): a debugger for the execution, when wanted. */
+  debuggerFor(execution: DebuggedExecution, requested: boolean): DebuggerHooks | undefined {
+    const w = this.waiting.findIndex((x) => x.workflowId === execution.workflowId);
+    if (!requested && w < 0) return undefined;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const forward: SessionEvents = {
+      stopped: (t) => (d.events ?? NOWHERE).stopped(t),
+      threadStarted: (t) => (d.events ?? NOWHERE).threadStarted(t),
+      threadExited: (t) => (d.events ?? NOWHERE).threadExited(t),
+      output: (text) => (d.events ?? NOWHERE).output(text),
+    };
+    const session = new DebugSession(execution.definition, execution.sourceContents.split('\n').length, forward, requested);
+    const d: Debugged = { execution, session, release, events: undefined };
+    this.debugged.set(execution.name, d);
+    void execution.ended.then(() => this.debugged.delete(execution.name));
+    if (requested) release();
+    else this.waiting.splice(w, 1)[0]!.found(d);
+    let open = requested;
+    return {
+      observer: session,
+      gate: {
+        before: (step, entry) => (open ? session.before(step, entry) : released.then(() => ((open = true), session.before(step, entry)))),
+        raised: (step, entry, error) => session.raised(step, entry, error),
+      },
+    };
+  }
+
+  /** Executions under the debugger now, by resource name. */
+  names(): string[] {
+    return [...this.debugged.keys()];
+  }
+
+  /** The adapter's host: attach by `execution` (name or ID) or by `workflow` (ID; waits for its next execution). */
+  host(): DebugHost {
+    return { attach: (args, events) => this.attach(args, events) };
+  }
+
+  private async attach(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget> {
+    const execution = typeof args.execution === 'string' ? args.execution : undefined;
+    const workflow = typeof args.workflow === 'string' ? args.workflow : undefined;
+    let d: Debugged | undefined;
+    if (execution !== undefined) {
+      d = this.debugged.get(execution) ?? [...this.debugged.values()].find((x) => x.execution.executionId === execution);
+      if (!d) throw new Error(`execution ${JSON.stringify(execution)} is not running under the debugger: create it with "debug": true, or attach by workflow before it starts`);
+    } else if (workflow !== undefined) {
+      d = await new Promise<Debugged>((found) => this.waiting.push({ workflowId: workflow, found }));
+    } else throw new Error('attach needs "execution" (a name or ID) or "workflow" (a workflow ID)');
+    d.events = events;
+    d.session.attach(events);
+    const x = d.execution;
+    const target = d;
+    return {
+      session: d.session,
+      sourcePath: `${x.workflowId}.yaml`,
+      sourceIsFile: false,
+      sourceText: x.sourceContents,
+      start: () => {
+        target.release();
+        target.session.announce();
+      },
+      done: x.ended.then((r) => (r.state === 'SUCCEEDED' ? { result: resultOf(r.result) } : { error: new WorkflowError(resultOf(r.error?.payload) ?? r.state) })),
+    };
+  }
+}
+
+function resultOf(json: string | undefined): Value {
+  if (json === undefined) return null;
+  try {
+    return parseJson(json);
+  } catch {
+    return json;
+  }
+}
+
+/** The `--inspect` listener: one Debug Adapter Protocol session per TCP connection. */
+export interface Inspector {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens for Debug Adapter Protocol clients on `host`:`port` (0: a free port). A connection whose first bytes
+ * are not a protocol header (`Content-Length: `) is closed at once: a web page can make a browser send an HTTP
+ * request here, and its body must never be read as a request to the debugger.
+ */
+export function startInspector(hub: DebugHub, host: string, port: number): Promise<Inspector> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (first: Buffer) => {
+      const head = first.subarray(0, HEADER.length).toString('latin1');
+      if (!HEADER.startsWith(head)) return void socket.destroy();
+      const adapter = new WorkflowDebugAdapter(hub.host());
+      adapter.setRunAsServer(true);
+      adapter.start(socket, socket);
+      socket.emit('data', first);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+const HEADER = 'Content-Length: ';
