@@ -79,7 +79,7 @@ export interface SessionEvents {
   output(text: string): void;
 }
 
-type StepMode = { readonly kind: 'over' | 'into' | 'out'; readonly threadId: string; readonly depth: number };
+type StepMode = { readonly kind: 'over' | 'into' | 'out' | 'pause'; readonly threadId: string; readonly depth: number };
 
 interface Held {
   resume: () => void;
@@ -170,7 +170,7 @@ export class DebugSession implements StepObserver<EntryNode>, StepGate {
   /** Holds every thread at its next step. */
   pause(thread?: DebugThread): void {
     if (thread === undefined) this.pauseAll = true;
-    else this.modes.set(thread.threadId, { kind: 'into', threadId: thread.threadId, depth: Infinity });
+    else this.modes.set(thread.threadId, { kind: 'pause', threadId: thread.threadId, depth: Infinity });
   }
 
   /** Lets a held thread (or every one) run on. */
@@ -250,7 +250,7 @@ export class DebugSession implements StepObserver<EntryNode>, StepGate {
     const mode = this.modeFor(step.threadId);
     if (mode && this.stepDone(mode, node)) {
       this.modes.delete(mode.threadId);
-      return this.hold(thread, { step, node, reason: 'step' });
+      return this.hold(thread, { step, node, reason: mode.kind === 'pause' ? 'pause' : 'step' });
     }
     const byStep = this.stepBreaks.get(step.step);
     const byLine = this.lineBreaks.get(step.pos.line);
@@ -294,7 +294,7 @@ export class DebugSession implements StepObserver<EntryNode>, StepGate {
   }
 
   private stepDone(mode: StepMode, node: EntryNode): boolean {
-    if (mode.kind === 'into') return true;
+    if (mode.kind === 'into' || mode.kind === 'pause') return true;
     return node.depth <= mode.depth;
   }
 

@@ -338,7 +338,7 @@ s('stop on entry holds the first step; pause holds a running thread at its next 
   assert.is((await topFrame(c, e.body.threadId!))[0]!.name, 'main.init');
   await c.dc.pauseRequest({ threadId: e.body.threadId! });
   await c.dc.continueRequest({ threadId: e.body.threadId! });
-  assert.is((await stop(c, 2)).body.reason, 'step');
+  assert.is((await stop(c, 2)).body.reason, 'pause');
   await c.dc.continueRequest({ threadId: e.body.threadId! });
   await output(c, 'execution succeeded');
 });
