@@ -16,7 +16,8 @@ import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
 import type { EmulatorControl } from './service/model.ts';
 import { createUi } from './ui/routes.ts';
-import type { Inspector } from './debug/hub.ts';
+import type { Inspector } from './debug/inspect.ts';
+import { DebugHub } from './debug/hub.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -70,9 +71,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://${displayHost(config.host)}:${http.port}`;
   let watcher: DirectoryWatcher | undefined;
   const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
-  // The debugger (docs/debugging.md) and its protocol library are loaded only with --inspect.
-  const debug = config.inspect !== undefined ? await import('./debug/hub.ts') : undefined;
-  const hub = debug ? new debug.DebugHub() : undefined;
+  // Executions created with "debug": true run under the debugger, driven from the web UI or over --inspect
+  // (docs/debugging.md); the protocol's library is loaded only with --inspect.
+  const hub = new DebugHub();
   const service = createServiceCore({
     project: config.project,
     location: config.location,
@@ -87,7 +88,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
     ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
-    ...(hub ? { debuggerFor: (execution, requested) => hub.debuggerFor(execution, requested) } : {}),
+    debuggerFor: (execution, requested) => hub.debuggerFor(execution, requested),
     ...options.service,
   });
   const reset = async (): Promise<void> => {
@@ -98,7 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
   };
   handler = createRestHandler(service, {
-    ui: createUi(service),
+    ui: createUi(service, { debug: hub }),
     control: (req, res, path) => serveControl({ service, reset }, req, res, path),
     allowOrigins: config.allowOrigins ?? [],
     allowedHosts: config.allowedHosts ?? [],
@@ -109,7 +110,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let inspector: Inspector | undefined;
   try {
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
-    if (hub) inspector = await debug!.startInspector(hub, config.host, config.inspect!);
+    if (config.inspect !== undefined) inspector = await (await import('./debug/inspect.ts')).startInspector(hub, config.host, config.inspect);
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
   } catch (e) {
     await grpc?.close();

@@ -10,7 +10,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { WorkflowError } from '../lang/errors.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import type { GatedStep } from '../engine/hooks.ts';
-import { display, errorMessage, type DebugSession, type DebugThread, type EntryNode, type SessionEvents } from './session.ts';
+import { display, errorMessage, shown, type DebugSession, type DebugThread, type EntryNode, type SessionEvents } from './session.ts';
 
 /** An execution a client debugs: its debugger, its source, and how it ends. */
 export interface DebugTarget {
@@ -400,12 +400,6 @@ function refuse(what: string): Promise<never> {
   return Promise.reject(new Error(`this debugger does not ${what}`));
 }
 
-/** A value as the variables view shows it: JSON (strings quoted), bytes by length. */
-function shown(v: Value): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Uint8Array) return `bytes (${v.length})`;
-  return display(v);
-}
 
 /** The key of item `name` of a map or list: the map key, or the list index. */
 function keyOf(container: ReadonlyMap<string, Value> | Value, name: string): string | number {

@@ -1,17 +1,16 @@
 /**
  * The debugger of a running emulator (docs/debugging.md#attach): which executions run under a debugger, and the
- * `--inspect` port where Debug Adapter Protocol clients attach to them. An execution runs under the debugger
+ * `--inspect` port (inspect.ts) where Debug Adapter Protocol clients attach to them, and the web UI's debugger. An execution runs under the debugger
  * when it was created with `debug: true` (held at its first step until a client lets it go) or when a client
  * waits, attached by workflow, for the next execution of its workflow (held until the client's configuration
  * is done). Every other execution runs without one, at full speed.
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import type { DebuggedExecution } from '../service/core.ts';
 import type { DebuggerHooks } from '../service/execution-setup.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { parseJson } from '../lang/json.ts';
 import type { Value } from '../lang/value.ts';
-import { WorkflowDebugAdapter, type DebugHost, type DebugTarget } from './adapter.ts';
+import type { DebugTarget } from './adapter.ts';
 import { DebugSession, type SessionEvents } from './session.ts';
 
 /** One execution under the debugger. */
@@ -22,6 +21,20 @@ interface Debugged {
   readonly release: () => void;
   /** Where the session's events go now (a client's, or nowhere). */
   events: SessionEvents | undefined;
+  /** The line breakpoints the web UI set. */
+  readonly uiLines: Set<number>;
+}
+
+/** An execution under the debugger as the web UI drives it (docs/debugging.md#in-the-web-ui). */
+export interface UiDebugged {
+  readonly session: DebugSession;
+  readonly sourceText: string;
+  /** The lines steps are written on (where breakpoints can go). */
+  readonly stepLines: ReadonlySet<number>;
+  /** The line breakpoints set from the web UI. */
+  readonly breakpoints: ReadonlySet<number>;
+  /** Sets or clears the breakpoint on `line`. */
+  toggle(line: number): void;
 }
 
 const NOWHERE: SessionEvents = { stopped: () => {}, threadStarted: () => {}, threadExited: () => {}, output: () => {} };
@@ -44,7 +57,7 @@ export class DebugHub {
       output: (text) => (d.events ?? NOWHERE).output(text),
     };
     const session = new DebugSession(execution.definition, execution.sourceContents.split('\n').length, forward, requested);
-    const d: Debugged = { execution, session, release, events: undefined };
+    const d: Debugged = { execution, session, release, events: undefined, uiLines: new Set() };
     this.debugged.set(execution.name, d);
     void execution.ended.then(() => this.debugged.delete(execution.name));
     if (requested) release();
@@ -64,12 +77,27 @@ export class DebugHub {
     return [...this.debugged.keys()];
   }
 
-  /** The adapter's host: attach by `execution` (name or ID) or by `workflow` (ID; waits for its next execution). */
-  host(): DebugHost {
-    return { attach: (args, events) => this.attach(args, events) };
+  /** The execution named `name` for the web UI, when it runs under the debugger. */
+  forUi(name: string): UiDebugged | undefined {
+    const d = this.debugged.get(name);
+    if (!d) return undefined;
+    return {
+      session: d.session,
+      sourceText: d.execution.sourceContents,
+      stepLines: d.session.stepLines(),
+      breakpoints: d.uiLines,
+      toggle: (line) => {
+        if (!d.uiLines.delete(line)) d.uiLines.add(line);
+        d.session.setLineBreakpoints([...d.uiLines].map((l) => ({ line: l })));
+      },
+    };
   }
 
-  private async attach(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget> {
+  /**
+   * A protocol client attaches (the adapter's `attach`): by `execution` (name or ID), or by `workflow` (ID;
+   * waits for its next execution). @throws Error with the reason the client is shown.
+   */
+  async attach(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget> {
     const execution = typeof args.execution === 'string' ? args.execution : undefined;
     const workflow = typeof args.workflow === 'string' ? args.workflow : undefined;
     let d: Debugged | undefined;
@@ -106,46 +134,3 @@ function resultOf(json: string | undefined): Value {
   }
 }
 
-/** The `--inspect` listener: one Debug Adapter Protocol session per TCP connection. */
-export interface Inspector {
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/**
- * Listens for Debug Adapter Protocol clients on `host`:`port` (0: a free port). A connection whose first bytes
- * are not a protocol header (`Content-Length: `) is closed at once: a web page can make a browser send an HTTP
- * request here, and its body must never be read as a request to the debugger.
- */
-export function startInspector(hub: DebugHub, host: string, port: number): Promise<Inspector> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.once('data', (first: Buffer) => {
-      const head = first.subarray(0, HEADER.length).toString('latin1');
-      if (!HEADER.startsWith(head)) return void socket.destroy();
-      const adapter = new WorkflowDebugAdapter(hub.host());
-      adapter.setRunAsServer(true);
-      adapter.start(socket, socket);
-      socket.emit('data', first);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : port,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
-
-const HEADER = 'Content-Length: ';

@@ -10,7 +10,7 @@
  * started it), innermost first.
  */
 import { WorkflowError } from '../lang/errors.ts';
-import type { Definition, SourcePos } from '../lang/definition/ast.ts';
+import type { Definition } from '../lang/definition/ast.ts';
 import type { GatedStep, StepEnd, StepEvent, StepGate, StepObserver } from '../engine/hooks.ts';
 import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import type { Value } from '../lang/value.ts';
@@ -118,6 +118,11 @@ export class DebugSession implements StepObserver<EntryNode>, StepGate {
   attach(events: SessionEvents): void {
     this.events = events;
     this.detached = false;
+  }
+
+  /** The lines steps are written on. */
+  stepLines(): ReadonlySet<number> {
+    return new Set(this.sites.map((x) => x.pos.line));
   }
 
   /** Tells the client again about every thread held now (a client that attached after they stopped). */
@@ -419,7 +424,9 @@ export function display(v: Value): string {
   }
 }
 
-/** Where a frame's step is written. */
-export function posOf(node: EntryNode): SourcePos {
-  return node.event.pos;
+/** A value as a variables view shows it: JSON (strings quoted), bytes by their length. */
+export function shown(v: Value): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Uint8Array) return `bytes (${v.length})`;
+  return display(v);
 }
