@@ -25,10 +25,13 @@ export interface DebugTarget {
   readonly done: Promise<{ readonly result?: Value; readonly error?: WorkflowError }>;
 }
 
-/** Launches or attaches; each rejects with an Error whose message the client is shown. */
+/**
+ * Launches or attaches; each rejects with an Error whose message the client is shown. `gone` aborts when the
+ * client leaves before the target is found (an attach waiting for an execution stops waiting).
+ */
 export interface DebugHost {
-  launch?(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget>;
-  attach?(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget>;
+  launch?(args: Record<string, unknown>, events: SessionEvents, gone: AbortSignal): Promise<DebugTarget>;
+  attach?(args: Record<string, unknown>, events: SessionEvents, gone: AbortSignal): Promise<DebugTarget>;
 }
 
 /** A variables reference: the variables of one scope, or the items of a map or list somewhere under a variable. */
@@ -52,10 +55,13 @@ export class WorkflowDebugAdapter extends DapSession {
   private readonly frames = new Handles<{ thread: DebugThread; node: EntryNode; step: GatedStep }>();
   private readonly vars = new Handles<VarRef>();
   private attached = false;
+  /** Aborted when the client disconnects or its connection closes. */
+  private readonly gone = new AbortController();
 
   constructor(private readonly host: DebugHost) {
     super();
     this.configured = new Promise((resolve) => (this.configure = resolve));
+    this.on('close', () => this.leave());
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
@@ -100,12 +106,12 @@ export class WorkflowDebugAdapter extends DapSession {
   }
 
   protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
-    void this.begin(response, () => (this.host.launch ? this.host.launch(args as Record<string, unknown>, this.events()) : refuse('launch')));
+    void this.begin(response, () => (this.host.launch ? this.host.launch(args as Record<string, unknown>, this.events(), this.gone.signal) : refuse('launch')));
   }
 
   protected override attachRequest(response: DebugProtocol.AttachResponse, args: DebugProtocol.AttachRequestArguments): void {
     this.attached = true;
-    void this.begin(response, () => (this.host.attach ? this.host.attach(args as Record<string, unknown>, this.events()) : refuse('attach')));
+    void this.begin(response, () => (this.host.attach ? this.host.attach(args as Record<string, unknown>, this.events(), this.gone.signal) : refuse('attach')));
   }
 
   private async begin(response: DebugProtocol.Response, get: () => Promise<DebugTarget>): Promise<void> {
@@ -121,6 +127,8 @@ export class WorkflowDebugAdapter extends DapSession {
     await this.configured;
     this.sendResponse(response);
     target.start();
+    // A client that left before its configuration was done leaves the execution running free.
+    if (this.gone.signal.aborted) target.session.detach();
     void target.done.then(({ result, error }) => {
       if (error) this.sendEvent(new OutputEvent(`execution failed: ${errorMessage(error)}\n`, 'stderr'));
       else this.sendEvent(new OutputEvent(`execution succeeded: ${display(result ?? null)}\n`, 'stdout'));
@@ -337,9 +345,15 @@ export class WorkflowDebugAdapter extends DapSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
-    // Disconnecting resumes the execution: every breakpoint goes, every held thread runs on.
-    this.target?.session.detach();
+    this.leave();
     this.sendResponse(response);
+  }
+
+  /** The client is gone (disconnect, or its connection closed): the execution resumes, every breakpoint goes. */
+  private leave(): void {
+    if (!this.gone.signal.aborted) this.gone.abort(new Error('the debugger client left'));
+    this.configure();
+    this.target?.session.detach();
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {

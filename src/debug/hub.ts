@@ -97,7 +97,7 @@ export class DebugHub {
    * A protocol client attaches (the adapter's `attach`): by `execution` (name or ID), or by `workflow` (ID;
    * waits for its next execution). @throws Error with the reason the client is shown.
    */
-  async attach(args: Record<string, unknown>, events: SessionEvents): Promise<DebugTarget> {
+  async attach(args: Record<string, unknown>, events: SessionEvents, gone?: AbortSignal): Promise<DebugTarget> {
     const execution = typeof args.execution === 'string' ? args.execution : undefined;
     const workflow = typeof args.workflow === 'string' ? args.workflow : undefined;
     let d: Debugged | undefined;
@@ -105,7 +105,16 @@ export class DebugHub {
       d = this.debugged.get(execution) ?? [...this.debugged.values()].find((x) => x.execution.executionId === execution);
       if (!d) throw new Error(`execution ${JSON.stringify(execution)} is not running under the debugger: create it with "debug": true, or attach by workflow before it starts`);
     } else if (workflow !== undefined) {
-      d = await new Promise<Debugged>((found) => this.waiting.push({ workflowId: workflow, found }));
+      d = await new Promise<Debugged>((found, reject) => {
+        const waiter = { workflowId: workflow, found };
+        this.waiting.push(waiter);
+        // A client that leaves while waiting stops waiting: no later execution is held for it.
+        gone?.addEventListener('abort', () => {
+          const i = this.waiting.indexOf(waiter);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(gone.reason);
+        }, { once: true });
+      });
     } else throw new Error('attach needs "execution" (a name or ID) or "workflow" (a workflow ID)');
     d.events = events;
     d.session.attach(events);

@@ -26,7 +26,7 @@ export function startInspector(hub: DebugHub, host: string, port: number): Promi
     socket.once('data', (first: Buffer) => {
       const head = first.subarray(0, HEADER.length).toString('latin1');
       if (!HEADER.startsWith(head)) return void socket.destroy();
-      const adapter = new WorkflowDebugAdapter({ attach: (args, events) => hub.attach(args, events) });
+      const adapter = new WorkflowDebugAdapter({ attach: (args, events, gone) => hub.attach(args, events, gone) });
       adapter.setRunAsServer(true);
       adapter.start(socket, socket);
       socket.emit('data', first);

@@ -100,8 +100,8 @@ s.before((c) => {
   const host = fileHost({});
   c.server = createServer((socket) => {
     const adapter = new WorkflowDebugAdapter({
-      launch: async (args, events) => {
-        const t = await host.launch!(args, events);
+      launch: async (args, events, gone) => {
+        const t = await host.launch!(args, events, gone);
         c.targets.push(t);
         return t;
       },

@@ -126,6 +126,33 @@ s('attaching to an execution that runs without the debugger is refused with the 
   assert.match(JSON.stringify(bad.json), /debug must be a bool/);
 });
 
+s('a client that leaves while waiting by workflow, or with the execution held, leaves nothing held', async (c) => {
+  await c.dc.initializeRequest();
+  void c.dc.attachRequest({ workflow: 'grower' } as DebugProtocol.AttachRequestArguments).catch(() => {});
+  await new Promise((x) => setTimeout(x, 50));
+  await c.dc.stop();
+  await new Promise((x) => setTimeout(x, 50));
+  const free = await api(c, 'POST', `${WF}/grower/executions`, { argument: '{"n": 4}' });
+  assert.is((await ended(c, String(free.json.name))).result, '40', 'no debugger held it');
+  // A client whose connection drops while it holds an execution at a breakpoint.
+  c.dc = new DebugClient('node', 'unused', 'workflows');
+  await c.dc.start(c.server.inspectPort!);
+  await c.dc.initializeRequest();
+  const initialized = c.dc.waitForEvent('initialized');
+  const attached = c.dc.attachRequest({ workflow: 'grower' } as DebugProtocol.AttachRequestArguments);
+  const held = await api(c, 'POST', `${WF}/grower/executions`, { argument: '{"n": 5}' });
+  await initialized;
+  await c.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'grow' }] });
+  const stopped = c.dc.waitForEvent('stopped');
+  await c.dc.configurationDoneRequest();
+  await attached;
+  await stopped;
+  await c.dc.stop();
+  c.dc = new DebugClient('node', 'unused', 'workflows');
+  await c.dc.start(c.server.inspectPort!);
+  assert.is((await ended(c, String(held.json.name))).result, '50', 'resumed when the connection closed');
+});
+
 s('the inspect port closes a connection that speaks HTTP instead of the protocol and keeps serving', async (c) => {
   const socket = connect(c.server.inspectPort!, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
