@@ -72,11 +72,6 @@ export class DebugHub {
     };
   }
 
-  /** Executions under the debugger now, by resource name. */
-  names(): string[] {
-    return [...this.debugged.keys()];
-  }
-
   /** The execution named `name` for the web UI, when it runs under the debugger. */
   forUi(name: string): UiDebugged | undefined {
     const d = this.debugged.get(name);
