@@ -31,6 +31,15 @@ const uiAssets = {
   'ui.js': packed(file('./src/ui/ui.js')),
 };
 
+// istanbul's HTML report assets (stylesheets, scripts, images), inlined as __COVERAGE_ASSETS__ for
+// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run from source).
+const coverageAssetDir = new URL('./node_modules/istanbul-reports/lib/html/assets/', import.meta.url);
+const coverageAssets = Object.fromEntries(
+  ['base.css', 'block-navigation.js', 'favicon.png', 'sort-arrow-sprite.png', 'sorter.js', 'vendor/prettify.css', 'vendor/prettify.js'].map(
+    (name) => [name.replace('vendor/', ''), brotliCompressSync(readFileSync(new URL(name, coverageAssetDir))).toString('base64')],
+  ),
+);
+
 // Node built-ins are loaded with require (the banner's), never by an ES import, wherever the bundle names them
 // (`node:fs`, or a bare `fs` from a bundled CommonJS dependency): each becomes a tiny module of the bundle,
 // `module.exports = require("node:fs")`. Node's ES facade of a built-in reads every export once, which runs the
@@ -71,6 +80,25 @@ const originComments = {
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
 // which leaves the dumper out: 11 KB less. From source (tsx, tests) `js-yaml` resolves as usual, to the same code.
+// istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
+// which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
+// here: both become what Node does itself (`mkdirSync` with `recursive`) and "no colour".
+const istanbulShims = {
+  name: 'istanbul-shims',
+  setup(build) {
+    build.onResolve({ filter: /^(make-dir|supports-color)$/ }, (args) =>
+      args.importer.includes('/istanbul-lib-report/') ? { path: args.path, namespace: 'istanbul-shims' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'istanbul-shims' }, (args) => ({
+      contents:
+        args.path === 'make-dir'
+          ? "const fs = require('node:fs'); module.exports = { sync: (dir) => fs.mkdirSync(dir, { recursive: true }) };"
+          : 'module.exports = { stdout: false, stderr: false };',
+      loader: 'js',
+    }));
+  },
+};
+
 const yamlReader = {
   name: 'js-yaml-reader',
   setup(build) {
@@ -191,6 +219,34 @@ const unreadOptionProtos = {
   },
 };
 
+// The language server's library (src/lsp/library-entry.ts: vscode-languageserver with its protocol, JSON-RPC and
+// types, about 245 KB minified) as __LSP_LIBRARY__: an ES module of its own, brotli-compressed in base64, which
+// src/lsp/library.ts imports only for `workflows-emulator lsp`. As code in the bundle, V8 would compile it at
+// every start of every command (about 10 ms of CPU, docs/architecture.md "Start-up"); as a string it is scanned
+// in well under a millisecond. Its built-ins are required (the `builtins` plugin) with a require made for it.
+const lspLibrary = await esbuild.build({
+  entryPoints: ['src/lsp/library-entry.ts'],
+  bundle: true,
+  write: false,
+  platform: 'node',
+  format: 'esm',
+  target: ['node20'],
+  minify: true,
+  legalComments: 'inline',
+  banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+  logLevel: 'warning',
+  plugins: [builtins],
+});
+const lspLibraryPacked = packed(lspLibrary.outputFiles[0].text);
+// In the bundle, library.ts's from-source branch (`import('./library-entry.ts')`) gets an empty module.
+const lspLibraryStub = {
+  name: 'lsp-library-stub',
+  setup(build) {
+    build.onResolve({ filter: /\/library-entry\.ts$/ }, (args) => (args.importer.endsWith('/src/lsp/library.ts') ? { path: 'lsp-library', namespace: 'lsp-library-stub' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lsp-library-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -209,10 +265,15 @@ const options = {
       'const require = __wfCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  define: { __EMULATOR_VERSION__: JSON.stringify(pkg.version), __UI_ASSETS__: JSON.stringify(uiAssets) },
+  define: {
+    __EMULATOR_VERSION__: JSON.stringify(pkg.version),
+    __UI_ASSETS__: JSON.stringify(uiAssets),
+    __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
+    __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
+  },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
+  plugins: [istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
 };
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */

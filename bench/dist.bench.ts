@@ -1,8 +1,8 @@
-// Benchmarks of the distribution (issue 7 "Benchmarks"), against the built bundle (dist/emulator.js) as a
+// Benchmarks of the distribution (docs/cli.md#one-file-on-node-deno-and-bun), against the built bundle (dist/emulator.js) as a
 // child process, loopback only:
-//   - bundle size (issue 17: target <= 700 KB);
-//   - cold start: spawn to the listening line, under Node (issue 17: target <= 100 ms), Deno and Bun (reported);
-//   - one-shot `run` of a trivial workflow, spawn to exit with the result on stdout, under Node (issue 17:
+//   - bundle size (docs/architecture.md#the-one-file: target <= 700 KB);
+//   - cold start: spawn to the listening line, under Node (docs/architecture.md#start-up: target <= 100 ms), Deno and Bun (reported);
+//   - one-shot `run` of a trivial workflow, spawn to exit with the result on stdout, under Node (docs/architecture.md#start-up:
 //     target <= 120 ms), Deno and Bun (reported);
 //   - bare Node: spawn to exit of `node <empty file>`, in the same run and environment, the floor under both.
 //

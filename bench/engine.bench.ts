@@ -1,14 +1,14 @@
-// Engine benchmarks (issue 3): CPU-bound step throughput, heap held per execution suspended in sys.sleep, and
+// Engine benchmarks (docs/language.md#running): CPU-bound step throughput, heap held per execution suspended in sys.sleep, and
 // wall time of a parallel for whose iterations sleep at the same time.
 // Usage: node --expose-gc --import tsx bench/engine.bench.ts   (or: npm run bench -- engine)
 import { compileDefinition } from '../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/system-clock.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
-import { StepHistory } from '../src/service/step-history.ts';
+import { StepHistory } from '../src/service/history/step-history.ts';
 import { DebugSession } from '../src/debug/session.ts';
 
 const deps: ExecutionDeps = {
@@ -62,7 +62,7 @@ main:
   }
   report('engine: CPU-bound 100,000-step workflow, no-op step observer attached', steps / (best / 1000), 'steps/s');
 
-  // Step history (issue 12), side by side with no history in the same rounds, so machine load hits both alike:
+  // Step history (docs/architecture.md#step-history-and-call-logs-the-cost-per-step), side by side with no history in the same rounds, so machine load hits both alike:
   // basic history must keep >= 50% of the steps/s without it.
   const withHistory = (detailed: boolean): ExecutionDeps => ({
     ...deps,
@@ -150,7 +150,7 @@ main:
 }
 
 // 2. 10,000 executions held at once in sys.sleep: heap per suspended execution, without step history and (2b)
-// with basic step history, the history included (issue 12: <= 10 KB).
+// with basic step history, the history included (docs/architecture.md#step-history-and-call-logs-the-cost-per-step: <= 10 KB).
 const SLEEPER = compileDefinition(`
 main:
   params: [args]

@@ -1,4 +1,4 @@
-// Benchmark (issue 5): GetExecution throughput over gRPC as a ratio to the same call over REST, in the same
+// Benchmark (docs/architecture.md#the-grpc-port): GetExecution throughput over gRPC as a ratio to the same call over REST, in the same
 // run, against the built emulator (dist/emulator.js, `npm run build` first) in its own process, on one
 // execution that has finished. Every measure keeps the same number of calls in flight for the same time
 // after a warm-up, and alternates the surfaces so neither always runs on a warmer process.

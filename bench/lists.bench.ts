@@ -1,7 +1,7 @@
-// Benchmark (issue 15): one page of a list of 100,000 executions (default order, a filter, a deep page token,
-// an orderBy), as REST and gRPC compute it (service/lists.ts); target <= 20 ms each ("in milliseconds").
+// Benchmark (docs/rest-api.md#lists): one page of a list of 100,000 executions (default order, a filter, a deep page token,
+// an orderBy), as REST and gRPC compute it (service/lists/list-page.ts); target <= 20 ms each ("in milliseconds").
 // Usage: node --expose-gc --import tsx bench/lists.bench.ts
-import { EXECUTION_FIELDS, executionPageSizes, listPage, type ListRequest } from '../src/service/lists.ts';
+import { EXECUTION_FIELDS, executionPageSizes, listPage, type ListRequest } from '../src/service/lists/list-page.ts';
 import type { Execution } from '../src/service/model.ts';
 import { report } from './report.ts';
 

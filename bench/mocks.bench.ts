@@ -1,4 +1,4 @@
-// Benchmarks of mocks and the virtual clock (issue 13), in process:
+// Benchmarks of mocks and the virtual clock (docs/mocks-and-clock.md), in process:
 //   - 10,000 executions that each sleep a virtual hour, created on one service core with the virtual clock,
 //     from the first create to the last SUCCEEDED (target <= 3 s of wall time);
 //   - a mocked http.get inside one execution: a `for` loop of 20,000 calls answered by an http mock, with the
@@ -9,7 +9,7 @@ import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { createVirtualTime } from '../src/engine/virtual-time.ts';
 import { runExecution } from '../src/engine/run.ts';
 import { createServiceCore } from '../src/service/core.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { parseMocks } from '../src/mocks/mock-file.ts';
 import { mockExecution } from '../src/mocks/mock-interceptor.ts';
 import { report } from './report.ts';

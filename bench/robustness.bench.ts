@@ -1,4 +1,4 @@
-// Robustness benchmarks (issue 11): no execution holds the emulator, filling a map costs O(1) per step, and
+// Robustness benchmarks (docs/architecture.md#running-fairness-and-value-semantics): no execution holds the emulator, filling a map costs O(1) per step, and
 // the inputs that once killed the process leave its memory as it was.
 // - the longest event-loop stall (perf_hooks.monitorEventLoopDelay, p99 and max) while one execution runs a
 //   100,000-iteration loop of map assignments beside a REST load (GETs in a loop), plus the slowest GET;
@@ -12,7 +12,7 @@ import { DEFINITION_LIBRARY } from '../src/stdlib/index.ts';
 import { systemClock } from '../src/engine/system-clock.ts';
 import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
-import { CallbackRegistry } from '../src/service/callbacks.ts';
+import { CallbackRegistry } from '../src/service/callbacks/callback-registry.ts';
 import { startServer } from '../src/server.ts';
 import { report } from './report.ts';
 

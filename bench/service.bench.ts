@@ -1,8 +1,8 @@
-// Benchmarks of the running emulator (issue 4), against the built bundle (dist/emulator.js) as a child process,
+// Benchmarks of the running emulator (docs/rest-api.md#endpoints), against the built bundle (dist/emulator.js) as a child process,
 // loopback only:
 //   - executions/s: 16 concurrent keep-alive clients each creating a trivial execution and polling it to
 //     SUCCEEDED over REST (target >= 2,000/s), and as a ratio to the requests/s the same clients get from a bare
-//     node:http server in the same run (issue 17: target >= 0.4; each execution takes at least two requests, so
+//     node:http server in the same run (target >= 0.4; each execution takes at least two requests, so
 //     0.5 is the limit);
 //   - GET of an execution: requests/s as a ratio to a bare node:http server (also a child process) answering
 //     the same JSON bytes, measured in the same run (target >= 0.5);

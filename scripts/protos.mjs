@@ -58,7 +58,7 @@ for (const [file, pkg] of [...copied].sort(([a], [b]) => a.localeCompare(b))) {
 const lines = [
   '# proto/',
   '',
-  'The published protobuf definitions the emulator serves over gRPC (SPEC.md "gRPC API"), copied unchanged',
+  'The published protobuf definitions the emulator serves over gRPC (docs/grpc.md#the-grpc-api), copied unchanged',
   '(license headers kept) by `npm run protos` (scripts/protos.mjs) from the npm packages that ship them.',
   'Do not edit these files; rerun the script after upgrading a package. `npm run generate` turns them into',
   'TypeScript under gen/ (buf.gen.yaml, protoc-gen-es). Well-known types (google/protobuf/*) come with buf.',

@@ -1,5 +1,5 @@
 /**
- * The JS API for test suites (issue 7 "An API for JS test suites"): `import { startEmulator } from
+ * The JS API for test suites (docs/testing.md#the-js-api): `import { startEmulator } from
  * 'workflows-emulator'` starts the whole emulator in-process (REST and the web UI, gRPC, and optionally a
  * watched workflows directory) on free loopback ports, so a Vitest, Jest, node:test or uvu suite can deploy
  * workflows, run them to their end and read results without a child process.
@@ -12,16 +12,17 @@
  * ```
  *
  * The public types are declared here, self-contained, so build.mjs can emit dist/index.d.ts from this one
- * file; they match the REST resources of the spec ("Resources and their fields").
+ * file; they match the REST resources of
+ * docs/api-resources.md#resources-and-their-fields.
  */
 import { startEmulatorInProcess } from './start-emulator.ts';
-import { runWorkflowInProcess } from './cli/test/run-workflow.ts';
+import { runWorkflowInProcess } from './cli/run-workflow.ts';
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
   /**
    * A directory of workflow files: every `.yaml`/`.json` file in it is deployed at start (the file name is
-   * the workflow ID) and kept in sync while running (spec "Directory watching"). Default: none (start with
+   * the workflow ID) and kept in sync while running (docs/cli.md#directory-watching). Default: none (start with
    * zero workflows and deploy with {@link Emulator.deploy}).
    */
   readonly workflowsDir?: string;
@@ -51,24 +52,24 @@ export interface EmulatorOptions {
    */
   readonly onLog?: (line: string) => void;
   /**
-   * Step history of executions that set no executionHistoryLevel (README "Step history"): `basic` (default),
+   * Step history of executions that set no executionHistoryLevel (docs/rest-api.md#step-history): `basic` (default),
    * `detailed` (the variables after each step too) or `none`.
    */
   readonly history?: 'none' | 'basic' | 'detailed';
   /**
-   * Mocks every execution starts with (README "Mocks"): a mock file's path, or the same content as an
+   * Mocks every execution starts with (docs/mocks-and-clock.md#mocks): a mock file's path, or the same content as an
    * object (`{http: [...], connectors: [...], unmatched: {http: 'error'}}`). Rejects with the problem's
    * file, line and column when invalid. Default: none.
    */
   readonly mocks?: string | object;
   /**
    * `real` (default) or `virtual`: time jumps to the next timer whenever every execution waits
-   * (README "Virtual clock"); move it yourself with {@link Emulator.advanceClock}.
+   * (docs/mocks-and-clock.md#virtual-clock); move it yourself with {@link Emulator.advanceClock}.
    */
   readonly clock?: 'real' | 'virtual';
 }
 
-/** A workflow resource, as REST returns it (spec "Workflow"). Timestamps are RFC 3339 UTC. */
+/** A workflow resource, as REST returns it (docs/api-resources.md#workflow). Timestamps are RFC 3339 UTC. */
 export interface Workflow {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}` */
   readonly name: string;
@@ -92,10 +93,10 @@ export interface StackTraceElement {
   readonly position: { readonly line: string; readonly column: string; readonly length: string };
 }
 
-/** Execution states (spec "States and transitions"). */
+/** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
-/** An execution resource, as REST returns it (spec "Execution"): `argument` and `result` are JSON text. */
+/** An execution resource, as REST returns it (docs/api-resources.md#execution): `argument` and `result` are JSON text. */
 export interface Execution {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}/executions/{executionId}` */
   readonly name: string;
@@ -164,7 +165,7 @@ export interface StepEntryQuery {
   readonly orderBy?: string;
 }
 
-/** The error map of a failed execution (spec "Error map"), decoded. */
+/** The error map of a failed execution (docs/api-resources.md#error-map), decoded. */
 export interface ErrorPayload {
   readonly message: string;
   /** HTTP status for HttpError, otherwise usually 0. */
@@ -188,7 +189,7 @@ export interface LogRecord {
   readonly payload: unknown;
 }
 
-/** A callback endpoint of an execution (spec "Callback"). */
+/** A callback endpoint of an execution (docs/api-resources.md#callback). */
 export interface Callback {
   readonly name: string;
   /** The HTTP method it accepts (`POST` by default). */
@@ -267,7 +268,7 @@ export interface Emulator {
   /** The callback endpoints an execution has created so far, oldest first. */
   callbacks(execution: string | { readonly name: string }): Promise<Callback[]>;
   /**
-   * The step history of an execution (README "Step history"), every entry matching `query`, oldest first
+   * The step history of an execution (docs/rest-api.md#step-history), every entry matching `query`, oldest first
    * unless `orderBy` says otherwise. Rejects with `code` `NOT_FOUND` for an unknown execution and
    * `INVALID_ARGUMENT` for a bad filter or orderBy.
    */
@@ -287,8 +288,46 @@ export interface Emulator {
   now(): number;
   /** Back to the start (POST /emulator/v1/reset): executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), the start-up mocks back. */
   reset(): Promise<void>;
+  /**
+   * Coverage of steps, branches and routines over every execution since start or the last reset, one entry
+   * per workflow revision executed or deployed (GET /emulator/v1/coverage; docs/coverage.md).
+   */
+  coverage(): Promise<WorkflowCoverage[]>;
+  /** Coverage counts back to zero (DELETE /emulator/v1/coverage). */
+  resetCoverage(): Promise<void>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Covered out of total; `percent` from 0 to 100 (100 when there is nothing to cover). */
+export interface CoverageFigure {
+  readonly covered: number;
+  readonly total: number;
+  readonly percent: number;
+}
+
+/** The coverage of one workflow revision (docs/coverage.md). Lines and columns are 1-based. */
+export interface WorkflowCoverage {
+  /** The workflow's ID. */
+  readonly name: string;
+  readonly revisionId?: string;
+  /** Executions counted. */
+  readonly executions: number;
+  readonly steps: CoverageFigure;
+  readonly branches: CoverageFigure;
+  readonly routines: CoverageFigure;
+  /** Lines of steps never started, as [first, last] ranges. */
+  readonly uncoveredLines: readonly (readonly [number, number])[];
+  readonly uncoveredSteps: readonly { readonly routine: string; readonly step: string; readonly line: number; readonly col: number }[];
+  /** Branch paths never taken: `kind` switch, try, for, parallel or next; `path` such as `condition 2` or `except`. */
+  readonly uncoveredBranches: readonly {
+    readonly routine: string;
+    readonly step: string;
+    readonly kind: string;
+    readonly path: string;
+    readonly line: number;
+    readonly col: number;
+  }[];
 }
 
 /**
@@ -311,7 +350,7 @@ export interface RunWorkflowOptions {
   /** The execution argument: any JSON-serialisable value (undefined: no argument). */
   readonly argument?: unknown;
   /**
-   * Mocks of `http.*` calls and connectors (README "Mocks"): a mock file's path, or the same content as an
+   * Mocks of `http.*` calls and connectors (docs/mocks-and-clock.md#mocks): a mock file's path, or the same content as an
    * object (`{http: [{match: {url: ...}, respond: {status: 200, body: ...}}], connectors: [...]}`).
    */
   readonly mocks?: string | object;
@@ -330,7 +369,7 @@ export interface RunWorkflowOptions {
   readonly compat?: 'spec' | 'google';
 }
 
-/** One outbound call of a {@link WorkflowRun}, as recorded (README "Mocks": recorded calls). */
+/** One outbound call of a {@link WorkflowRun}, as recorded (docs/mocks-and-clock.md#mocks: recorded calls). */
 export interface RecordedCall {
   /** `http` or `connector`. */
   readonly kind: string;

@@ -13,18 +13,26 @@ import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
-import { testCommand } from './cli/test/command.ts';
+import { testCommand } from './cli/test-command/test-command.ts';
+import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export * from './index.ts';
+
+/** The help's lines on the commands for CI and editors (their modules load only when they run). */
+const TOOLS_HINT = `
+Checks for CI and editors:
+  workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]   (see lint --help; docs/lint.md)
+  workflows-emulator lsp    the language server, over stdio (docs/editor.md)
+`;
 
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}`);
+      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}${GRAPH_HINT}`);
       return;
     case 'version':
       process.stdout.write(VERSION + '\n');
@@ -50,6 +58,10 @@ async function serve(args: readonly string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed or failing stdout or stderr (EPIPE behind `| head -n 1`) ends the printing, never the emulator
+  // (docs/limits.md "Logs"; sys.log lines go through src/service/executions/log-sink.ts).
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   // A bug in one request or execution must not take the emulator (and every other execution) down.
   process.on('unhandledRejection', (e) => {
     process.stderr.write(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);
@@ -91,16 +103,25 @@ function isMainModule(): boolean {
   }
 }
 
-/** Runs the command line: one-shot `run`, the `test` command, or the server. */
+/** Runs the command line: one-shot `run`, the `test` command, `debug`, `lint`, the language server, `graph`, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
-  // The test command (docs/testing.md): src/cli/test/command.ts.
+  // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
   // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
   if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
+  // The lint for CI (docs/lint.md): src/cli/lint.ts.
+  if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
+  // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
+  if (args[0] === 'lsp') {
+    await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
+    return;
+  }
+  // The graph command (docs/graph.md): src/cli/graph.ts.
+  if (args[0] === 'graph') process.exit(graphCommand(args.slice(1)));
   await serve(args);
 }
 

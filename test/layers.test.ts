@@ -1,11 +1,12 @@
 // The layer order of src/ (docs/architecture.md#layers-and-where-things-are): every import of every file under src/ points down the
 // order or within its own folder, so folders never form a cycle. Imports are read with the TypeScript
 // compiler's own pre-processor (static imports, re-exports, `import type` and dynamic `import()` alike).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { sourceFiles } from './support/source-files.ts';
 
 /**
  * The layers, lowest first; a folder may import its own files and the folders of lower layers. Folders of one
@@ -16,29 +17,22 @@ const LAYERS: readonly (readonly string[])[] = [
   ['lang'],
   ['lang/expr'],
   ['lang/definition'],
+  ['graph'],
   ['stdlib'],
+  ['lint'],
   ['engine'],
-  ['mocks'],
+  ['mocks', 'coverage'],
   ['service'],
   ['debug'],
   ['api', 'ui'],
-  ['cli'],
+  ['cli', 'lsp'],
   ['.'],
 ];
 
 const src = resolve(new URL('../src', import.meta.url).pathname);
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) sourceFiles(p, out);
-    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
 /**
- * The layer folder a file under src/ belongs to: the longest folder of {@link LAYERS} holding it (`cli/test/x.ts`
+ * The layer folder a file under src/ belongs to: the longest folder of {@link LAYERS} holding it (`cli/test-command/x.ts`
  * is in `cli`), else its own directory relative to src/ (`.` for root files).
  */
 function folderOf(file: string): string {

@@ -1,4 +1,4 @@
-// Issue 16 "A repo that stands on its own": nothing in the repository names a path of one machine or sends
+// A repository that stands on its own (CONTRIBUTING.md#rules-of-the-code): nothing in the repository names a path of one machine or sends
 // users to files outside it, and the license file matches package.json.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const s = suite('a repository that stands on its own (issue 16)');
+const s = suite('a repository that stands on its own (CONTRIBUTING.md#rules-of-the-code)');
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const tracked = (): string[] => execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '' && !f.startsWith('gen/'));
 

@@ -1,18 +1,21 @@
 /**
- * The one check that keeps other web origins from driving the emulator (issue 16 "Safe by default"), used by
+ * The one check that keeps other web origins from driving the emulator (docs/cli.md#safe-by-default), used by
  * the REST port's handler for every route it serves: the management API, Google's REST transport, the web
  * UI's forms and any control API. Callback URLs (`/callbacks/{id}`) are exempt: whoever holds the
  * unguessable URL may call it, as on Google's service.
  *
- * A request is a browser's when it carries `Origin` or any `Sec-Fetch-*` header; curl, SDKs and Google's
- * client libraries send neither and are never refused. On a state-changing method (anything but GET, HEAD
- * and OPTIONS), a browser's request is refused with 403 PERMISSION_DENIED when
+ * A request is a browser's when it carries `Origin` or any `Sec-Fetch-*` header, or a `User-Agent` starting
+ * `Mozilla/` (what every browser sends, also those too old for Fetch Metadata); curl, SDKs and Google's client
+ * libraries send none of these and are never refused. A browser's request is refused with 403
+ * PERMISSION_DENIED
  *
- * - its `Host` is not a name this server answers to (DNS rebinding: an attacker's domain re-pointed at
- *   127.0.0.1 reaches the port with `Host: attacker.example`). Allowed: any IP literal (a rebinding needs
- *   a name), `localhost` and `*.localhost` (RFC 6761: always loopback), the machine's hostname, the bound
- *   address, and the names given with `--allowed-host` (a leading dot allows every subdomain);
- * - or it comes from another origin: `Sec-Fetch-Site` is `cross-site` or `same-site`, or `Origin` is not
+ * - whatever its method, reads included, when its `Host` is not a name this server answers to (DNS
+ *   rebinding: an attacker's domain re-pointed at 127.0.0.1 reaches the port with `Host: attacker.example`,
+ *   and the browser takes the page and the emulator for one origin, so the page could read every workflow's
+ *   source, every argument and every callback URL). Allowed: any IP literal (a rebinding needs a name),
+ *   `localhost` and `*.localhost` (RFC 6761: always loopback), the machine's hostname, the bound address, and
+ *   the names given with `--allowed-host` (a leading dot allows every subdomain);
+ * - on a state-changing method (anything but GET, HEAD and OPTIONS), when it comes from another origin: `Sec-Fetch-Site` is `cross-site` or `same-site`, or `Origin` is not
  *   `http://{Host}`, unless the origin was allowed with `--allow-origin`. An allowed origin also gets CORS
  *   answers (a preflight `OPTIONS` is answered 204), so a dev server's page can call the API with fetch.
  *
@@ -71,8 +74,15 @@ export function createBrowserGuard(options: BrowserGuardOptions = {}): BrowserGu
     const h = req.headers;
     const origin = h.origin;
     const fetchSite = h['sec-fetch-site'];
-    const fromBrowser = origin !== undefined || fetchSite !== undefined || h['sec-fetch-mode'] !== undefined || h['sec-fetch-dest'] !== undefined;
+    const fromBrowser =
+      origin !== undefined ||
+      fetchSite !== undefined ||
+      h['sec-fetch-mode'] !== undefined ||
+      h['sec-fetch-dest'] !== undefined ||
+      h['user-agent']?.startsWith('Mozilla/') === true;
     if (!fromBrowser) return undefined;
+    // DNS rebinding reaches reads as well as writes: the Host is checked for every method.
+    if (!hostAllowed(h.host)) return refusedHost(h.host);
     const allowed = origin !== undefined && allowOrigins.has(normalizeOrigin(origin) ?? '');
     if (allowed) {
       res.setHeader('access-control-allow-origin', origin);
@@ -80,7 +90,6 @@ export function createBrowserGuard(options: BrowserGuardOptions = {}): BrowserGu
     }
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'OPTIONS' && allowed && h['access-control-request-method'] !== undefined) {
-      if (!hostAllowed(h.host)) return refusedHost(h.host);
       res.writeHead(204, {
         'x-content-type-options': 'nosniff',
         'access-control-allow-methods': 'GET, HEAD, POST, PATCH, PUT, DELETE',
@@ -91,7 +100,6 @@ export function createBrowserGuard(options: BrowserGuardOptions = {}): BrowserGu
       return 'preflight';
     }
     if (SAFE_METHODS.has(method)) return undefined;
-    if (!hostAllowed(h.host)) return refusedHost(h.host);
     if (allowed) return undefined;
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') return refusedOrigin(origin ?? `a ${fetchSite} page`);
     if (origin !== undefined && !sameOrigin(origin, h.host!)) return refusedOrigin(origin);

@@ -1,5 +1,5 @@
 /**
- * The callback endpoint `/callbacks/{callbackId}` (spec "Callbacks", "Events"): any method hands the request
+ * The callback endpoint `/callbacks/{callbackId}` (docs/rest-api.md#callbacks and docs/api-resources.md#events): any method hands the request
  * (method, headers, query, body) to the execution waiting on that callback. Served by the REST port
  * (rest.ts) and, alone, by the one-shot run (src/cli/run.ts).
  */
@@ -15,7 +15,7 @@ const MAX_CALLBACK_BODY_BYTES = 1024 * 1024;
 
 /**
  * A handler serving only `/callbacks/{id}` (any method), answering exactly as the REST port does (200 when
- * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; spec "Callbacks"); any other path
+ * delivered, 404 unknown, 405 wrong method, 400 ended, 429 over the limits; docs/rest-api.md#callbacks); any other path
  * is 404 naming `servedBy`. The one-shot run (src/cli/run.ts) serves its callbacks with it.
  */
 export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], servedBy: string): RestHandler {
@@ -33,7 +33,7 @@ export function createCallbackHandler(deliver: ServiceCore['deliverCallback'], s
   };
 }
 
-/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (spec "Events"). */
+/** `POST /callbacks/{id}` (any method): hands the request to the waiting execution (docs/api-resources.md#events). */
 export async function deliverCallback(
   deliver: ServiceCore['deliverCallback'],
   req: IncomingMessage,

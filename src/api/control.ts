@@ -1,5 +1,5 @@
 /**
- * The control API (issue 13 "Control API"): what a test suite steers besides the Workflows API, under
+ * The control API (docs/rest-api.md#the-control-api): what a test suite steers besides the Workflows API, under
  * `/emulator/v1/` on the REST port (the convention of Google's Firebase emulators). JSON in and out; errors
  * in Google's JSON error shape, as the rest of the REST API.
  *
@@ -12,6 +12,8 @@
  * | `GET /emulator/v1/clock` | `{"mode", "now", "pendingSleeps", "pendingDeadlines"}` |
  * | `POST /emulator/v1/clock:advance` | `{"seconds": N}`: moves the virtual clock (400 under the real clock); answers when done |
  * | `POST /emulator/v1/reset` | back to the start: executions cancelled and forgotten, workflows deleted (a watched directory's deployed again), start-up mocks back |
+ * | `GET /emulator/v1/coverage` | `{"coverage": [...]}`: steps, branches and routines covered per workflow revision since start or the last reset (docs/coverage.md) |
+ * | `DELETE /emulator/v1/coverage` | coverage counts back to zero |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -87,9 +89,18 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         if (!virtual) {
           throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
         }
+        const problem = virtual.advanceProblem(seconds * 1000);
+        if (problem !== undefined) throw ApiError.invalidArgument(`seconds: ${problem}`);
         await virtual.advance(seconds * 1000);
         sendJson(res, 200, clockState(service, virtual));
       });
+    case 'coverage':
+      if (method === 'GET') return sendJson(res, 200, { coverage: service.coverage() });
+      if (method === 'DELETE') {
+        service.resetCoverage();
+        return sendJson(res, 200, { coverage: service.coverage() });
+      }
+      break;
     case 'reset':
       if (method !== 'POST') break;
       return target.reset().then(() => void sendJson(res, 200, {}));
@@ -103,7 +114,7 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return undefined;
       }
       if (m) break;
-      throw ApiError.notFound(`no such control API path: ${method} ${path} (see README "Control API")`);
+      throw ApiError.notFound(`no such control API path: ${method} ${path} (see docs/rest-api.md#the-control-api)`);
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);

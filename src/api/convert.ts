@@ -1,7 +1,7 @@
 /**
  * Conversion between the service core's resources (src/service/model.ts) and the published protobuf messages
  * of google.cloud.workflows.v1 and google.cloud.workflows.executions.v1 (gen/), for the gRPC API and Google's
- * REST transport (SPEC.md "gRPC API", "Resources and their fields"). Field meanings follow Google's API reference
+ * REST transport (docs/grpc.md#the-grpc-api and docs/api-resources.md#resources-and-their-fields). Field meanings follow Google's API reference
  * (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows,
  * https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions).
  * Pure functions; every miss throws {@link ApiError}.
@@ -100,7 +100,7 @@ export function workflowSettingsOf(message: WorkflowMessage): Record<string, unk
 /**
  * An execution resource as a google.cloud.workflows.executions.v1.Execution message. `view` BASIC keeps only
  * name, start/end time, duration, state and workflow_revision_id (as Google's ExecutionView says); FULL and
- * UNSPECIFIED add argument, result, error (payload, context, stack_trace) and status (current_steps; issue 12).
+ * UNSPECIFIED add argument, result, error (payload, context, stack_trace) and status (current_steps; docs/rest-api.md#step-history).
  * `duration` is set once the execution ended.
  */
 export function executionToMessage(execution: Execution, view: ExecutionView = ExecutionView.FULL): ExecutionMessage {

@@ -1,6 +1,6 @@
 /**
  * The long-running operations that CreateWorkflow, UpdateWorkflow and DeleteWorkflow answer with on gRPC and
- * on Google's REST transport (SPEC.md "gRPC API", "Operation"). The emulator does its work at once, so every
+ * on Google's REST transport (docs/grpc.md#the-grpc-api and docs/api-resources.md#operation). The emulator does its work at once, so every
  * operation is born done, with the result packed in `response` and the Workflows OperationMetadata in
  * `metadata` (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.operations). They
  * are kept by name so google.longrunning.Operations GetOperation can answer clients that poll. One store per

@@ -1,8 +1,8 @@
 /**
- * The gRPC API's routes (SPEC.md "gRPC API"): one Connect router over the RPCs of grpc-services.ts, the
+ * The gRPC API's routes (docs/grpc.md#the-grpc-api): one Connect router over the RPCs of grpc-services.ts, the
  * mapping of ApiErrors to gRPC codes, the request size limit, and the handler grpc.ts's listener gives each
  * HTTP/2 stream (grpc-stream.ts), and the same routes for the Connect protocol on the REST port. Loaded on the first gRPC request, not at start-up: the protobuf descriptors
- * and Connect cost about a quarter of the emulator's start-up (issue 17, start-up profile).
+ * and Connect cost about a quarter of the emulator's start-up (docs/architecture.md#start-up, start-up profile).
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { Code, ConnectError, createConnectRouter, type ConnectRouterOptions, type Interceptor } from '@connectrpc/connect';

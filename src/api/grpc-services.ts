@@ -1,6 +1,6 @@
 /**
  * The RPCs of google.cloud.workflows.v1.Workflows, google.cloud.workflows.executions.v1.Executions and
- * google.longrunning.Operations (GetOperation) over one service core (SPEC.md "gRPC API"): plain functions
+ * google.longrunning.Operations (GetOperation) over one service core (docs/grpc.md#the-grpc-api): plain functions
  * from request message to response message, with no transport in them. The Connect router (grpc.ts) and
  * Google's REST transport (rest-google.ts) both call these, so the two answer alike. Errors are thrown as
  * {@link ApiError} (same codes and messages as REST); each transport renders them its own way.
@@ -31,7 +31,7 @@ import {
   REVISION_PAGE_SIZES,
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
-} from '../service/lists.ts';
+} from '../service/lists/list-page.ts';
 import { parentName, parseName } from '../service/names.ts';
 import { executionToMessage, workflowSettingsOf, workflowToMessage, workflowUpdateMask } from './convert.ts';
 import { operationStoreFor } from './grpc-operations.ts';
@@ -61,7 +61,7 @@ function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
   return {
     service: Workflows,
     rpcs: {
-      // Paging, filter and order_by as on REST (service/lists.ts).
+      // Paging, filter and order_by as on REST (service/lists/list-page.ts).
       async listWorkflows(request) {
         checkParent(request.parent);
         const page = listPage(core.listWorkflows(), request, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name);
@@ -144,7 +144,7 @@ function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
   return {
     service: Executions,
     rpcs: {
-      // Paging, filter and order_by as on REST (service/lists.ts); the default view is FULL, as on REST.
+      // Paging, filter and order_by as on REST (service/lists/list-page.ts); the default view is FULL, as on REST.
       async listExecutions(request) {
         const id = workflowId(request.parent);
         const sizes = executionPageSizes(request.view === ExecutionView.BASIC ? 'BASIC' : 'FULL');

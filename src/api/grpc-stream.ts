@@ -5,8 +5,8 @@
  * body and produces the status, headers, body and trailers written here — except the common case, a unary
  * call in plain gRPC (`application/grpc` or `application/grpc+proto`, no compression, one message), which
  * {@link serveUnaryGrpc} answers directly with the same service implementation: Connect's per-call pipeline
- * (async iterables, linked abort signals, an AbortError per call) cost about 30 times the RPC itself (issue 17:
- * GetExecution profile; README "Google's client libraries against the emulator"). Anything else that fast
+ * (async iterables, linked abort signals, an AbortError per call) cost about 30 times the RPC itself (docs/architecture.md:
+ * GetExecution profile; docs/grpc.md#googles-client-libraries). Anything else that fast
  * path meets (compression, a malformed or oversized envelope, no message) is handed to Connect's handler
  * with the bytes already read, so Connect decides every edge case.
  */

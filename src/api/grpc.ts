@@ -1,5 +1,5 @@
 /**
- * The gRPC API (SPEC.md "gRPC API"): one Connect router serving google.cloud.workflows.v1.Workflows,
+ * The gRPC API (docs/grpc.md#the-grpc-api): one Connect router serving google.cloud.workflows.v1.Workflows,
  * google.cloud.workflows.executions.v1.Executions and google.longrunning.Operations (GetOperation) from the
  * published protobuf definitions (proto/, gen/), over HTTP/2 cleartext (h2c, no TLS) on GRPC_PORT. The router
  * speaks gRPC, gRPC-Web and the Connect protocol on the same port, so Google's client libraries (with an
@@ -52,7 +52,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
  * node:crypto it loads, costs about 8 ms of CPU, so it is loaded on the first connection, whose socket is then
  * handed to the HTTP/2 server (`emit('connection')`, as Node documents for its HTTP servers; the same under
  * Deno and Bun). A runtime without an HTTP/2 server says so on stderr then and closes the connection; the REST
- * API works as before. Issue 17: start-up.
+ * API works as before. See docs/architecture.md#start-up.
  */
 export async function startGrpcServer(service: ServiceCore, opts: { host: string; port: number }): Promise<GrpcServer> {
   const sessions = new Set<ServerHttp2Session>();

@@ -1,5 +1,5 @@
 /**
- * JSON over node:http for the REST port (spec "Endpoints"): JSON object bodies with a null prototype (so
+ * JSON over node:http for the REST port (docs/rest-api.md#endpoints): JSON object bodies with a null prototype (so
  * `__proto__` is just a key), path segments, and answers in JSON, errors in Google's JSON error shape
  * `{"error": {"code", "message", "status"}}` (https://cloud.google.com/apis/design/errors). Used by the REST
  * routes (rest.ts), the callback endpoint (callback-handler.ts) and the control API (control.ts).
@@ -54,7 +54,7 @@ export function decodeSegment(s: string): string {
 
 /** The content type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
-/** The header every answer of the REST port carries (README "Safe by default"). */
+/** The header every answer of the REST port carries (docs/cli.md#safe-by-default). */
 export const NOSNIFF = 'x-content-type-options';
 /** JSON text of resources by identity: resources are frozen and replaced on change, so this never goes stale. */
 const jsonCache = new WeakMap<object, string>();

@@ -1,5 +1,5 @@
 /**
- * The node:http listener of the REST port (spec "Configuration": PORT and HOST). It works the same on Node,
+ * The node:http listener of the REST port (docs/cli.md#configuration: PORT and HOST). It works the same on Node,
  * Deno and Bun through their node:http compatibility.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';

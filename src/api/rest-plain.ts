@@ -20,7 +20,7 @@ import {
   REVISION_PAGE_SIZES,
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
-} from '../service/lists.ts';
+} from '../service/lists/list-page.ts';
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName } from '../service/names.ts';
 import { decodeSegment, drain, readJsonBody, sendJson } from './http-json.ts';

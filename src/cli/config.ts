@@ -1,5 +1,5 @@
 /**
- * Configuration of the server (spec "Configuration"): environment variables and their flags, a flag beating
+ * Configuration of the server (docs/cli.md#configuration): environment variables and their flags, a flag beating
  * its variable. Parsing returns a result instead of throwing, so the command line can print one line and
  * exit with code 2 on a bad value.
  *
@@ -50,13 +50,13 @@ export interface ServerConfig {
   /** Extra host names the REST port answers browsers on (`--allowed-host`); default none. */
   readonly allowedHosts?: readonly string[];
   /**
-   * Step history of executions that do not set executionHistoryLevel (issue 12): `basic` (default),
+   * Step history of executions that do not set executionHistoryLevel (docs/rest-api.md#step-history): `basic` (default),
    * `detailed` (variables too) or `none`.
    */
   readonly history?: 'none' | 'basic' | 'detailed';
   /** Print a line for every execution that ends, not only for failed ones. */
   readonly verbose?: boolean;
-  /** The mocks every execution starts with (issue 13), read from `--mocks FILE`; none by default. */
+  /** The mocks every execution starts with (docs/mocks-and-clock.md#mocks), read from `--mocks FILE`; none by default. */
   readonly mocks?: MockSet;
   /** `real` (the default) or `virtual`: time jumps whenever every execution waits (src/engine/virtual-time.ts). */
   readonly clock?: 'real' | 'virtual';
@@ -67,10 +67,10 @@ export interface ServerConfig {
   readonly inspect?: number;
 }
 
-/** The port of `--inspect` given without one. */
+/** The port of `--inspect` given without one (docs/debugging.md). */
 export const DEFAULT_INSPECT_PORT = 8789;
 
-/** The defaults of the spec's Configuration table. */
+/** The defaults of the configuration table (docs/cli.md#configuration). */
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 8787,
   host: '0.0.0.0',
@@ -165,6 +165,29 @@ export function argvTokens(argv: readonly string[], extra: Readonly<Record<strin
  * host, and a workflows directory that does not exist or is not a directory are errors (one-line message).
  */
 export function parseConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ConfigResult {
+  try {
+    const read = readSettings(argv, env);
+    if ('kind' in read) return read;
+    checkLists(read.lists);
+    return { kind: 'config', config: { ...placeOf(read.values), ...behaviourOf(read.values), ...listsOf(read.lists) } };
+  } catch (e) {
+    if (e instanceof ConfigProblem) return { kind: 'error', message: e.message };
+    throw e;
+  }
+}
+
+/** A problem with a flag or variable; its message is the one line the command prints. */
+class ConfigProblem extends Error {}
+
+function problem(message: string): never {
+  throw new ConfigProblem(message);
+}
+
+/** The settings given: environment variables, then flags over them; or help or version when asked. */
+function readSettings(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { values: Map<string, string>; lists: Record<ListFlag, string[]> } | { kind: 'help' } | { kind: 'version' } {
   const values = new Map<string, string>();
   for (const [flag, name] of Object.entries(FLAGS)) {
     const v = env[name];
@@ -176,19 +199,19 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     for (const v of (env[name] ?? '').split(',')) if (v.trim() !== '') lists[flag].push(v.trim());
   }
   for (const token of argvTokens(argv)) {
-    if (token.kind === 'option-terminator') return { kind: 'error', message: 'unknown option "--" (see --help)' };
-    if (token.kind === 'positional') return { kind: 'error', message: `unknown option "${token.value}" (see --help)` };
+    if (token.kind === 'option-terminator') problem('unknown option "--" (see --help)');
+    if (token.kind === 'positional') problem(`unknown option "${token.value}" (see --help)`);
     if (token.name === 'help') return { kind: 'help' };
     if (token.name === 'version') return { kind: 'version' };
     const flag = token.rawName as Flag;
     if (!(flag in FLAGS) && !(flag in LIST_FLAGS)) {
-      return { kind: 'error', message: `unknown option "${token.rawName}${token.inlineValue ? `=${token.value}` : ''}" (see --help)` };
+      problem(`unknown option "${token.rawName}${token.inlineValue ? `=${token.value}` : ''}" (see --help)`);
     }
     let value = token.value;
     if (value === undefined && flag === '--verbose') value = '1';
     if (value === undefined && flag === '--inspect') value = String(DEFAULT_INSPECT_PORT);
     // `--port --host x`: a flag never takes the next flag as its value.
-    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) return { kind: 'error', message: `option ${flag} needs a value` };
+    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) problem(`option ${flag} needs a value`);
     if (flag in LIST_FLAGS) {
       // A flag replaces its variable's list; repeated flags add to each other.
       const list = flag as unknown as ListFlag;
@@ -197,89 +220,92 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
       lists[list].push(value);
     } else values.set(flag, value);
   }
+  return { values, lists };
+}
+
+function checkLists(lists: Record<ListFlag, string[]>): void {
   for (const o of lists['--allow-origin']) {
-    if (!isOrigin(o)) return { kind: 'error', message: `invalid origin (--allow-origin / ALLOW_ORIGIN): "${o}" (e.g. http://localhost:3000)` };
+    if (!isOrigin(o)) problem(`invalid origin (--allow-origin / ALLOW_ORIGIN): "${o}" (e.g. http://localhost:3000)`);
   }
   for (const h of lists['--allowed-host']) {
-    if (!/^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/.test(h)) {
-      return { kind: 'error', message: `invalid host name (--allowed-host / ALLOWED_HOSTS): "${h}"` };
-    }
+    if (!/^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/.test(h)) problem(`invalid host name (--allowed-host / ALLOWED_HOSTS): "${h}"`);
   }
+}
 
+function listsOf(lists: Record<ListFlag, string[]>): Pick<ServerConfig, 'allowOrigins' | 'allowedHosts'> {
+  return {
+    ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
+    ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
+  };
+}
+
+/** Where the emulator listens and the resources it names: ports, host, project, location, project number. */
+function placeOf(values: Map<string, string>): Pick<ServerConfig, 'port' | 'host' | 'grpcPort' | 'project' | 'location' | 'projectNumber'> {
   const port = parsePort(values.get('--port'), DEFAULT_CONFIG.port, 'port (--port / PORT)');
-  if (typeof port === 'string') return { kind: 'error', message: port };
+  if (typeof port === 'string') problem(port);
   const grpcPort = parsePort(values.get('--grpc-port'), DEFAULT_CONFIG.grpcPort, 'gRPC port (--grpc-port / GRPC_PORT)');
-  if (typeof grpcPort === 'string') return { kind: 'error', message: grpcPort };
+  if (typeof grpcPort === 'string') problem(grpcPort);
   const host = values.get('--host') ?? DEFAULT_CONFIG.host;
-  if (host.trim() === '' || /[\s/]/.test(host)) return { kind: 'error', message: `invalid host (--host / HOST): "${host}"` };
+  if (host.trim() === '' || /[\s/]/.test(host)) problem(`invalid host (--host / HOST): "${host}"`);
   const project = values.get('--project') ?? DEFAULT_CONFIG.project;
   if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(project)) {
-    return { kind: 'error', message: `invalid project (--project / PROJECT): "${project}" (letters, digits, '-', '_', '.', ':')` };
+    problem(`invalid project (--project / PROJECT): "${project}" (letters, digits, '-', '_', '.', ':')`);
   }
   const location = values.get('--location') ?? DEFAULT_CONFIG.location;
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(location)) {
-    return { kind: 'error', message: `invalid location (--location / LOCATION): "${location}" (letters, digits, '-', '_')` };
+    problem(`invalid location (--location / LOCATION): "${location}" (letters, digits, '-', '_')`);
   }
   const projectNumber = values.get('--project-number');
   if (projectNumber !== undefined && !/^[0-9]{1,19}$/.test(projectNumber)) {
-    return { kind: 'error', message: `invalid project number (--project-number / PROJECT_NUMBER): "${projectNumber}" (digits)` };
+    problem(`invalid project number (--project-number / PROJECT_NUMBER): "${projectNumber}" (digits)`);
   }
+  return { port, host, grpcPort, project, location, ...(projectNumber !== undefined ? { projectNumber } : {}) };
+}
+
+/** How the emulator behaves: compat, the workflows directory, history, verbosity, clock, mocks and the debugger's port. */
+function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' | 'clock' | 'workflowsDir' | 'history' | 'verbose' | 'mocks' | 'inspect'> {
   const compat = parseCompat(values.get('--compat'));
-  if (compat === undefined) return { kind: 'error', message: `invalid compat (--compat / COMPAT): "${values.get('--compat')}" (spec or google)` };
-  let workflowsDir: string | undefined;
-  const dir = values.get('--workflows-dir');
-  if (dir !== undefined) {
-    workflowsDir = resolve(dir);
-    let isDir = false;
-    try {
-      isDir = statSync(workflowsDir).isDirectory();
-    } catch {
-      return { kind: 'error', message: `workflows directory (--workflows-dir / WORKFLOWS_DIR) does not exist: ${dir}` };
-    }
-    if (!isDir) return { kind: 'error', message: `workflows directory (--workflows-dir / WORKFLOWS_DIR) is not a directory: ${dir}` };
-  }
+  if (compat === undefined) problem(`invalid compat (--compat / COMPAT): "${values.get('--compat')}" (spec or google)`);
+  const workflowsDir = workflowsDirOf(values.get('--workflows-dir'));
   const historyText = (values.get('--history') ?? 'basic').toLowerCase();
   const history = historyText === 'off' ? 'none' : historyText;
   if (history !== 'none' && history !== 'basic' && history !== 'detailed') {
-    return { kind: 'error', message: `invalid history level (--history / HISTORY): "${historyText}" (basic, detailed or none)` };
+    problem(`invalid history level (--history / HISTORY): "${historyText}" (basic, detailed or none)`);
   }
   const verboseText = (values.get('--verbose') ?? '0').toLowerCase();
-  if (!['0', '1', 'true', 'false', ''].includes(verboseText)) {
-    return { kind: 'error', message: `invalid --verbose / VERBOSE: "${verboseText}" (1 or 0)` };
-  }
+  if (!['0', '1', 'true', 'false', ''].includes(verboseText)) problem(`invalid --verbose / VERBOSE: "${verboseText}" (1 or 0)`);
   const verbose = verboseText === '1' || verboseText === 'true';
   const clock = values.get('--clock') ?? 'real';
-  if (clock !== 'real' && clock !== 'virtual') return { kind: 'error', message: `invalid clock (--clock / CLOCK): "${clock}" (real or virtual)` };
+  if (clock !== 'real' && clock !== 'virtual') problem(`invalid clock (--clock / CLOCK): "${clock}" (real or virtual)`);
   const inspectText = values.get('--inspect');
   const inspect = inspectText === undefined ? undefined : parsePort(inspectText, DEFAULT_INSPECT_PORT, 'inspect port (--inspect / INSPECT)');
-  if (typeof inspect === 'string') return { kind: 'error', message: inspect };
+  if (typeof inspect === 'string') problem(inspect);
   const mocksFile = values.get('--mocks');
-  let mocks: MockSet | undefined;
-  if (mocksFile !== undefined) {
-    const read = readMockFile(mocksFile);
-    if (typeof read === 'string') return { kind: 'error', message: read };
-    mocks = read;
-  }
+  const mocks = mocksFile === undefined ? undefined : readMockFile(mocksFile);
+  if (typeof mocks === 'string') problem(mocks);
   return {
-    kind: 'config',
-    config: {
-      port,
-      host,
-      grpcPort,
-      project,
-      location,
-      ...(projectNumber !== undefined ? { projectNumber } : {}),
-      ...(compat !== 'spec' ? { compat } : {}),
-      ...(clock === 'virtual' ? { clock } : {}),
-      ...(workflowsDir !== undefined ? { workflowsDir } : {}),
-      ...(lists['--allow-origin'].length ? { allowOrigins: lists['--allow-origin'] } : {}),
-      ...(lists['--allowed-host'].length ? { allowedHosts: lists['--allowed-host'] } : {}),
-      ...(history !== 'basic' ? { history } : {}),
-      ...(verbose ? { verbose } : {}),
-      ...(mocks !== undefined ? { mocks } : {}),
-      ...(inspect !== undefined ? { inspect } : {}),
-    },
+    ...(compat !== 'spec' ? { compat } : {}),
+    ...(clock === 'virtual' ? { clock } : {}),
+    ...(workflowsDir !== undefined ? { workflowsDir } : {}),
+    ...(history !== 'basic' ? { history } : {}),
+    ...(verbose ? { verbose } : {}),
+    ...(mocks !== undefined ? { mocks } : {}),
+    ...(inspect !== undefined ? { inspect } : {}),
   };
+}
+
+/** The workflows directory, resolved; undefined when not given. */
+function workflowsDirOf(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  const workflowsDir = resolve(dir);
+  let isDir = false;
+  try {
+    isDir = statSync(workflowsDir).isDirectory();
+  } catch {
+    problem(`workflows directory (--workflows-dir / WORKFLOWS_DIR) does not exist: ${dir}`);
+  }
+  if (!isDir) problem(`workflows directory (--workflows-dir / WORKFLOWS_DIR) is not a directory: ${dir}`);
+  return workflowsDir;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../service/errors.ts';
-import { checkUserEnvVars } from '../service/workflow-settings.ts';
+import { checkUserEnvVars } from '../service/store/workflow-settings.ts';
 
 /**
  * The variables of `--env-file` files (in order) with `--env` assignments over them (in order, a later one

@@ -1,5 +1,5 @@
 /**
- * The one-shot command (issue 7 "One-shot runs"): `workflows-emulator run <file.yaml|file.json> [--data
+ * The one-shot command (docs/cli.md#one-shot-runs): `workflows-emulator run <file.yaml|file.json> [--data
  * '<json>' | --data @args.json]` compiles one workflow file and runs one execution of it with the engine,
  * without the management API, for CI scripts and for trying a workflow once.
  *
@@ -41,7 +41,7 @@ import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 
-/** Exit codes of the one-shot command (issue 7 "One-shot runs"). */
+/** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
 const RUN_EXIT = {
   /** The execution SUCCEEDED; its result's JSON is on stdout. */
   succeeded: 0,
@@ -121,7 +121,7 @@ interface RunArgs {
   readonly host: string;
   readonly project: string;
   readonly location: string;
-  /** `--mocks FILE` read and checked (issue 13). */
+  /** `--mocks FILE` read and checked (docs/mocks-and-clock.md#mocks). */
   readonly mocks?: MockSet;
   readonly clock?: 'real' | 'virtual';
   /** `--history`: the step history recorded and printed on stderr; `none` unless given. */
@@ -451,6 +451,9 @@ export function processIO(): RunIO {
     new Promise((resolve) => {
       stream.write(text, () => resolve());
     });
+  // A closed reader (EPIPE behind `| head`) ends the printing, not the run (docs/limits.md "Logs").
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   const interrupt = new AbortController();
   process.once('SIGINT', () => interrupt.abort(RUN_EXIT.sigint));
   process.once('SIGTERM', () => interrupt.abort(RUN_EXIT.sigterm));

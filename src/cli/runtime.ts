@@ -1,5 +1,5 @@
 /**
- * Start-up checks of the JavaScript runtime (issue 7 "The bundle": where a runtime cannot do something, the
+ * Start-up checks of the JavaScript runtime (docs/cli.md#one-file-on-node-deno-and-bun: where a runtime cannot do something, the
  * emulator says so clearly at start-up). The bundle runs the same on Node 20+, Deno 2 and Bun; what can go
  * wrong is the runtime's setup: Deno without the permissions the emulator needs (it listens, reads workflow
  * files and reads its configuration from the environment), or a Node older than 20.

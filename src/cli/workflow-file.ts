@@ -12,7 +12,7 @@ import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import { MAX_WORKFLOW_ID_CHARS } from '../service/names.ts';
 
 /**
- * The workflow ID for CLOUD_WORKFLOW_ID and log lines of a run of `file` (README "One-shot runs": the file name,
+ * The workflow ID for CLOUD_WORKFLOW_ID and log lines of a run of `file` (docs/cli.md#one-shot-runs: the file name,
  * lowercased): the base name without its extension, lowercased, every character a workflow ID may not hold
  * made `-`, `w` put before a name that does not start with a letter, at most 128 characters. `source` (a
  * workflow given as text) stays `source`.

@@ -6,7 +6,7 @@
  * is done). Every other execution runs without one, at full speed.
  */
 import type { DebuggedExecution } from '../service/core.ts';
-import type { DebuggerHooks } from '../service/execution-setup.ts';
+import type { DebuggerHooks } from '../service/executions/prepare-execution.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { parseJson } from '../lang/json.ts';
 import type { Value } from '../lang/value.ts';

@@ -1,12 +1,12 @@
 /**
- * The assign step (spec "Workflow definition language": assign): each assignment in order, through target
+ * The assign step (docs/language.md#step-types: assign): each assignment in order, through target
  * paths (`a.b[i]`) with path copying, so values stay immutable to everyone who can see them. A container only
  * one variable holds (scope.ts `Execution.owned`) is changed in place instead, so filling a map key by key
  * (`m[key]: v`) or a list item by item (`l: ${list.concat(l, x)}`) costs O(1) per step, not O(size).
  */
 import { indexError, keyError, typeError } from '../lang/errors.ts';
 import type { AssignTarget, Assignment } from '../lang/definition/ast.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { isList, isMap, remeasure, sizeOf, typeName, type Value, type WMap } from '../lang/value.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
@@ -40,7 +40,7 @@ export function execAssign(
 /**
  * Assigns through a target path with path copying: the containers along the path are copied with the one
  * change, never mutated, so every other holder of the old value keeps it (values are immutable). Missing map
- * keys along the path are created as empty maps (spec "assign": "creates the intermediate maps").
+ * keys along the path are created as empty maps (docs/language.md#step-types: "creates the intermediate maps").
  *
  * @throws WorkflowError tagged KeyError when the root variable of a path is missing, IndexError for a list
  *   index out of range, TypeError when a segment does not fit the value (a key into a list, an index into a
@@ -69,22 +69,69 @@ async function assignToAsync(scope: Scope, target: AssignTarget, value: Value): 
 
 function setPath(scope: Scope, target: AssignTarget, keys: readonly Value[], value: Value): void {
   const exec = scope.frame.exec;
-  if (keys.length === 1 && exec.owned !== undefined) {
+  if (exec.owned !== undefined) {
     const slot = scope.slotOf(target.root);
     const held = slot?.vars.get(target.root);
-    if (held !== undefined && held === exec.owned && setInPlace(slot!, held, keys[0]!, value)) return;
+    if (held !== undefined && held === exec.owned) {
+      if (keys.length === 1 ? setInPlace(slot!, held, keys[0]!, value) : setNestedInPlace(slot!, held, keys, value)) return;
+    }
   }
   const root = scope.lookup(target.root);
   if (root === undefined) throw keyError(`variable '${target.root}' is not defined (assigning ${target.text})`);
   const copy = withPath(root, keys, 0, value, target);
   scope.assign(target.root, copy);
-  // The copy is fresh and only this variable holds it: the next assignment into it may change it in place.
+  // The copy is fresh and only this variable holds it: the next assignment into it may change it in place,
+  // and so may one into the containers along the path, which withPath built fresh as well.
   exec.owned = copy as object;
+  exec.ownedInner = keys.length > 1 ? freshAlong(copy, keys) : undefined;
+}
+
+/** The containers strictly between the root `copy` and the value at the end of `keys` (withPath made them). */
+function freshAlong(copy: Value, keys: readonly Value[]): Set<object> {
+  const out = new Set<object>();
+  let c: Value | undefined = copy;
+  for (let i = 0; i < keys.length - 1 && c !== undefined; i++) {
+    c = childOf(c, keys[i]!);
+    if (c !== null && typeof c === 'object') out.add(c);
+  }
+  return out;
+}
+
+/** `container[key]` for a map and a string key or a list and an index in range; undefined otherwise. */
+function childOf(container: Value, key: Value): Value | undefined {
+  if (typeof key === 'string') return isMap(container) ? container.get(key) : undefined;
+  if ((typeof key === 'bigint' || typeof key === 'number') && isList(container)) return container[Number(key)];
+  return undefined;
+}
+
+/**
+ * `root[k1]...[kn] = value` in place when every container along the path is one an earlier path assignment
+ * built fresh inside the owned `root` (Execution.ownedInner): the leaf is set in place and the size of each
+ * container above it is kept exact. Returns false, changing nothing, when any of them is not (the copying
+ * path then runs, and raises any error).
+ */
+function setNestedInPlace(slot: Scope, root: Value, keys: readonly Value[], value: Value): boolean {
+  const inner = slot.frame.exec.ownedInner;
+  if (inner === undefined) return false;
+  const chain: Value[] = [root];
+  let c: Value = root;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const child = childOf(c, keys[i]!);
+    if (child === undefined || child === null || typeof child !== 'object' || !inner.has(child)) return false;
+    chain.push(child);
+    c = child;
+  }
+  const before = sizeOf(c);
+  if (!setInPlace(slot, c, keys[keys.length - 1]!, value)) return false;
+  const delta = sizeOf(c) - before;
+  // The containers above the leaf's hold it unchanged in identity; their measure follows its size and depth.
+  for (let i = chain.length - 2; i >= 0; i--) remeasure(chain[i] as Value[] | WMap, delta, chain[i + 1]!, undefined);
+  return true;
 }
 
 /**
  * `container[key] = value` in place, for a container only the variable in `slot` holds (Execution.owned), with
- * the size bookkeeping done incrementally: O(1) where a copy is O(size) (issue 11 item 4). Returns false,
+ * the size bookkeeping done incrementally: O(1) where a copy is O(size) (docs/architecture.md#running-fairness-and-value-semantics). Returns false,
  * changing nothing, when the key does not fit the container (the copying path then raises the error).
  */
 function setInPlace(slot: Scope, container: Value, key: Value, value: Value): boolean {

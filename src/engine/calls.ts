@@ -1,7 +1,7 @@
 /**
- * Calls (spec "Workflow definition language": `call` steps, subworkflows; "Expressions": function calls):
+ * Calls (docs/language.md#step-types: `call` steps, subworkflows; docs/language.md#expressions: function calls):
  * standard-library functions, subworkflows with named or positional arguments, and connectors, which the
- * emulator does not emulate (spec "Not supported").
+ * emulator does not emulate (docs/differences.md#the-service).
  *
  * Every call returns a value synchronously when it can, and a promise only when something waits (a blocking
  * stdlib function, or a subworkflow that reaches one), so plain calls cost no promise.
@@ -13,8 +13,8 @@ import { bindNamedArgs, bindPositionalArgs } from '../stdlib/index.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
 import type { CallStepEvent, OutboundCall } from './hooks.ts';
-import { MAX_CALL_DEPTH } from '../lang/limits.ts';
-import { recursionError } from './limits.ts';
+import { MAX_CALL_DEPTH } from '../lang/language-limits.ts';
+import { recursionError } from './limit-errors.ts';
 import { Frame, Scope } from './scope.ts';
 
 /**
@@ -76,7 +76,7 @@ export function intercepted(
 /**
  * The error for a call the emulator cannot run: a connector (`googleapis.*`) or another namespace of the real
  * service. Tagged SystemError (the real service's tag for failures outside the workflow's own logic), code 0;
- * the message names the call and says how to replace it: a connector mock (issue 13's mock file) or an
+ * the message names the call and says how to replace it: a connector mock (docs/mocks-and-clock.md#mocks) or an
  * `http.*` call to a local service.
  * @internal
  */

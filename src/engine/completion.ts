@@ -1,5 +1,5 @@
 /**
- * How a step or step list finished (spec "States and transitions"), and the engine's "sync until async"
+ * How a step or step list finished (docs/api-resources.md#states-and-transitions), and the engine's "sync until async"
  * helpers: every engine function returns its outcome directly, or a promise only when something below it
  * waits (see interpreter.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Values as written in the source, evaluated at run time (spec "Expressions": `${...}` wherever a value is
+ * Values as written in the source, evaluated at run time (docs/language.md#expressions: `${...}` wherever a value is
  * expected): constants as they are, expressions synchronously unless they may wait, lists and maps element by
  * element, computed map keys (Google's dynamic keys).
  */

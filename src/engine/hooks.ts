@@ -1,9 +1,9 @@
 /**
- * The engine's seams for what watches and steers an execution (issue 10 "Seams for what comes next"): an
- * observer of step events (step history, current steps and stack traces build on it, issue 12), an
- * interceptor around every outbound call (mocks and recorded calls build on it, issue 13), an observer of
- * `call` steps' calls with their arguments and results (call logging builds on it, issue 12), and the clock
- * (already injected through {@link ExecutionDeps.clock}; the virtual clock of issue 13 is one).
+ * The engine's seams for what watches and steers an execution (docs/architecture.md#layers-and-where-things-are): an
+ * observer of step events (step history, current steps and stack traces build on it, docs/rest-api.md#step-history), an
+ * interceptor around every outbound call (mocks and recorded calls build on it, docs/mocks-and-clock.md), an observer of
+ * `call` steps' calls with their arguments and results (call logging builds on it, docs/rest-api.md#call-logs), and the clock
+ * (already injected through {@link ExecutionDeps.clock}; the virtual clock, docs/mocks-and-clock.md#virtual-clock, is one).
  *
  * Hooks are optional. With none attached the engine does no extra work per step (no event objects, no
  * handles): the hot path checks one field for `undefined`.

@@ -1,5 +1,5 @@
 /**
- * The step interpreter (spec "Workflow definition language": step types; "States and transitions": error
+ * The step interpreter (docs/language.md#step-types; docs/api-resources.md#states-and-transitions: error
  * propagation order).
  *
  * It runs synchronously until something actually waits, then continues asynchronously ("sync until async"):
@@ -23,6 +23,7 @@
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList, WorkflowDef } from '../lang/definition/ast.ts';
 import { JsonEncodeError, toJson } from '../lang/json.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { typeName, type Value } from '../lang/value.ts';
 import { execAssign } from './assign.ts';
 import { callFunction, execCall } from './calls.ts';
@@ -250,10 +251,11 @@ function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
       const v = evalTemplate(step.value, scope);
       if (isPromise<Value>(v)) {
         return v.then((x) => {
-          throw WorkflowError.raised(x);
+          throw WorkflowError.raised(checkValue('raise', x));
         });
       }
-      throw WorkflowError.raised(v);
+      // The raised value is shown, logged and stored as JSON: it is held to the value limits like any other.
+      throw WorkflowError.raised(checkValue('raise', v));
     }
     case 'return': {
       if (step.value === undefined) return { kind: 'return', value: null };
@@ -272,7 +274,7 @@ function execStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
 /**
  * The value a `return` of `main` itself (not of a subworkflow or a parallel branch) hands back as the
  * execution's result: it must be writable as JSON, or the return step fails with a TypeError, so the error
- * names that step (issue 15).
+ * names that step (docs/language.md#data-types).
  */
 function checkResult(v: Value, scope: Scope): Value {
   const frame = scope.frame;

@@ -1,5 +1,5 @@
 /**
- * The `for` step (spec "Workflow definition language": for; Google's loop-scope sample): the values a loop
+ * The `for` step (docs/language.md#jumps-loops-and-scopes; Google's loop-scope sample): the values a loop
  * runs over (`in` a list, or `range` [start, end]) and its iterations, in one scope for all of them. The loop
  * body's step list runs through the interpreter the execution was given (`Execution.engine.runList`).
  */

@@ -1,5 +1,5 @@
 /**
- * Parallel steps (spec "Workflow definition language": parallel, parallel options; "Limits"): `branches` or a
+ * Parallel steps (docs/language.md#parallel-steps; docs/api-resources.md#limits): `branches` or a
  * parallel `for`, each branch or iteration in its own frame and scope, at most `concurrency_limit` running at
  * once (default and maximum 20).
  *
@@ -19,7 +19,7 @@ import { setMaxListeners } from 'node:events';
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
-import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/limits.ts';
+import { MAX_BRANCH_ERRORS, MAX_BRANCHES, MAX_CONCURRENCY, MAX_PARALLEL_DEPTH } from '../lang/language-limits.ts';
 import { isPromise, type Completion, type Outcome } from './completion.ts';
 import { evalTemplate } from './eval-template.ts';
 import { declareLoopVars, loopItems, type LoopItems } from './loop.ts';
@@ -126,106 +126,124 @@ class SiblingFailed extends Error {}
 
 function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, limit: number, work: Work): Promise<Completion> {
   const parent = scope.frame;
-  const ctrl = new AbortController();
-  // Every running branch's wait listens on this one signal (up to 20 at once): not a leak.
-  setMaxListeners(MAX_CONCURRENCY + 10, ctrl.signal);
-  const onParentAbort = (): void => ctrl.abort(parent.signal.reason);
   if (parent.signal.aborted) return Promise.reject(parent.signal.reason);
-  parent.signal.addEventListener('abort', onParentAbort, { once: true });
-  const observed = parent.exec.observer !== undefined;
-  // The parallel step's own entry: the parent of every branch entry.
-  const stepEntry = parent.entry;
-  const continueAll = step.exceptionPolicy === 'continueAll';
-
   return new Promise<Completion>((resolve, reject) => {
-    let next = 0;
-    let active = 0;
-    let stopped = false;
-    let firstError: WorkflowError | undefined;
-    const errors: WMap[] = [];
-
-    const finish = (): void => {
-      parent.signal.removeEventListener('abort', onParentAbort);
-      if (parent.signal.aborted) return reject(parent.signal.reason);
-      if (firstError) return reject(firstError);
-      if (errors.length > 0) return reject(unhandledBranchError(step, errors, work.count));
-      resolve(undefined);
-    };
-
-    const settle = (): void => {
-      active--;
-      launch();
-    };
-
-    const fail = (i: number, e: unknown): void => {
-      if (stopped || ctrl.signal.aborted) return; // cancelled: the reason is the parent's or a sibling's
-      const we = WorkflowError.from(e);
-      if (!continueAll) {
-        firstError = we;
-        stopped = true;
-        ctrl.abort(new SiblingFailed('a sibling branch failed'));
-        return;
-      }
-      errors.push(new Map<string, Value>([['id', work.id(i)], ['error', we.value]]));
-      if (errors.length >= MAX_BRANCH_ERRORS) {
-        stopped = true;
-        ctrl.abort(new SiblingFailed('too many branch errors'));
-      }
-    };
-
-    const launch = (): void => {
-      while (!stopped && !ctrl.signal.aborted && active < limit && next < work.count) {
-        const i = next++;
-        active++;
-        // Each branch or iteration is a thread of its own (hooks.ts StepEvent.threadId).
-        const threadId = parent.threadId === '' ? String(i + 1) : `${parent.threadId}.${i + 1}`;
-        const frame = new Frame(
-          parent.exec,
-          ctrl.signal,
-          parent.callDepth,
-          parent.parallelDepth + 1,
-          parent.routine,
-          threadId,
-          stepEntry,
-        );
-        const branchScope = new Scope(scope, frame, shared);
-        let r: Outcome;
-        try {
-          if (observed) {
-            const ev = new EntryEvent(step.name, 'STEP_PARALLEL_BRANCH_ENTRY', step.pos, branchScope);
-            work.label(i, ev);
-            r = observe(frame, ev, startBranch, work, i, branchScope);
-          } else {
-            r = work.start(i, branchScope);
-          }
-        } catch (e) {
-          branchScope.release();
-          fail(i, e);
-          active--;
-          continue;
-        }
-        if (isPromise<Completion>(r)) {
-          r.then(
-            () => {
-              branchScope.release();
-              settle();
-            },
-            (e: unknown) => {
-              branchScope.release();
-              fail(i, e);
-              settle();
-            },
-          );
-        } else {
-          branchScope.release();
-          active--;
-        }
-      }
-      if (active === 0) finish();
-    };
-
-    launch();
+    new BranchRun(step, scope, shared, limit, work, resolve, reject).launch();
   });
+}
+
+/**
+ * One run of a parallel step's branches or iterations: at most `limit` at once, each a thread of its own under
+ * one abort signal; the first unhandled error stops the rest (or, under `continueAll`, errors are gathered).
+ */
+class BranchRun {
+  readonly #ctrl = new AbortController();
+  readonly #parent: Frame;
+  readonly #observed: boolean;
+  readonly #continueAll: boolean;
+  #next = 0;
+  #active = 0;
+  #stopped = false;
+  #firstError: WorkflowError | undefined;
+  readonly #errors: WMap[] = [];
+  readonly #onParentAbort = (): void => this.#ctrl.abort(this.#parent.signal.reason);
+
+  constructor(
+    private readonly step: ParallelStep,
+    private readonly scope: Scope,
+    private readonly shared: ReadonlySet<string>,
+    private readonly limit: number,
+    private readonly work: Work,
+    private readonly resolve: (c: Completion) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {
+    this.#parent = scope.frame;
+    // Every running branch's wait listens on this one signal (up to 20 at once): not a leak.
+    setMaxListeners(MAX_CONCURRENCY + 10, this.#ctrl.signal);
+    this.#parent.signal.addEventListener('abort', this.#onParentAbort, { once: true });
+    this.#observed = this.#parent.exec.observer !== undefined;
+    this.#continueAll = step.exceptionPolicy === 'continueAll';
+  }
+
+  #finish(): void {
+    const parent = this.#parent;
+    parent.signal.removeEventListener('abort', this.#onParentAbort);
+    if (parent.signal.aborted) return this.reject(parent.signal.reason);
+    if (this.#firstError) return this.reject(this.#firstError);
+    if (this.#errors.length > 0) return this.reject(unhandledBranchError(this.step, this.#errors, this.work.count));
+    this.resolve(undefined);
+  }
+
+  #settle(): void {
+    this.#active--;
+    this.launch();
+  }
+
+  #fail(i: number, e: unknown): void {
+    if (this.#stopped || this.#ctrl.signal.aborted) return; // cancelled: the reason is the parent's or a sibling's
+    const we = WorkflowError.from(e);
+    if (!this.#continueAll) {
+      this.#firstError = we;
+      this.#stopped = true;
+      this.#ctrl.abort(new SiblingFailed('a sibling branch failed'));
+      return;
+    }
+    this.#errors.push(new Map<string, Value>([['id', this.work.id(i)], ['error', we.value]]));
+    if (this.#errors.length >= MAX_BRANCH_ERRORS) {
+      this.#stopped = true;
+      this.#ctrl.abort(new SiblingFailed('too many branch errors'));
+    }
+  }
+
+  /** Starts branches while the limit allows; finishes once none is running. */
+  launch(): void {
+    while (!this.#stopped && !this.#ctrl.signal.aborted && this.#active < this.limit && this.#next < this.work.count) {
+      this.#startBranch(this.#next++);
+    }
+    if (this.#active === 0) this.#finish();
+  }
+
+  #startBranch(i: number): void {
+    const parent = this.#parent;
+    const { step, work } = this;
+    this.#active++;
+    // Each branch or iteration is a thread of its own (hooks.ts StepEvent.threadId).
+    const threadId = parent.threadId === '' ? String(i + 1) : `${parent.threadId}.${i + 1}`;
+    // The parallel step's own entry (parent.entry) is the parent of every branch entry.
+    const frame = new Frame(parent.exec, this.#ctrl.signal, parent.callDepth, parent.parallelDepth + 1, parent.routine, threadId, parent.entry);
+    const branchScope = new Scope(this.scope, frame, this.shared);
+    let r: Outcome;
+    try {
+      if (this.#observed) {
+        const ev = new EntryEvent(step.name, 'STEP_PARALLEL_BRANCH_ENTRY', step.pos, branchScope);
+        work.label(i, ev);
+        r = observe(frame, ev, startBranch, work, i, branchScope);
+      } else {
+        r = work.start(i, branchScope);
+      }
+    } catch (e) {
+      branchScope.release();
+      this.#fail(i, e);
+      this.#active--;
+      return;
+    }
+    if (isPromise<Completion>(r)) {
+      r.then(
+        () => {
+          branchScope.release();
+          this.#settle();
+        },
+        (e: unknown) => {
+          branchScope.release();
+          this.#fail(i, e);
+          this.#settle();
+        },
+      );
+    } else {
+      branchScope.release();
+      this.#active--;
+    }
+  }
 }
 
 function unhandledBranchError(step: ParallelStep, errors: WMap[], total: number): WorkflowError {

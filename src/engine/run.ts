@@ -1,12 +1,12 @@
 /**
- * The engine's entry point (spec "States and transitions"): run a compiled definition with an argument to its
+ * The engine's entry point (docs/api-resources.md#states-and-transitions): run a compiled definition with an argument to its
  * result or its error. The service, the one-shot `run` command and tests all call {@link runExecution}.
  */
 import { WorkflowError } from '../lang/errors.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import { ENGINE } from './interpreter.ts';
-import { MAX_MEMORY_BYTES } from '../lang/limits.ts';
+import { MAX_MEMORY_BYTES } from '../lang/language-limits.ts';
 import { Execution, Frame, Scope } from './scope.ts';
 import type { ExecutionDeps } from './types.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Variables of a running workflow (spec "Workflow definition language": variables, for-loop scoping, parallel
+ * Variables of a running workflow (docs/language.md#jumps-loops-and-scopes: variables, for-loop scoping, parallel
  * `shared`): parent-linked scopes, the execution-wide counters (steps, memory) and the frame each thread of
  * control runs in.
  *
@@ -16,11 +16,11 @@
 import type { Env } from '../lang/expr/ast.ts';
 import { sizeOf, type Value } from '../lang/value.ts';
 import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.ts';
-import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/limits.ts';
+import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/language-limits.ts';
 import type { CallContext, RetryPolicy, StdlibFunction } from '../stdlib/types.ts';
 import { isPromise, type Outcome } from './completion.ts';
 import type { CallInterceptor, CallStepObserver, StepGate, StepObserver } from './hooks.ts';
-import { memoryLimitError, stepLimitError } from './limits.ts';
+import { memoryLimitError, stepLimitError } from './limit-errors.ts';
 import type { ExecutionDeps } from './types.ts';
 
 /**
@@ -40,9 +40,9 @@ export interface Engine {
 
 /** The state one execution shares across all its frames: definition, host dependencies, counters. @internal */
 export class Execution {
-  /** Steps started so far (spec "Limits": 100,000). */
+  /** Steps started so far (docs/api-resources.md#limits: 100,000). */
   steps = 0;
-  /** Bytes of all live variables, as {@link sizeOf} estimates them (spec "Limits": 512 KB). */
+  /** Bytes of all live variables, as {@link sizeOf} estimates them (docs/api-resources.md#limits: 512 KB). */
   memoryBytes = 0;
   /** The step observer of `deps.hooks`, if any. */
   readonly observer: StepObserver | undefined;
@@ -87,16 +87,22 @@ export class Execution {
    * assignment to that variable may change it in place instead of copying it (assign.ts), which makes them
    * O(1) rather than O(size). Reading the variable (Scope.lookup, the only way an expression, a branch or a
    * call can get hold of a value) gives the ownership up, so a value anyone else holds never changes under
-   * it (spec "Data types": values; parallel branches' copies). @internal
+   * it (docs/language.md#data-types: values; parallel branches' copies). @internal
    */
   owned: object | undefined = undefined;
+  /**
+   * The containers inside {@link owned} that the last path assignments built fresh (the maps and lists along
+   * `m["a"]["b"]` below `m`): only `owned` reaches them, so a nested path assignment may change them in place
+   * too (assign.ts), linear where copying the path each time is quadratic. Dropped with `owned`. @internal
+   */
+  ownedInner: Set<object> | undefined = undefined;
 
   /** When this execution last started running without giving the event loop a turn (performance.now(), ms). */
   private sliceStart = performance.now();
 
   /**
    * True when this execution has run {@link SLICE_MS} without a break, so it should give the event loop a turn
-   * (see {@link pause}): one execution must not hold the API and the other executions (issue 11 item 4). The
+   * (see {@link pause}): one execution must not hold the API and the other executions (docs/architecture.md#running-fairness-and-value-semantics). The
    * interpreter asks every 32 steps only (by the step count), which keeps the clock off the hot path.
    */
   shouldPause(): boolean {
@@ -116,7 +122,7 @@ export class Execution {
 
 /**
  * Longest an execution runs without a break, in milliseconds: a few, so a request to the API or another
- * execution's timer waits at most about this long per running execution (issue 11: "no execution delays
+ * execution's timer waits at most about this long per running execution (docs/architecture.md#running-fairness-and-value-semantics: "no execution delays
  * another request by more than ~50 ms").
  */
 const SLICE_MS = 4;
@@ -191,7 +197,10 @@ export class Scope implements Env {
       const v = s.vars.get(name);
       if (v !== undefined) {
         // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
-        if (typeof v === 'object' && v === this.exec.owned) this.exec.owned = undefined;
+        if (typeof v === 'object' && v === this.exec.owned) {
+          this.exec.owned = undefined;
+          this.exec.ownedInner = undefined;
+        }
         return v;
       }
       s = s.parent;

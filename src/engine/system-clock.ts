@@ -1,8 +1,35 @@
 /**
- * The real clock (stdlib `Clock`), the default of every execution. Time is injected, so the other clock, the
- * virtual one of `--clock virtual` (virtual-time.ts), runs the same workflows and tests without waiting.
+ * The real clock (stdlib `Clock`), the default of every execution, and the range every clock keeps to. Time is
+ * injected, so the other clock, the virtual one of `--clock virtual` (virtual-time.ts), runs the same workflows
+ * and tests without waiting.
  */
+import { valueError, type WorkflowError } from '../lang/errors.ts';
 import type { Clock } from '../stdlib/types.ts';
+
+/**
+ * The latest time a clock may reach, in ms since the Unix epoch: 9999-12-31T23:59:59.999Z, the end of the
+ * range of google.protobuf.Timestamp, in which every timestamp of the API is written
+ * (https://protobuf.dev/reference/protobuf/google.protobuf/#timestamp), and well inside JavaScript's date
+ * range (docs/limits.md "Clock"). A sleep, a mock's delay, a retry backoff or a clock advance that would end
+ * later is refused, so the clock never reaches a time the emulator cannot write.
+ */
+export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * Why a wait of `ms` milliseconds from `nowMs` cannot be, or undefined when it ends within
+ * {@link MAX_CLOCK_MS} (NaN and infinite waits never can).
+ */
+export function clockRangeProblem(nowMs: number, ms: number): string | undefined {
+  if (!Number.isFinite(ms)) return `a wait of ${ms} ms is not a finite time`;
+  if (nowMs + Math.max(0, ms) <= MAX_CLOCK_MS) return undefined;
+  return `a wait of ${ms / 1000} seconds would end after 9999-12-31T23:59:59.999Z, the latest time the clock can show`;
+}
+
+/** The ValueError a sleep past {@link MAX_CLOCK_MS} rejects with, or undefined when the wait fits. */
+export function sleepRangeError(nowMs: number, ms: number): WorkflowError | undefined {
+  const problem = clockRangeProblem(nowMs, ms);
+  return problem === undefined ? undefined : valueError(problem);
+}
 
 // setTimeout holds at most 2^31 - 1 ms (about 24.8 days); longer sleeps (an execution may last a year) wait in
 // chunks.
@@ -16,10 +43,43 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
-  sleep: (ms, signal) => abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t)),
+  sleep(ms, signal) {
+    const tooLate = sleepRangeError(systemClock.now(), ms);
+    if (tooLate) return Promise.reject(tooLate);
+    return abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t));
+  },
+  deadline: (ms, signal) => fairDeadline(ms, signal),
 };
 
-/** Sleeps `ms` on the timer functions `set`/`clear`, in chunks a timer can hold; rejects when `signal` aborts. */
+/**
+ * A timer that fires later than due by more than this (ms) was held up by the emulator's own event loop (a
+ * stall of ours, not slowness of what is awaited).
+ */
+const STALL_MS = 20;
+
+/**
+ * A deadline (an http.* timeout, a callback wait's timeout) that does not charge the emulator's own stalls to
+ * what it waits for (docs/limits.md "Timeouts"): when the timer fires late because the event loop was busy, a
+ * response that arrived meanwhile may still be queued behind it, so the time it fired late is given back (at
+ * most the timeout once more) and pending I/O is handled first. Resolves when the deadline has passed;
+ * rejects with the signal's reason when it aborts first.
+ */
+async function fairDeadline(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  let dueMs = systemClock.now() + Math.max(0, ms);
+  let creditMs = Math.max(0, ms);
+  for (;;) {
+    await systemClock.sleep(Math.max(0, dueMs - systemClock.now()), signal);
+    const lateMs = systemClock.now() - dueMs;
+    // What arrived during a stall is handled before the deadline is declared.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw signal.reason;
+    if (lateMs <= STALL_MS || creditMs <= 0) return;
+    const extraMs = Math.min(lateMs, creditMs);
+    creditMs -= extraMs;
+    dueMs = systemClock.now() + extraMs;
+  }
+}
+
 function abortableSleep<T>(
   ms: number,
   signal: AbortSignal | undefined,

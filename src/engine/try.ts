@@ -1,6 +1,6 @@
 /**
- * try / retry / except (spec "Workflow definition language": try/except/retry and the retry block; "States and
- * transitions": error propagation order).
+ * try / retry / except (docs/language.md#try-retry-and-except: the retry block; docs/api-resources.md#states-and-transitions:
+ * error propagation order).
  *
  * An error in the try body goes first to the retry block: when attempts remain and the predicate (a stdlib
  * predicate, a named policy, or a subworkflow taking the error map) says yes, the engine waits
@@ -85,7 +85,7 @@ function onError(
 function handle(step: TryStep, scope: Scope, e: WorkflowError): Outcome {
   const ex = step.except;
   if (ex === undefined) throw e;
-  // Variables first assigned inside `except` (and the `as` variable) end with it (spec "try/except/retry" 4).
+  // Variables first assigned inside `except` (and the `as` variable) end with it (docs/language.md#try-retry-and-except 4).
   const inner = new Scope(scope, scope.frame);
   return inner.releasing((): Outcome => {
     if (ex.as !== undefined) inner.declare(ex.as, e.value);

@@ -1,5 +1,5 @@
 /**
- * The virtual clock of `--clock virtual` (issue 13 "Virtual clock"): one clock shared by every execution of
+ * The virtual clock of `--clock virtual` (docs/mocks-and-clock.md#virtual-clock): one clock shared by every execution of
  * a server (or by one `run`), on which time stands still while anything runs and jumps to the next timer as
  * soon as nothing does. Results are those of the real clock, only sooner: sys.now, the time functions,
  * resource timestamps and sys.log times all read this clock.
@@ -16,6 +16,7 @@
  * with {@link VirtualTime.advance} (`POST /emulator/v1/clock:advance`, the JS API's `advanceClock`).
  */
 import type { Clock } from '../stdlib/types.ts';
+import { clockRangeProblem, sleepRangeError } from './system-clock.ts';
 
 interface Timer {
   readonly dueMs: number;
@@ -33,10 +34,13 @@ export interface VirtualTime extends Clock {
   /**
    * Moves time forward by `ms` milliseconds, waking the timers due on the way in order (each at its own
    * time, letting what it wakes run before the next); resolves once time is `now + ms`.
+   * @throws RangeError (at once) when the time would pass 9999-12-31 (clock.ts MAX_CLOCK_MS): see `advanceProblem`.
    */
   advance(ms: number): Promise<void>;
   /** Holds time still until `work` settles (real outbound I/O). Returns `work`. */
   hold<T>(work: Promise<T>): Promise<T>;
+  /** Why `advance(ms)` would be refused (the time would pass 9999-12-31), or undefined when it may. */
+  advanceProblem(ms: number): string | undefined;
   /** Timers pending: sleeps and deadlines. */
   pending(): { sleeps: number; deadlines: number };
 }
@@ -46,98 +50,24 @@ export interface VirtualTime extends Clock {
  * timestamps look like today's).
  */
 export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
-  let nowMs = startMs;
-  let seq = 0;
-  const heap: Timer[] = [];
-  let sleeps = 0;
-  let deadlines = 0;
-  let holds = 0;
-  /** Bumped by every change; a check that sees it unchanged for a whole turn knows nothing ran. */
-  let activity = 0;
-  let seen = -1;
-  let scheduled = false;
-  const advances: { untilMs: number; resolve: () => void }[] = [];
+  return new VirtualClock(startMs);
+}
 
-  const poke = (): void => {
-    activity++;
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(check);
-    }
-  };
+/** A binary min-heap of timers on (dueMs, seq): timers due at the same time wake in the order they were set. */
+class TimerHeap {
+  readonly #heap: Timer[] = [];
 
-  function check(): void {
-    scheduled = false;
-    if (holds > 0) return; // the hold's end pokes again
-    if (seen !== activity) {
-      // Something happened since the last look: wait one more turn to see it settle.
-      seen = activity;
-      scheduled = true;
-      setImmediate(check);
-      return;
-    }
-    drop();
-    const next = heap[0];
-    const limit = advances.length > 0 ? advances[0]!.untilMs : undefined;
-    if (next && (sleeps > 0 || (limit !== undefined && next.dueMs <= limit))) {
-      if (next.dueMs > nowMs) nowMs = next.dueMs;
-      while (heap.length > 0 && (heap[0]!.done || heap[0]!.dueMs <= nowMs)) fire(pop()!);
-      poke();
-      return;
-    }
-    if (limit !== undefined) {
-      // No timer is due before the explicit target: time reaches it.
-      const a = advances.shift()!;
-      if (a.untilMs > nowMs) nowMs = a.untilMs;
-      a.resolve();
-      if (advances.length > 0 || sleeps > 0) poke();
-    }
+  get length(): number {
+    return this.#heap.length;
   }
 
-  function fire(t: Timer): void {
-    if (t.done) return;
-    t.done = true;
-    if (t.sleep) sleeps--;
-    else deadlines--;
-    t.wake();
+  /** The earliest timer, or undefined when there is none. */
+  peek(): Timer | undefined {
+    return this.#heap[0];
   }
 
-  function drop(): void {
-    while (heap.length > 0 && heap[0]!.done) pop();
-  }
-
-  function add(ms: number, sleep: boolean, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
-        if (t.done) return;
-        t.done = true;
-        if (t.sleep) sleeps--;
-        else deadlines--;
-        poke();
-        reject(signal!.reason);
-      };
-      const t: Timer = {
-        dueMs: nowMs + Math.max(0, ms),
-        seq: seq++,
-        sleep,
-        done: false,
-        wake: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      if (sleep) sleeps++;
-      else deadlines++;
-      push(t);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      poke();
-    });
-  }
-
-  // A binary min-heap on (dueMs, seq): timers due at the same time wake in the order they were set.
-  const less = (a: Timer, b: Timer): boolean => a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
-  function push(t: Timer): void {
+  push(t: Timer): void {
+    const heap = this.#heap;
     heap.push(t);
     let i = heap.length - 1;
     while (i > 0) {
@@ -147,7 +77,9 @@ export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
       i = p;
     }
   }
-  function pop(): Timer | undefined {
+
+  pop(): Timer | undefined {
+    const heap = this.#heap;
     const top = heap[0];
     const last = heap.pop();
     if (heap.length > 0 && last) {
@@ -167,30 +99,145 @@ export function createVirtualTime(startMs: number = Date.now()): VirtualTime {
     return top;
   }
 
-  return {
-    kind: 'virtual',
-    now: () => nowMs,
-    sleep: (ms, signal) => add(ms, true, signal),
-    deadline: (ms, signal) => add(ms, false, signal),
-    advance(ms) {
-      const untilMs = Math.max(nowMs, advances.at(-1)?.untilMs ?? nowMs) + Math.max(0, ms);
-      return new Promise<void>((resolve) => {
-        advances.push({ untilMs, resolve });
-        poke();
-      });
-    },
-    hold(work) {
-      holds++;
-      poke();
-      const release = (): void => {
-        holds--;
-        poke();
-      };
-      work.then(release, release);
-      return work;
-    },
-    pending: () => ({ sleeps, deadlines }),
+  /** Drops the ended timers at the top. */
+  dropDone(): void {
+    while (this.#heap.length > 0 && this.#heap[0]!.done) this.pop();
+  }
+}
+
+function less(a: Timer, b: Timer): boolean {
+  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+}
+
+/** The virtual clock (see the module header); its methods are bound, so they may be passed around alone. */
+class VirtualClock implements VirtualTime {
+  readonly kind = 'virtual' as const;
+  #nowMs: number;
+  #seq = 0;
+  readonly #heap = new TimerHeap();
+  #sleeps = 0;
+  #deadlines = 0;
+  #holds = 0;
+  /** Bumped by every change; a check that sees it unchanged for a whole turn knows nothing ran. */
+  #activity = 0;
+  #seen = -1;
+  #scheduled = false;
+  readonly #advances: { untilMs: number; resolve: () => void }[] = [];
+
+  constructor(startMs: number) {
+    this.#nowMs = startMs;
+  }
+
+  readonly now = (): number => this.#nowMs;
+  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    // A sleep (a deadline never moves time by itself, so it may lie past the end: it just never comes).
+    const tooLate = sleepRangeError(this.#nowMs, ms);
+    return tooLate ? Promise.reject(tooLate) : this.#add(ms, true, signal);
   };
+  readonly deadline = (ms: number, signal?: AbortSignal): Promise<void> => this.#add(ms, false, signal);
+  readonly pending = (): { sleeps: number; deadlines: number } => ({ sleeps: this.#sleeps, deadlines: this.#deadlines });
+
+  readonly advanceProblem = (ms: number): string | undefined =>
+    clockRangeProblem(Math.max(this.#nowMs, this.#advances.at(-1)?.untilMs ?? this.#nowMs), ms);
+
+  readonly advance = (ms: number): Promise<void> => {
+    const problem = this.advanceProblem(ms);
+    if (problem !== undefined) throw new RangeError(problem);
+    const untilMs = Math.max(this.#nowMs, this.#advances.at(-1)?.untilMs ?? this.#nowMs) + Math.max(0, ms);
+    return new Promise<void>((resolve) => {
+      this.#advances.push({ untilMs, resolve });
+      this.#poke();
+    });
+  };
+
+  readonly hold = <T>(work: Promise<T>): Promise<T> => {
+    this.#holds++;
+    this.#poke();
+    const release = (): void => {
+      this.#holds--;
+      this.#poke();
+    };
+    work.then(release, release);
+    return work;
+  };
+
+  #poke(): void {
+    this.#activity++;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#check);
+    }
+  }
+
+  /** Moves time when nothing ran for a whole turn (see the module header). */
+  readonly #check = (): void => {
+    this.#scheduled = false;
+    if (this.#holds > 0) return; // the hold's end pokes again
+    if (this.#seen !== this.#activity) {
+      // Something happened since the last look: wait one more turn to see it settle.
+      this.#seen = this.#activity;
+      this.#scheduled = true;
+      setImmediate(this.#check);
+      return;
+    }
+    const heap = this.#heap;
+    heap.dropDone();
+    const next = heap.peek();
+    const limit = this.#advances.length > 0 ? this.#advances[0]!.untilMs : undefined;
+    if (next && (this.#sleeps > 0 || (limit !== undefined && next.dueMs <= limit))) {
+      if (next.dueMs > this.#nowMs) this.#nowMs = next.dueMs;
+      while (heap.length > 0 && (heap.peek()!.done || heap.peek()!.dueMs <= this.#nowMs)) this.#fire(heap.pop()!);
+      this.#poke();
+      return;
+    }
+    if (limit !== undefined) {
+      // No timer is due before the explicit target: time reaches it.
+      const a = this.#advances.shift()!;
+      if (a.untilMs > this.#nowMs) this.#nowMs = a.untilMs;
+      a.resolve();
+      if (this.#advances.length > 0 || this.#sleeps > 0) this.#poke();
+    }
+  };
+
+  /** Ends a timer (woken or aborted): it no longer counts as pending. */
+  #end(t: Timer): void {
+    t.done = true;
+    if (t.sleep) this.#sleeps--;
+    else this.#deadlines--;
+  }
+
+  #fire(t: Timer): void {
+    if (t.done) return;
+    this.#end(t);
+    t.wake();
+  }
+
+  #add(ms: number, sleep: boolean, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (t.done) return;
+        this.#end(t);
+        this.#poke();
+        reject(signal!.reason);
+      };
+      const t: Timer = {
+        dueMs: this.#nowMs + (ms > 0 ? ms : 0), // NaN is 0: a NaN in the heap would stop its ordering
+        seq: this.#seq++,
+        sleep,
+        done: false,
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      if (sleep) this.#sleeps++;
+      else this.#deadlines++;
+      this.#heap.push(t);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#poke();
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Runtime errors of the workflow language (spec "Errors", runtime error tags; "Error map").
+ * Runtime errors of the workflow language (docs/api-resources.md#errors, runtime error tags; docs/api-resources.md#error-map).
  *
  * Inside the language an error is a value: usually the spec's error map (`message`, `code`, `tags`, and
  * `headers`/`body` for HTTP errors), but `raise` may raise any value (a string becomes a map with that
@@ -9,7 +9,7 @@
 import { isMap, mapOf, NestingDepthError, type Value, type WMap } from './value.ts';
 
 /**
- * The error tags of the spec's runtime table, with when each is raised. `code` is the typical value of the
+ * The error tags of the runtime table of docs/api-resources.md#errors, with when each is raised. `code` is the typical value of the
  * error map's `code` field (HTTP status for HttpError, else 0).
  */
 const ERROR_TAGS = {
@@ -54,6 +54,11 @@ export type ErrorTag = keyof typeof ERROR_TAGS;
 
 /** The spec's error tags, in catalog order. */
 export const ERROR_TAG_NAMES = Object.keys(ERROR_TAGS) as ErrorTag[];
+
+/** What an error tag means (`KeyError` → 'map key or variable missing'), or undefined for a name that is not a tag. */
+export function errorTagMeaning(tag: string): string | undefined {
+  return Object.hasOwn(ERROR_TAGS, tag) ? ERROR_TAGS[tag as ErrorTag] : undefined;
+}
 
 /**
  * A workflow-level error: the value `except` catches and `error.payload` reports.
@@ -101,7 +106,7 @@ export class WorkflowError extends Error {
   }
 
   /**
-   * The error `raise` produces for a value (spec "raise"): a string becomes `{message, code: 0, tags: []}`;
+   * The error `raise` produces for a value (docs/language.md#step-types): a string becomes `{message, code: 0, tags: []}`;
    * any other value (a map, or a caught error re-raised) is raised unchanged.
    */
   static raised(v: Value): WorkflowError {

@@ -1,5 +1,5 @@
 /**
- * JSON in and out of workflow values, keeping ints exact (spec "Data types", "json"): `2` is an int, `2.0`
+ * JSON in and out of workflow values, keeping ints exact (docs/language.md#data-types and docs/standard-library.md#namespaces): `2` is an int, `2.0`
  * and `2e3` are doubles, an integer beyond 64 bits is a double; doubles are written with their `.0` when
  * integral, so they stay doubles on a round trip. Used for arguments, results, `json.*` and HTTP bodies.
  */

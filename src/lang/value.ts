@@ -1,7 +1,7 @@
 /**
  * Values of the workflow language and the operations every layer shares on them.
  *
- * Each language type has its own JS type (spec "Data types"), so `type()` and `10 / 2 == 2.0` fall out:
+ * Each language type has its own JS type (docs/language.md#data-types), so `type()` and `10 / 2 == 2.0` fall out:
  *
  * | language | JS                      |
  * |----------|-------------------------|
@@ -25,7 +25,7 @@ export type Value = null | boolean | bigint | number | string | Uint8Array | Val
 /** A workflow map: string keys, insertion order, no prototype. */
 export type WMap = Map<string, Value>;
 
-/** The names `type()` returns for each kind (spec "Data types"). */
+/** The names `type()` returns for each kind (docs/language.md#data-types). */
 export type TypeName = 'int' | 'double' | 'string' | 'bool' | 'null' | 'list' | 'map' | 'bytes';
 
 /** Largest int (2^63 - 1). */
@@ -34,7 +34,7 @@ export const INT_MAX = 9223372036854775807n;
 export const INT_MIN = -9223372036854775808n;
 
 /**
- * Wraps an arbitrary bigint into the signed 64-bit range, as int overflow does (spec "Data types": "overflow
+ * Wraps an arbitrary bigint into the signed 64-bit range, as int overflow does (docs/language.md#data-types: "overflow
  * wraps"). Cheap when no wrap is needed.
  */
 export function wrapInt(n: bigint): bigint {
@@ -61,7 +61,7 @@ export function typeName(v: Value): TypeName {
 }
 
 /**
- * The spellings of the two booleans (spec "Data types": `true`/`false`, also `True`/`False`, `TRUE`/`FALSE`):
+ * The spellings of the two booleans (docs/language.md#data-types: `true`/`false`, also `True`/`False`, `TRUE`/`FALSE`):
  * literals in expressions and the text `bool()` accepts.
  */
 export const BOOLEAN_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
@@ -97,7 +97,7 @@ export function mapOf(entries: Iterable<readonly [string, Value]> | Record<strin
 }
 
 /**
- * Deep equality as `==` defines it (spec "Expressions"): lists and maps compare element by element (map key
+ * Deep equality as `==` defines it (docs/language.md#expressions): lists and maps compare element by element (map key
  * order does not matter), int and double compare by numeric value (`1 == 1.0`), bytes by content, and values
  * of incompatible types are simply unequal.
  */
@@ -185,7 +185,7 @@ export class NestingDepthError extends Error {
 }
 
 /**
- * The size estimate of a value in bytes, used for the 512 KB variable-memory limit (spec "Limits").
+ * The size estimate of a value in bytes, used for the 512 KB variable-memory limit (docs/api-resources.md#limits).
  * @throws NestingDepthError for a value nested more than {@link MAX_NESTING_DEPTH} deep.
  */
 export function sizeOf(v: Value): number {

@@ -1,5 +1,5 @@
 /**
- * http mocks at the fetch level (issue 13): a `fetch` for one execution that answers matching requests from
+ * http mocks at the fetch level (docs/mocks-and-clock.md#mocks): a `fetch` for one execution that answers matching requests from
  * the mock set and passes the others to the real fetch (or fails them, under `unmatched.http: error`).
  * Because `http.*` reads a mocked answer through the same code as a real one (src/stdlib/http.ts), a mocked
  * call behaves exactly like a real one: the same response map, HttpError with `code`, `headers` and `body`

@@ -1,5 +1,5 @@
 /**
- * The mock file (issue 13 "Mocks"): what `--mocks FILE`, `run --mocks FILE`, the JS API's `mocks` option and
+ * The mock file (docs/mocks-and-clock.md#mocks): what `--mocks FILE`, `run --mocks FILE`, the JS API's `mocks` option and
  * `PUT /emulator/v1/mocks` accept, read into a {@link MockSet}. YAML or JSON, read with the workflow loader
  * (src/lang/definition/load.ts) so every error names the file, line and column.
  *
@@ -181,6 +181,9 @@ export function overlayMocks(base: MockSet, over: MockSet): MockSet {
 }
 
 /** Tags an `http.*` call can raise besides HttpError (src/stdlib/http.ts). */
+/** The longest mock delay, seconds: one year, the longest an execution may run (Google's quotas page). */
+const MAX_DELAY_SEC = 31_536_000;
+
 const HTTP_RAISE_TAGS = new Set(['ConnectionError', 'ConnectionFailedError', 'TimeoutError', 'ResourceLimitError']);
 
 class Reader {
@@ -451,6 +454,8 @@ class Reader {
     if (v.kind !== 'scalar' || (typeof v.value !== 'bigint' && typeof v.value !== 'number')) this.fail(v, 'delay must be a number of seconds');
     const sec = Number(v.value);
     if (!(sec >= 0) || !Number.isFinite(sec)) this.fail(v, `delay must be 0 or more seconds, got ${sec}`);
+    // No call waits longer than an execution may last (docs/limits.md "Clock").
+    if (sec > MAX_DELAY_SEC) this.fail(v, `delay must be at most ${MAX_DELAY_SEC} seconds (one year, the longest execution), got ${sec}`);
     return sec * 1000;
   }
 

@@ -1,5 +1,5 @@
 /**
- * The call interceptor of mocks (issue 13; the seam is src/engine/hooks.ts): around every http.* and
+ * The call interceptor of mocks (docs/mocks-and-clock.md#mocks; the seam is src/engine/hooks.ts): around every http.* and
  * connector call of one execution it records the call (the step that made it, args or request, response or
  * error, mocked or not) and answers connector calls from the mock set. http calls are answered underneath,
  * by the execution's fetch (mock-fetch.ts), so they go through http.*'s own request and response code.
@@ -12,7 +12,7 @@ import type { CallInterceptor, OutboundCall } from '../engine/hooks.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import type { Value } from '../lang/value.ts';
 import type { Clock } from '../stdlib/types.ts';
-import { CallLog, type CallRecord } from './call-log.ts';
+import { CallLog, type CallRecord, type RecordedBytes } from './call-log.ts';
 import type { MockSet } from './mock-file.ts';
 import { encodedOutcome, mockedRequest, mockFetch } from './mock-fetch.ts';
 import { prepareRequest, responseValue, timeoutError } from '../stdlib/http.ts';
@@ -40,6 +40,8 @@ export interface MockExecutionOptions {
    * connector call, so an execution that makes none builds nothing.
    */
   readonly connectors?: () => ReadonlyMap<string, ConnectorImpl>;
+  /** The service's budget of recorded bytes (docs/limits.md "Call records"); default one of its own. */
+  readonly recordedBytes?: RecordedBytes;
 }
 
 /**
@@ -48,41 +50,111 @@ export interface MockExecutionOptions {
  * calls and serves its connector mocks.
  */
 export function mockExecution(mocks: MockSet, options: MockExecutionOptions): MockedExecution {
-  const { clock } = options;
   const session = new MockSession(mocks);
-  const calls = new CallLog();
-  const fetch = mockFetch(session, { realFetch: options.realFetch, clock, log: calls });
-  let connectors: ReadonlyMap<string, ConnectorImpl> | undefined;
+  const calls = new CallLog(options.recordedBytes);
+  const fetch = mockFetch(session, { realFetch: options.realFetch, clock: options.clock, log: calls });
+  return { fetch, interceptor: new MockInterceptor(mocks, session, calls, options), calls };
+}
 
-  const settle = (rec: CallRecord, r: Value | Promise<Value>, signal: AbortSignal): Value | Promise<Value> => {
+/** The call interceptor of one execution: records every non-stdlib call and answers those a mock matches. */
+class MockInterceptor implements CallInterceptor {
+  readonly #clock: Clock;
+  #connectors: ReadonlyMap<string, ConnectorImpl> | undefined;
+
+  constructor(
+    private readonly mocks: MockSet,
+    private readonly session: MockSession,
+    private readonly calls: CallLog,
+    private readonly options: MockExecutionOptions,
+  ) {
+    this.#clock = options.clock;
+  }
+
+  readonly intercept: CallInterceptor['intercept'] = (call, proceed) => {
+    if (call.kind === 'stdlib') return proceed();
+    const rec = this.calls.add({
+      kind: call.kind,
+      name: call.name,
+      routine: call.routine,
+      step: call.step,
+      threadId: call.threadId,
+      mocked: false,
+      startMs: this.#clock.now(),
+    });
+    let r: Value | Promise<Value>;
+    try {
+      r = call.kind === 'http' ? this.#http(call, rec, proceed) : this.#connector(call, rec, proceed);
+    } catch (e) {
+      this.#failed(rec, e, call.signal);
+      throw e;
+    }
+    return this.#settle(rec, r, call.signal);
+  };
+
+  /** An http.* call: a mock's answer, else the fetch underneath (which fills in the record). */
+  #http(call: OutboundCall, rec: CallRecord, proceed: () => Value | Promise<Value>): Value | Promise<Value> {
+    const answered = this.mocks.http.length > 0 ? this.#answerHttp(call, rec) : undefined;
+    if (answered !== undefined) return answered;
+    // The fetch underneath runs synchronously inside proceed() and fills in this record.
+    this.calls.current = rec;
+    try {
+      return proceed();
+    } finally {
+      this.calls.current = undefined;
+    }
+  }
+
+  /** A connector call: a mock's answer, else the execution's own connector (child workflows), else the call itself. */
+  #connector(call: OutboundCall, rec: CallRecord, proceed: () => Value | Promise<Value>): Value | Promise<Value> {
+    rec.args = call.args;
+    const hit = this.session.connector(call.name, call.args);
+    this.#connectors ??= this.options.connectors?.();
+    const own = this.#connectors?.get(call.name);
+    if (!hit) return own ? own(call) : proceed();
+    rec.mocked = true;
+    rec.mock = hit.mock.where;
+    const outcome = hit.outcome;
+    const answer = (): Value => {
+      if (outcome.kind === 'raise') throw new WorkflowError(clone(outcome.error));
+      return clone(outcome.value);
+    };
+    return hit.mock.delayMs > 0 ? this.#clock.sleep(hit.mock.delayMs, call.signal).then(answer) : answer();
+  }
+
+  #settle(rec: CallRecord, r: Value | Promise<Value>, signal: AbortSignal): Value | Promise<Value> {
     if (r instanceof Promise) {
       return r.then(
         (v) => {
           rec.response = v;
-          rec.endMs = clock.now();
+          rec.endMs = this.#clock.now();
+          this.calls.seal(rec);
           return v;
         },
         (e: unknown) => {
-          failed(rec, e, signal);
+          this.#failed(rec, e, signal);
           throw e;
         },
       );
     }
     rec.response = r;
-    rec.endMs = clock.now();
+    rec.endMs = this.#clock.now();
+    this.calls.seal(rec);
     return r;
-  };
-  const failed = (rec: CallRecord, e: unknown, signal: AbortSignal): void => {
+  }
+
+  #failed(rec: CallRecord, e: unknown, signal: AbortSignal): void {
     rec.error = signal.aborted ? 'cancelled' : WorkflowError.from(e).value;
-    rec.endMs = clock.now();
-  };
+    rec.endMs = this.#clock.now();
+    this.calls.seal(rec);
+  }
 
   /**
    * Answers an http.* call from the mocks without a fetch: the request encoded and the response decoded by
    * http.*'s own code (prepareRequest, responseValue), so the workflow sees exactly what a real call gives.
    * Undefined when no mock matches (the call then goes through the fetch: passthrough or the unmatched error).
    */
-  const answerHttp = (call: OutboundCall, rec: CallRecord): Value | Promise<Value> | undefined => {
+  #answerHttp(call: OutboundCall, rec: CallRecord): Value | Promise<Value> | undefined {
+    const clock = this.#clock;
     const a = call.args;
     const fnName = call.name;
     const method = fnName === 'http.request' ? a.get('method') : fnName.slice('http.'.length).toUpperCase();
@@ -95,7 +167,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
       timeout: a.get('timeout'),
     });
     const req = mockedRequest(p.method, p.url, p.headers, p.body);
-    const hit = session.http(req);
+    const hit = this.session.http(req);
     if (!hit) return undefined;
     rec.method = req.method;
     rec.url = req.url;
@@ -117,59 +189,7 @@ export function mockExecution(mocks: MockSet, options: MockExecutionOptions): Mo
       });
     }
     return clock.sleep(delayMs, call.signal).then(answer);
-  };
-
-  const interceptor: CallInterceptor = {
-    intercept(call, proceed) {
-      if (call.kind === 'stdlib') return proceed();
-      const rec = calls.add({
-        kind: call.kind,
-        name: call.name,
-        routine: call.routine,
-        step: call.step,
-        threadId: call.threadId,
-        mocked: false,
-        startMs: clock.now(),
-      });
-      let r: Value | Promise<Value>;
-      try {
-        if (call.kind === 'http') {
-          const answered = mocks.http.length > 0 ? answerHttp(call, rec) : undefined;
-          if (answered !== undefined) r = answered;
-          else {
-            // The fetch underneath runs synchronously inside proceed() and fills in this record.
-            calls.current = rec;
-            try {
-              r = proceed();
-            } finally {
-              calls.current = undefined;
-            }
-          }
-        } else {
-          rec.args = call.args;
-          const hit = session.connector(call.name, call.args);
-          connectors ??= options.connectors?.();
-          const own = connectors?.get(call.name);
-          if (hit) {
-            rec.mocked = true;
-            rec.mock = hit.mock.where;
-            const outcome = hit.outcome;
-            const answer = (): Value => {
-              if (outcome.kind === 'raise') throw new WorkflowError(clone(outcome.error));
-              return clone(outcome.value);
-            };
-            r = hit.mock.delayMs > 0 ? clock.sleep(hit.mock.delayMs, call.signal).then(answer) : answer();
-          } else if (own) r = own(call);
-          else r = proceed();
-        }
-      } catch (e) {
-        failed(rec, e, call.signal);
-        throw e;
-      }
-      return settle(rec, r, call.signal);
-    },
-  };
-  return { fetch, interceptor, calls };
+  }
 }
 
 const EMPTY = new Uint8Array(0);

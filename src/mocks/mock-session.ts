@@ -1,5 +1,5 @@
 /**
- * Matching calls against a {@link MockSet} for one execution (issue 13 "Mocks"): the first entry that
+ * Matching calls against a {@link MockSet} for one execution (docs/mocks-and-clock.md#mocks): the first entry that
  * matches wins; an entry with a list of outcomes gives the next one on each call and repeats the last. The
  * sequence position is per execution, so concurrent executions (and test cases) do not disturb each other.
  */

@@ -1,5 +1,5 @@
 /**
- * URL patterns of http mocks (issue 13): exact, `*` glob, or `/re2/` regex (re2js, as every regex here).
+ * URL patterns of http mocks (docs/mocks-and-clock.md#mocks): exact, `*` glob, or `/re2/` regex (re2js, as every regex here).
  *
  * - A pattern without `?` is matched against the request URL without its query string (match the query
  *   with `match.query`); a pattern with `?` against the whole URL.
@@ -21,7 +21,15 @@ export interface UrlPattern {
 }
 
 /**
- * Compiles a pattern; returns the problem as a string when it is not a valid URL, glob or RE2 regex.
+ * Largest compiled regex of a URL pattern, in RE2 program instructions (docs/limits.md "Mocks"). Matching
+ * costs about the program size times the URL's length: `.{1,1000}x` compiles to 2,002 instructions and takes
+ * 100 ms per 2 KB URL, while the URL patterns people write compile to a few dozen.
+ */
+export const MAX_REGEX_PROGRAM_SIZE = 400;
+
+/**
+ * Compiles a pattern; returns the problem as a string when it is not a valid URL, glob or RE2 regex, or a
+ * regex whose program is over {@link MAX_REGEX_PROGRAM_SIZE}.
  */
 export function compileUrlPattern(text: string): UrlPattern | string {
   if (text.length >= 2 && text.startsWith('/') && text.endsWith('/')) {
@@ -30,6 +38,10 @@ export function compileUrlPattern(text: string): UrlPattern | string {
       re = RE2JS.compile(text.slice(1, -1));
     } catch (e) {
       return `match.url: '${text}' is not a valid RE2 regular expression: ${(e as Error).message}`;
+    }
+    const size = re.programSize();
+    if (size > MAX_REGEX_PROGRAM_SIZE) {
+      return `match.url: '${text}' compiles to ${size} RE2 instructions, over the limit of ${MAX_REGEX_PROGRAM_SIZE} (each call would cost that much per URL character; docs/limits.md "Mocks")`;
     }
     return { text, withQuery: text.includes('?'), test: (url) => re.matches(url) };
   }

@@ -4,7 +4,7 @@
  * import to the top of dist/emulator.js, even one inside a part that is itself loaded lazily): node:https with
  * node:tls, node:crypto with node:stream, node:zlib and node:http cost about 10 ms of CPU at every start
  * (`npm run bench -- dist`), while a one-shot run needs none of them for a workflow that calls no `http.*`, and a
- * server needs node:http only when it listens. Issue 17: start-up.
+ * server needs node:http only when it listens. See docs/architecture.md#start-up.
  *
  * Each function returns the module, loading it (through `require`, which is synchronous) on its first call.
  * Works the same under Node, Deno and Bun (each has createRequire and these built-ins).

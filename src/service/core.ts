@@ -1,65 +1,73 @@
 /**
- * The service core (spec "Resources and their fields", "States and transitions", "Endpoints", "Events",
- * "Versioning"): workflows with their revisions, executions pinned to a revision and run in the background,
+ * The service core (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions, docs/rest-api.md#endpoints and docs/api-resources.md#events,
+ * docs/api-resources.md#versioning): workflows with their revisions, executions pinned to a revision and run in the background,
  * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
  * directory watcher; nothing here knows about a transport.
  *
- * Decisions where the spec is silent (each documented in README "Differences from the real service"):
+ * Decisions where the spec is silent (each documented in docs/differences.md):
  * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
  *   and get/list/cancel of executions under the deleted workflow ID keep working. (Google's service "also
  *   cancels and deletes all running executions of the workflow",
  *   https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows/delete; here a
- *   file deleted or renamed in the watched directory must not kill a run, as "Directory watching" rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
+ *   file deleted or renamed in the watched directory must not kill a run, as docs/cli.md#directory-watching rule 6 asks.) A workflow created again under the same ID lists the old executions too, and its
  *   revision counter goes on from the old one, so a revision ID always names one source.
  * - A non-null argument given to a `main` without params is accepted, recorded in `argument`, and not passed
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
-import { SourceProblems } from './source-problems.ts';
+import { SourceProblems } from './watch/source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
 import type { Compat } from '../lang/compat.ts';
-import { type Value } from '../lang/value.ts';
-import { JsonSyntaxError, parseJson } from '../lang/json.ts';
+import type { Value } from '../lang/value.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
-import { checkCallLogLevel, type CallLogLevel } from './call-logging.ts';
-import type { StepHistory } from './step-history.ts';
-import { prepareExecution, type DebuggerHooks, type HistoryLevel } from './execution-setup.ts';
+import { checkCallLogLevel } from './executions/call-log-observer.ts';
+import { prepareExecution, type DebuggerHooks } from './executions/prepare-execution.ts';
+import { lineWriter, LogRecord } from './executions/log-sink.ts';
+import { DetailBudget } from './history/detail-budget.ts';
 import { platformFetch } from '../stdlib/http.ts';
-import { checkLabels } from './workflow-settings.ts';
-import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks.ts';
+import { checkLabels } from './store/workflow-settings.ts';
+import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
-import type { CallLog } from '../mocks/call-log.ts';
-import { childWorkflowConnectors } from './child-workflows.ts';
-import type {
-  Callback,
-  CallbackRequest,
-  EmulatorControl,
-  Execution,
-  ExecutionState,
-  ServiceCore,
-  ServiceEvent,
-} from './model.ts';
-import { parentName, splitName } from './names.ts';
-import { createWorkflowStore } from './workflow-store.ts';
-import { logLine, runToOutcome } from './runner.ts';
-import { giveBackController, takeController } from './abort-pool.ts';
-import { EMPTY_HISTORY, settleHistory, type StepHistoryReader } from './settled-history.ts';
-import { getStepEntry, listStepEntries } from './step-entries.ts';
-import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './execution-view.ts';
+import { RecordedBytes } from '../mocks/call-log.ts';
+import { childWorkflowConnectors } from './children/child-workflow-connectors.ts';
+import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore } from './model.ts';
+import { parentName } from './names.ts';
+import { createWorkflowStore, type WorkflowMethods, type WorkflowStore } from './store/workflow-store.ts';
+import type { CoverageCounts } from '../coverage/counts.ts';
+import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
+import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
+import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
+import { EMPTY_HISTORY, settleHistory } from './history/settled-history.ts';
+import { getStepEntry, listStepEntries, stepEntryOutlines } from './history/step-entries.ts';
+import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
+import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
+import { parseExecutionArgument } from './executions/execution-argument.ts';
+import { ServiceEvents } from './service-events.ts';
 
-/** Largest execution argument, in UTF-8 bytes (spec "Execution": max 32 KB). */
-export const MAX_ARGUMENT_BYTES = 32 * 1024;
-/** sys.log entries kept per execution; older ones are dropped first (they are still printed). */
-const MAX_LOG_ENTRIES_PER_EXECUTION = 10_000;
+export { MAX_ARGUMENT_BYTES } from './executions/execution-argument.ts';
+
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
  * are forgotten, with their callbacks and logs; ACTIVE executions are never dropped. Google keeps execution
  * history for 90 days; a long load test against the emulator must not exhaust its memory.
  */
 const MAX_RETAINED_EXECUTIONS = 100_000;
+/**
+ * ACTIVE executions at once (docs/limits.md "Executions"): Google's "Concurrent executions" quota, 10,000
+ * per project and region (https://cloud.google.com/workflows/quotas). Over it, a new execution is refused
+ * with RESOURCE_EXHAUSTED (Google queues it in a backlog instead; the emulator refuses, so a runaway
+ * workflow cannot pile up work).
+ */
+export const MAX_ACTIVE_EXECUTIONS = 10_000;
+/**
+ * Child executions nested below a top-level one through the Workflow Executions connector (docs/limits.md
+ * "Executions"): the emulator's own bound (Google documents none), so a workflow that starts itself stops
+ * with an HttpError 429 instead of running away.
+ */
+export const MAX_CHILD_DEPTH = 10;
 
 /** Options of {@link createServiceCore}. */
 export interface ServiceCoreOptions {
@@ -88,7 +96,7 @@ export interface ServiceCoreOptions {
   readonly clock?: Clock;
   /** Outbound HTTP for http.*; the platform fetch by default. */
   readonly fetch?: typeof fetch;
-  /** The mocks every execution starts with (issue 13); none by default. `setMocks` replaces them. */
+  /** The mocks every execution starts with (docs/mocks-and-clock.md#mocks); none by default. `setMocks` replaces them. */
   readonly mocks?: MockSet;
   /**
    * Where sys.log lines go: one JSON object per call, without the trailing newline. Default: stdout, one line
@@ -97,6 +105,10 @@ export interface ServiceCoreOptions {
   readonly log?: (line: string) => void;
   /** Executions kept in memory; default {@link MAX_RETAINED_EXECUTIONS}. */
   readonly maxRetainedExecutions?: number;
+  /** Bytes of variables kept by finished executions' detailed histories; default 64 MB (detail-budget.ts). */
+  readonly maxDetailedHistoryBytes?: number;
+  /** ACTIVE executions at once; default {@link MAX_ACTIVE_EXECUTIONS}. */
+  readonly maxActiveExecutions?: number;
   /**
    * The functions, retry policies and backoffs definitions may name and executions call; the standard
    * library's by default.
@@ -104,7 +116,7 @@ export interface ServiceCoreOptions {
   readonly library?: FunctionLibrary;
   /**
    * The step history recorded for an execution whose workflow and execution do not set
-   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (issue 12; README
+   * `executionHistoryLevel`: `basic` (the default), `detailed` (variables too), or `none` (docs/rest-api.md#step-history; README
    * "Step history").
    */
   readonly defaultHistory?: 'none' | 'basic' | 'detailed';
@@ -118,7 +130,8 @@ export interface ServiceCoreOptions {
    */
   readonly deployOnDemand?: (workflowId: string, core: ServiceCore) => void;
   /** Called as an execution starts waiting on a callback (the one-shot run prints the URL it waits on). */
-  readonly onCallbackWait?: (wait: CallbackWait) => void;  /**
+  readonly onCallbackWait?: (wait: CallbackWait) => void;
+  /**
    * Asked as each execution starts: the debugger to run it under (docs/debugging.md), or undefined for none
    * (then the execution runs exactly as without this option). `requested`: the execution was created with
    * `debug: true`.
@@ -138,40 +151,25 @@ export interface DebuggedExecution {
   readonly ended: Promise<Execution>;
 }
 
-/** @internal An execution and everything it owns. */
-interface ExecutionRecord {
-  readonly workflowId: string;
-  readonly executionId: string;
-  readonly name: string;
-  resource: Execution;
-  /** `startTime` in milliseconds (the clock's reading, whole milliseconds as the timestamp shows). */
-  readonly startMs: number;
-  /** Stops the engine's run: set when it starts, dropped once the run has ended. */
-  abort: AbortController | undefined;
-  /** Its sys.log entries, oldest first (created by the first one). */
-  logs: LogEntry[] | undefined;
-  /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
-  readonly historyLevel: HistoryLevel;
-  /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */
-  recording: StepHistory | undefined;
-  /** The step history to read, unless history is off for this execution (settled-history.ts once it ended). */
-  history: StepHistoryReader | undefined;
-  /** Its call logging: its own level, else its workflow's when it was created. */
-  readonly callLogLevel: CallLogLevel | undefined;
-  /** Its outbound calls (set when it starts; dropped at the end when it made none). */
-  calls?: CallLog | undefined;
-  /** The execution that started it through the Workflow Executions connector. */
-  readonly parent: string | undefined;
-  /** Called once when it ends (created by the first waiter). */
-  onEnd: (() => void)[] | undefined;
-}
-
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
 class ExecutionCancelled extends Error {
   constructor() {
     super('the execution was cancelled');
     this.name = 'ExecutionCancelled';
   }
+}
+
+/** The fields of a createExecution request. */
+type ExecutionInput = Parameters<ServiceCore['createExecution']>[1];
+
+/** What a revision gives the executions pinned to it. */
+interface PinnedRevision {
+  readonly definition: Definition;
+  readonly revision: string;
+  readonly userEnv: Readonly<Record<string, string>> | undefined;
+  readonly serviceAccount: string | undefined;
+  /** The coverage counts its executions add to (docs/coverage.md). */
+  readonly counts: CoverageCounts;
 }
 
 /**
@@ -181,96 +179,160 @@ class ExecutionCancelled extends Error {
  * Every method throws {@link ApiError} as described on {@link ServiceCore}.
  */
 export function createServiceCore(options: ServiceCoreOptions): ServiceCore & EmulatorControl & { close(): void } {
-  const { project, location, projectNumber } = options;
-  const parent = parentName(project, location);
-  const clock = options.clock ?? systemClock;
-  const realFetch = options.fetch ?? platformFetch;
-  const library = options.library ?? DEFINITION_LIBRARY;
-  const startMocks = options.mocks ?? NO_MOCKS;
-  let mocks = startMocks;
-  const printLog = options.log ?? ((line: string) => void process.stdout.write(line + '\n'));
-  const extraEnv = options.env ?? {};
-  const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
-  const defaultHistory = options.defaultHistory ?? 'basic';
-  const callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), clock);
+  return new EmulatorService(options);
+}
 
-  const compat = options.compat === 'google' ? ({ compat: 'google' } as const) : {};
-  const store = createWorkflowStore({ parent, clock, library, emit, ...compat });
-  /** Every execution by ID; insertion order is creation order. */
-  const executions = new Map<string, ExecutionRecord>();
-  /** Execution IDs per workflow ID, oldest first. */
-  const executionsByWorkflow = new Map<string, ExecutionRecord[]>();
-  const listeners = new Set<(e: ServiceEvent) => void>();
+// The workflow methods are the store's own (assigned in the constructor).
+interface EmulatorService extends WorkflowMethods {}
 
-  function emit(event: ServiceEvent): void {
-    for (const l of listeners) {
-      try {
-        l(event);
-      } catch {
-        // A listener's failure must not break the service or other listeners.
-      }
-    }
+/**
+ * The service core: the workflow store's methods, the executions it starts and keeps, their callbacks, logs
+ * and step histories, and the emulator's controls. Its methods are bound, so they may be passed around alone.
+ */
+class EmulatorService implements ServiceCore, EmulatorControl {
+  readonly project: string;
+  readonly location: string;
+  readonly clock: Clock;
+  readonly sourceProblems = new SourceProblems();
+  readonly #options: ServiceCoreOptions;
+  readonly #parent: string;
+  readonly #fetch: typeof fetch;
+  readonly #library: FunctionLibrary;
+  readonly #startMocks: MockSet;
+  #mocks: MockSet;
+  readonly #printLog: (line: string) => void;
+  readonly #defaultHistory: 'none' | 'basic' | 'detailed';
+  readonly #compat: { compat?: 'google' };
+  readonly #events = new ServiceEvents();
+  readonly #callbacks: CallbackRegistry;
+  readonly #store: WorkflowStore;
+  readonly #executions: ExecutionStore;
+  readonly #children: ReturnType<typeof childWorkflowConnectors>;
+  readonly #logRecord = new LogRecord();
+  readonly #recordedBytes = new RecordedBytes();
+  readonly #detailBudget: DetailBudget;
+  /** Coverage counts per workflow revision (docs/coverage.md), kept as executions run. */
+  readonly #coverage: ServiceCoverage;
+  readonly #maxActive: number;
+  /** Executions ACTIVE now (counted up in #createExecution, down in #finish). */
+  #activeCount = 0;
+
+  constructor(options: ServiceCoreOptions) {
+    this.#options = options;
+    this.project = options.project;
+    this.location = options.location;
+    this.#parent = parentName(options.project, options.location);
+    this.clock = options.clock ?? systemClock;
+    this.#fetch = options.fetch ?? platformFetch;
+    this.#library = options.library ?? DEFINITION_LIBRARY;
+    this.#mocks = this.#startMocks = options.mocks ?? NO_MOCKS;
+    // Printed with backpressure and never fatal (docs/limits.md "Logs"); kept within byte limits.
+    this.#printLog = options.log ?? lineWriter(process.stdout);
+    this.#detailBudget = new DetailBudget(options.maxDetailedHistoryBytes);
+    this.#maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
+    this.#defaultHistory = options.defaultHistory ?? 'basic';
+    this.#compat = options.compat === 'google' ? { compat: 'google' } : {};
+    this.#callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), this.clock);
+    const emit = this.#events.emit.bind(this.#events);
+    this.#store = createWorkflowStore({ parent: this.#parent, clock: this.clock, library: this.#library, emit, ...this.#compat });
+    Object.assign(this, this.#store.methods);
+    this.#coverage = serviceCoverage(this.#store);
+    this.coverage = this.#coverage.coverage;
+    this.workflowCoverage = this.#coverage.workflowCoverage;
+    this.resetCoverage = this.#coverage.resetCoverage;
+    const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
+    this.#executions = new ExecutionStore(this.#parent, maxRetained, (ex) => this.#forget(ex));
+    this.#children = this.#childConnectors();
   }
 
-  function findExecution(workflowId: string, executionId: string): ExecutionRecord {
-    const ex = executions.get(executionId);
-    if (!ex || ex.workflowId !== workflowId) {
-      throw ApiError.notFound(`execution "${parent}/workflows/${workflowId}/executions/${executionId}" not found`);
-    }
-    return ex;
+  /** Children started by the Workflow Executions connector (src/service/children/child-workflow-connectors.ts). */
+  #childConnectors(): ReturnType<typeof childWorkflowConnectors> {
+    const executions = this.#executions;
+    return childWorkflowConnectors({
+      project: this.project,
+      location: this.location,
+      clock: this.clock,
+      start: (workflowId, argument, parentExecution) => {
+        if (this.#options.deployOnDemand && !this.#store.has(workflowId)) this.#options.deployOnDemand(workflowId, this);
+        return this.#createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution);
+      },
+      get: (name) => executions.byName(name).resource,
+      cancel: (name) => {
+        const ex = executions.byName(name);
+        return this.cancelExecution(ex.workflowId, ex.executionId);
+      },
+      whenEnded: (name) => {
+        const ex = executions.byName(name);
+        if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
+        return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
+      },
+    });
+  }
+
+  /** What a pruned execution still holds elsewhere: its callbacks, sys.log entries, kept variables and calls. */
+  #forget(ex: ExecutionRecord): void {
+    this.#callbacks.forget(ex.name);
+    this.#logRecord.forget(ex);
+    this.#detailBudget.forget(ex);
+    ex.calls?.release();
   }
 
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */
-  function finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
+  #finish(ex: ExecutionRecord, state: Exclude<ExecutionState, 'ACTIVE'>, fields: { result?: string; error?: Execution['error'] }): void {
     if (ex.resource.state !== 'ACTIVE') return;
-    ex.resource = executionView(ex.resource, state, fields, ex.startMs, clock.now(), ex.recording);
+    this.#activeCount--;
+    ex.resource = executionView(ex.resource, state, fields, ex.startMs, this.clock.now(), ex.recording);
     const waiting = ex.onEnd;
     ex.onEnd = undefined;
     if (waiting) for (const f of waiting) f();
-    // Nobody can await the callbacks of an ended execution: free the requests they still hold.
-    callbacks.release(ex.name);
-    emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
-    options.onExecutionEnd?.(ex.resource);
+    // Nobody can await the callbacks of an ended execution: forget them with the requests they still hold.
+    this.#callbacks.forget(ex.name);
+    this.#events.emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
+    this.#options.onExecutionEnd?.(ex.resource);
   }
 
-  function start(
-    ex: ExecutionRecord,
-    definition: Definition,
-    argument: Value,
-    revision: string,
-    userEnv: Readonly<Record<string, string>> | undefined,
-    serviceAccount: string | undefined,
-    debug?: DebuggerHooks,
-  ): void {
+  /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
+  #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined): void {
+    const { project, location } = this;
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
-      ids: { project, location, projectNumber, serviceAccount, workflowId: ex.workflowId, revisionId: revision, executionId: ex.executionId },
-      userEnv,
-      baseEnv: extraEnv,
-      clock,
-      fetch: realFetch,
-      library,
-      mocks,
+      ids: {
+        project,
+        location,
+        projectNumber: this.#options.projectNumber,
+        serviceAccount: pinned.serviceAccount,
+        workflowId: ex.workflowId,
+        revisionId: pinned.revision,
+        executionId: ex.executionId,
+      },
+      userEnv: pinned.userEnv,
+      baseEnv: this.#options.env ?? {},
+      clock: this.clock,
+      fetch: this.#fetch,
+      library: this.#library,
+      mocks: this.#mocks,
       history: ex.historyLevel,
-      maxStepEntries: options.maxStepEntries,
+      maxStepEntries: this.#options.maxStepEntries,
       callLogLevel: ex.callLogLevel,
-      writeCallLog: printLog,
-      log: (entry) => recordLog(ex, entry),
-      callbacks: announcingHub(callbacks, ex.name, () => ex.resource.state === 'ACTIVE', options.onCallbackWait),
-      connectors: () => children.connectorsFor(ex.name),
-      ...compat,
+      writeCallLog: this.#printLog,
+      log: (entry) => this.#recordLog(ex, entry),
+      callbacks: announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait),
+      connectors: () => this.#children.connectorsFor(ex.name),
+      recordedBytes: this.#recordedBytes,
+      ...this.#compat,
+      coverage: pinned.counts,
       ...(debug ? { debugger: debug } : {}),
     });
     ex.calls = prepared.calls;
     ex.recording = prepared.history;
     if (ex.history === undefined) ex.history = prepared.history;
     const abort = (ex.abort = takeController());
-    void runToOutcome(definition, argument, prepared.deps, abort.signal).then((outcome) => {
+    void runToOutcome(pinned.definition, argument, prepared.deps, abort.signal).then((outcome) => {
       if (ex.resource.state === 'ACTIVE') {
-        if (outcome.state === 'SUCCEEDED') finish(ex, 'SUCCEEDED', { result: outcome.result });
-        else finish(ex, 'FAILED', { error: outcome.error });
+        if (outcome.state === 'SUCCEEDED') this.#finish(ex, 'SUCCEEDED', { result: outcome.result });
+        else this.#finish(ex, 'FAILED', { error: outcome.error });
       }
-      runEnded(ex);
+      this.#runEnded(ex);
     });
   }
 
@@ -278,56 +340,39 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
    * The engine's run of `ex` is over (or will never start): what only a run needs is let go, and its step
    * history is kept in its settled form (settled-history.ts), so a finished execution holds little memory.
    */
-  function runEnded(ex: ExecutionRecord): void {
+  #runEnded(ex: ExecutionRecord): void {
     if (ex.abort) giveBackController(ex.abort);
     ex.abort = undefined;
     if (ex.calls?.records.length === 0) ex.calls = undefined;
     if (ex.recording) {
       ex.history = settleHistory(ex.recording);
       ex.recording = undefined;
+      this.#detailBudget.ended(ex, ex.history);
     }
   }
 
   /** The debugger `ex` runs under, if the host gives it one (ServiceCoreOptions.debuggerFor). */
-  function debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
-    if (!options.debuggerFor) return undefined;
+  #debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
+    const debuggerFor = this.#options.debuggerFor;
+    if (!debuggerFor) return undefined;
     const ended = new Promise<Execution>((resolve) => {
       (ex.onEnd ??= []).push(() => resolve(ex.resource));
     });
-    return options.debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
+    return debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
   }
 
   /**
    * Starts an execution pinned to the workflow's current revision (the API's createExecution; with
    * `parentExecution`, a child started by the Workflow Executions connector).
    */
-  function createExecution(
-    workflowId: string,
-    input: Parameters<ServiceCore['createExecution']>[1],
-    parentExecution: string | undefined,
-  ): Execution {
-    const wf = store.find(workflowId);
-    const raw = input.argument;
-    let argument: Value = null;
-    let recorded: string | undefined;
-    if (raw !== undefined && raw !== null) {
-      if (typeof raw !== 'string') throw ApiError.invalidArgument('argument must be a string holding JSON');
-      if (raw !== '') {
-        const bytes = Buffer.byteLength(raw, 'utf8');
-        if (bytes > MAX_ARGUMENT_BYTES) {
-          throw ApiError.invalidArgument(`argument is ${bytes} bytes; the limit is ${MAX_ARGUMENT_BYTES} bytes (32 KB)`);
-        }
-        try {
-          argument = parseJson(raw);
-        } catch (e) {
-          const why = e instanceof JsonSyntaxError ? e.message : String(e);
-          throw ApiError.invalidArgument(`argument is not valid JSON: ${why}`);
-        }
-        recorded = raw;
-      }
-    }
+  #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined): Execution {
+    const wf = this.#store.find(workflowId);
     const debugRequested = checkDebug(input.debug);
-    if (debugRequested && !options.debuggerFor) throw ApiError.invalidArgument('debug: this emulator runs no debugger (start it with --inspect; docs/debugging.md)');
+    if (debugRequested && !this.#options.debuggerFor) {
+      throw ApiError.invalidArgument('debug: this emulator runs no debugger (start it with --inspect; docs/debugging.md)');
+    }
+    const depth = this.#checkRoom(parentExecution);
+    let { argument, recorded } = parseExecutionArgument(input.argument);
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
     const callLogLevel = checkCallLogLevel(input.callLogLevel);
     const ownLabels = checkLabels(input.labels, 'labels');
@@ -336,9 +381,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
     if (wf.definition.main.params.length === 0) argument = null;
     const executionId = crypto.randomUUID();
     const name = `${wf.resource.name}/executions/${executionId}`;
-    const startMs = Math.trunc(clock.now());
+    const startMs = Math.trunc(this.clock.now());
     const resource = activeExecution(name, recorded, startMs, wf.resource.revisionId, executionLevel, labels, callLogLevel);
-    const historyLevel = historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, defaultHistory);
     const ex: ExecutionRecord = {
       workflowId,
       executionId,
@@ -346,192 +390,160 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
       resource,
       startMs,
       abort: undefined,
-      logs: undefined,
-      historyLevel,
+      historyLevel: historyLevelOf(wf.resource.executionHistoryLevel, executionLevel, this.#defaultHistory),
       recording: undefined,
       history: undefined,
       callLogLevel: callLogLevel ?? wf.resource.callLogLevel,
       onEnd: undefined,
       parent: parentExecution,
+      depth,
     };
-    executions.set(executionId, ex);
-    let list = executionsByWorkflow.get(workflowId);
-    if (!list) executionsByWorkflow.set(workflowId, (list = []));
-    list.push(ex);
-    if (executions.size > maxRetained * 1.1) prune();
-    const definition = wf.definition;
-    const revision = wf.resource.revisionId;
-    const userEnv = wf.resource.userEnvVars;
-    const serviceAccount = wf.resource.serviceAccount;
-    const debug = debuggerOf(ex, definition, wf.resource.sourceContents ?? '', debugRequested);
+    this.#activeCount++;
+    this.#executions.add(ex);
+    const pinned: PinnedRevision = {
+      definition: wf.definition,
+      revision: wf.resource.revisionId,
+      userEnv: wf.resource.userEnvVars,
+      serviceAccount: wf.resource.serviceAccount,
+      counts: this.#coverage.countsOf(wf),
+    };
+    const debug = this.#debuggerOf(ex, wf.definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') start(ex, definition, argument, revision, userEnv, serviceAccount, debug);
-      else runEnded(ex);
+      if (ex.resource.state === 'ACTIVE') this.#start(ex, pinned, argument, debug);
+      else this.#runEnded(ex);
     });
-    emit({ type: 'execution', workflowId, executionId });
+    this.#events.emit({ type: 'execution', workflowId, executionId });
     return resource;
   }
 
-  function cancelAll(): void {
-    for (const ex of executions.values()) {
-      if (ex.resource.state === 'ACTIVE') cancel(ex);
+  /**
+   * The depth a new execution would have, once it is known to fit under the child depth and ACTIVE caps.
+   * @throws ApiError RESOURCE_EXHAUSTED past {@link MAX_CHILD_DEPTH} or {@link MAX_ACTIVE_EXECUTIONS}
+   */
+  #checkRoom(parentExecution: string | undefined): number {
+    const depth = parentExecution === undefined ? 0 : this.#depthOf(parentExecution) + 1;
+    if (depth > MAX_CHILD_DEPTH) {
+      throw new ApiError('RESOURCE_EXHAUSTED', `child executions may nest at most ${MAX_CHILD_DEPTH} deep (docs/limits.md "Executions")`);
+    }
+    if (this.#activeCount >= this.#maxActive) {
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `${this.#activeCount} executions are ACTIVE, the limit of concurrent executions (docs/limits.md "Executions"); cancel some or wait for them to end`,
+      );
+    }
+    return depth;
+  }
+
+  /** The depth of an execution by full name; 0 when it is gone (pruned). */
+  #depthOf(name: string): number {
+    try {
+      return this.#executions.byName(name).depth;
+    } catch {
+      return 0;
     }
   }
 
-  // Children started by the Workflow Executions connector (src/service/child-workflows.ts).
-  const children = childWorkflowConnectors({
-    project,
-    location,
-    clock,
-    start: (workflowId, argument, parentExecution) => {
-      if (options.deployOnDemand && !store.has(workflowId)) options.deployOnDemand(workflowId, core);
-      return createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution);
-    },
-    get: (name) => byName(name).resource,
-    cancel: (name) => {
-      const ex = byName(name);
-      return core.cancelExecution(ex.workflowId, ex.executionId);
-    },
-    whenEnded: (name) => {
-      const ex = byName(name);
-      if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
-      return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
-    },
-  });
-
-  /** The execution of a full resource name. @throws ApiError NOT_FOUND */
-  function byName(name: string): ExecutionRecord {
-    const parts = splitName(name, ['workflows', 'executions']);
-    if (!parts || !name.startsWith(parent + '/')) throw ApiError.notFound(`execution "${name}" not found`);
-    return findExecution(parts.ids[0]!, parts.ids[1]!);
-  }
-
-  /** Forgets the oldest terminal executions down to the retention limit. */
-  function prune(): void {
-    let excess = executions.size - maxRetained;
-    const dropped = new Set<ExecutionRecord>();
-    for (const ex of executions.values()) {
-      if (excess <= 0) break;
-      if (ex.resource.state === 'ACTIVE') continue;
-      dropped.add(ex);
-      excess--;
-    }
-    for (const ex of dropped) {
-      executions.delete(ex.executionId);
-      callbacks.forget(ex.name);
-    }
-    for (const [id, list] of executionsByWorkflow) {
-      const kept = list.filter((ex) => !dropped.has(ex));
-      if (kept.length) executionsByWorkflow.set(id, kept);
-      else executionsByWorkflow.delete(id);
+  #cancelAll(): void {
+    for (const ex of this.#executions.list()) {
+      if (ex.resource.state === 'ACTIVE') this.#cancel(ex);
     }
   }
 
   /** Cancels an ACTIVE execution: its resource ends CANCELLED first, then its run is stopped. */
-  function cancel(ex: ExecutionRecord): void {
+  #cancel(ex: ExecutionRecord): void {
     const abort = ex.abort;
-    finish(ex, 'CANCELLED', {});
+    this.#finish(ex, 'CANCELLED', {});
     abort?.abort(new ExecutionCancelled());
   }
 
-  function recordLog(ex: ExecutionRecord, entry: LogEntry): void {
-    const logs = (ex.logs ??= []);
-    if (logs.length >= MAX_LOG_ENTRIES_PER_EXECUTION) logs.shift();
-    logs.push(entry);
-    printLog(logLine(entry, ex.workflowId, ex.executionId));
+  #recordLog(ex: ExecutionRecord, entry: LogEntry): void {
+    this.#logRecord.add(ex, entry);
+    this.#printLog(logLine(entry, ex.workflowId, ex.executionId));
   }
 
-  const core: ServiceCore & EmulatorControl & { close(): void } = {
-    project,
-    location,
-    sourceProblems: new SourceProblems(),
-    ...store.methods,
+  readonly createExecution = (workflowId: string, input: ExecutionInput): Execution =>
+    this.#createExecution(workflowId, input, undefined);
 
-    createExecution(workflowId, input) {
-      return createExecution(workflowId, input, undefined);
-    },
+  readonly executionCalls: ServiceCore['executionCalls'] = (workflowId, executionId) =>
+    this.#executions.find(workflowId, executionId).calls?.records.slice() ?? [];
 
-    executionCalls(workflowId, executionId) {
-      return findExecution(workflowId, executionId).calls?.records.slice() ?? [];
-    },
+  readonly executionParent: ServiceCore['executionParent'] = (workflowId, executionId) =>
+    this.#executions.find(workflowId, executionId).parent;
 
-    executionParent(workflowId, executionId) {
-      return findExecution(workflowId, executionId).parent;
-    },
+  readonly mocks = (): MockSet => this.#mocks;
 
-    clock,
-
-    mocks: () => mocks,
-
-    setMocks(m) {
-      mocks = m;
-    },
-
-    reset() {
-      cancelAll();
-      store.clear();
-      executions.clear();
-      executionsByWorkflow.clear();
-      mocks = startMocks;
-      emit({ type: 'reset' });
-    },
-
-    getExecution(workflowId, executionId) {
-      const ex = findExecution(workflowId, executionId);
-      return activeView(ex.resource, ex.recording);
-    },
-
-    listExecutions(workflowId) {
-      const source = workflowId === undefined ? executions.values() : (executionsByWorkflow.get(workflowId) ?? []);
-      const out: Execution[] = [];
-      for (const ex of source) out.push(activeView(ex.resource, ex.recording));
-      return out.reverse();
-    },
-
-    cancelExecution(workflowId, executionId) {
-      const ex = findExecution(workflowId, executionId);
-      if (ex.resource.state !== 'ACTIVE') {
-        throw new ApiError('FAILED_PRECONDITION', `execution "${ex.name}" is ${ex.resource.state}; only an ACTIVE execution can be cancelled`);
-      }
-      cancel(ex);
-      return ex.resource;
-    },
-
-    listCallbacks(workflowId, executionId): Callback[] {
-      const ex = findExecution(workflowId, executionId);
-      return callbacks.list(ex.name);
-    },
-
-    executionLogs(workflowId, executionId) {
-      return findExecution(workflowId, executionId).logs?.slice() ?? [];
-    },
-
-    listStepEntries(workflowId, executionId, request) {
-      const ex = findExecution(workflowId, executionId);
-      return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
-    },
-
-    getStepEntry(workflowId, executionId, entryId, view) {
-      const ex = findExecution(workflowId, executionId);
-      return getStepEntry(ex.history ?? EMPTY_HISTORY, ex.name, entryId, view);
-    },
-
-    deliverCallback(callbackId: string, request: CallbackRequest) {
-      return callbacks.deliver(callbackId, request);
-    },
-
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-
-    close() {
-      cancelAll();
-      listeners.clear();
-    },
+  readonly setMocks = (m: MockSet): void => {
+    this.#mocks = m;
   };
-  return core;
+
+  readonly reset = (): void => {
+    this.#cancelAll();
+    this.#store.clear();
+    for (const ex of this.#executions.list()) ex.calls?.release();
+    this.#executions.clear();
+    this.#logRecord.clear();
+    this.#detailBudget.clear();
+    this.#callbacks.clear();
+    this.#mocks = this.#startMocks;
+    this.#coverage.clear();
+    this.#events.emit({ type: 'reset' });
+  };
+
+  readonly coverage: EmulatorControl['coverage'];
+  readonly workflowCoverage: EmulatorControl['workflowCoverage'];
+  readonly resetCoverage: EmulatorControl['resetCoverage'];
+
+  readonly getExecution: ServiceCore['getExecution'] = (workflowId, executionId) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    return activeView(ex.resource, ex.recording);
+  };
+
+  readonly listExecutions: ServiceCore['listExecutions'] = (workflowId) => {
+    const out: Execution[] = [];
+    for (const ex of this.#executions.list(workflowId)) out.push(activeView(ex.resource, ex.recording));
+    return out.reverse();
+  };
+
+  readonly cancelExecution: ServiceCore['cancelExecution'] = (workflowId, executionId) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    if (ex.resource.state !== 'ACTIVE') {
+      throw new ApiError('FAILED_PRECONDITION', `execution "${ex.name}" is ${ex.resource.state}; only an ACTIVE execution can be cancelled`);
+    }
+    this.#cancel(ex);
+    return ex.resource;
+  };
+
+  readonly listCallbacks = (workflowId: string, executionId: string): Callback[] =>
+    this.#callbacks.list(this.#executions.find(workflowId, executionId).name);
+
+  readonly executionLogs: ServiceCore['executionLogs'] = (workflowId, executionId) =>
+    this.#logRecord.read(this.#executions.find(workflowId, executionId)).entries;
+
+  readonly listStepEntries: ServiceCore['listStepEntries'] = (workflowId, executionId, request) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
+  };
+
+  readonly stepEntryOutlines: ServiceCore['stepEntryOutlines'] = (workflowId, executionId) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    return stepEntryOutlines(ex.history ?? EMPTY_HISTORY);
+  };
+
+  readonly getStepEntry: ServiceCore['getStepEntry'] = (workflowId, executionId, entryId, view) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    return getStepEntry(ex.history ?? EMPTY_HISTORY, ex.name, entryId, view);
+  };
+
+  readonly deliverCallback: ServiceCore['deliverCallback'] = (callbackId, request) =>
+    this.#callbacks.deliver(callbackId, request);
+
+  readonly subscribe: ServiceCore['subscribe'] = (listener) => this.#events.subscribe(listener);
+
+  readonly close = (): void => {
+    this.#cancelAll();
+    this.#events.clear();
+  };
 }
 
 /** The createExecution field `debug` (docs/debugging.md): a bool when given. */

@@ -13,6 +13,7 @@ export const API_CODES = {
   PERMISSION_DENIED: { http: 403, grpc: 7 },
   NOT_FOUND: { http: 404, grpc: 5 },
   ALREADY_EXISTS: { http: 409, grpc: 6 },
+  RESOURCE_EXHAUSTED: { http: 429, grpc: 8 },
   UNIMPLEMENTED: { http: 501, grpc: 12 },
   INTERNAL: { http: 500, grpc: 13 },
 } as const;

@@ -1,15 +1,17 @@
 /**
- * The resources of the management API and the one service core that REST, gRPC and the web UI share (spec
- * "Resources and their fields", "Endpoints"). Transport code converts these to its own shapes; nothing here
+ * The resources of the management API and the one service core that REST, gRPC and the web UI share
+ * (docs/api-resources.md#resources-and-their-fields, docs/rest-api.md#endpoints). Transport code converts these to its own shapes; nothing here
  * knows about HTTP or protobuf.
  */
+import type { SourceCoverage } from '../coverage/summary.ts';
 import type { Clock, LogEntry } from '../stdlib/types.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
-import type { SourceProblems } from './source-problems.ts';
-import type { WorkflowSettings } from './workflow-settings.ts';
+import type { SourceProblems } from './watch/source-problems.ts';
+import type { WorkflowSettings } from './store/workflow-settings.ts';
+import type { StepEntryOutline } from './history/step-entries.ts';
 
-/** Execution states (spec "States and transitions"). */
+/** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
 /** A workflow resource, exactly the spec's fields. Timestamps are RFC 3339 UTC with fractional seconds. */
@@ -24,9 +26,9 @@ export interface Workflow extends WorkflowSettings {
   readonly description: string;
   readonly createTime: string;
   readonly updateTime: string;
-  /** Google's field: the step history its executions record unless they set their own (issue 12). */
+  /** Google's field: the step history its executions record unless they set their own (docs/rest-api.md#step-history). */
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
-  /** Google's field: call logging of its executions unless they set their own (src/service/call-logging.ts). */
+  /** Google's field: call logging of its executions unless they set their own (src/service/executions/call-log-observer.ts). */
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
   /** When the current revision was made (RFC 3339). */
   readonly revisionCreateTime?: string;
@@ -40,7 +42,7 @@ export interface StackTraceElement {
   readonly position: { readonly line: string; readonly column: string; readonly length: string };
 }
 
-/** An execution resource: the spec's fields, and Google's that issue 12 adds. */
+/** An execution resource: the spec's fields, and Google's step history fields (docs/rest-api.md#step-history). */
 export interface Execution {
   /** `projects/{project}/locations/{location}/workflows/{workflowId}/executions/{executionId}` */
   readonly name: string;
@@ -100,7 +102,7 @@ export interface WorkflowInput {
   readonly cryptoKeyName?: unknown;
 }
 
-/** A callback resource (spec "Callback"). */
+/** A callback resource (docs/api-resources.md#callback). */
 export interface Callback {
   readonly name: string;
   /** HTTP method the callback accepts, POST by default. */
@@ -178,8 +180,10 @@ export interface ServiceCore {
   listCallbacks(workflowId: string, executionId: string): Callback[];
   /** sys.log entries of an execution, oldest first. */
   executionLogs(workflowId: string, executionId: string): LogEntry[];
-  /** stepEntries.list (issue 12): a page of the execution's step entries; empty when no history is recorded. */
+  /** stepEntries.list (docs/rest-api.md#step-history): a page of the execution's step entries; empty when no history is recorded. */
   listStepEntries(workflowId: string, executionId: string, request: StepEntryListRequest): StepEntryList;
+  /** Every kept step entry of the execution in outline (routine, step, state, parent, progress), in order. */
+  stepEntryOutlines(workflowId: string, executionId: string): StepEntryOutline[];
   /** stepEntries.get: one step entry by its entryId (NOT_FOUND when unknown). */
   getStepEntry(workflowId: string, executionId: string, entryId: string, view?: string): StepEntry;
 
@@ -189,20 +193,20 @@ export interface ServiceCore {
    * callback of an ended execution.
    */
   deliverCallback(callbackId: string, request: CallbackRequest): { status: number; body: unknown };
-  /** Watched files that failed to deploy, recorded by the directory watcher, shown by the web UI (issue 16). */
+  /** Watched files that failed to deploy, recorded by the directory watcher, shown by the web UI (docs/web-ui.md#pages). */
   readonly sourceProblems: SourceProblems;
 
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
 
-  /** The outbound calls of an execution, oldest first (issue 13; src/mocks/call-log.ts). */
+  /** The outbound calls of an execution, oldest first (docs/mocks-and-clock.md#recorded-calls; src/mocks/call-log.ts). */
   executionCalls(workflowId: string, executionId: string): readonly CallRecord[];
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
 }
 
 /**
- * What the control API (`/emulator/v1/`, issue 13) and the JS API steer besides the Workflows API: the
+ * What the control API (`/emulator/v1/`, docs/rest-api.md#the-control-api) and the JS API steer besides the Workflows API: the
  * mocks, the clock, and a reset between test cases.
  */
 export interface EmulatorControl {
@@ -214,13 +218,23 @@ export interface EmulatorControl {
   setMocks(mocks: MockSet): void;
   /**
    * Back to the start: every ACTIVE execution cancelled, every workflow and execution forgotten, the mocks
-   * given at start-up back in place. (The server then deploys its watched directory again.)
+   * given at start-up back in place, coverage counts gone. (The server then deploys its watched directory again.)
    */
   reset(): void;
+  /**
+   * Coverage of steps, branches and routines (docs/coverage.md) over every execution since start or the last
+   * reset: one entry per workflow revision executed, and per deployed workflow's current revision (0% until run).
+   * Counts are kept as executions run, so this costs the size of the sources, not the number of executions.
+   */
+  coverage(): SourceCoverage[];
+  /** The coverage of one deployed workflow's current revision. @throws ApiError NOT_FOUND */
+  workflowCoverage(workflowId: string): SourceCoverage;
+  /** Sets every coverage count back to zero (executions running go on counting from zero). */
+  resetCoverage(): void;
 }
 
 /**
- * One step entry (Google's REST resource `projects.locations.workflows.executions.stepEntries`, issue 12).
+ * One step entry (Google's REST resource `projects.locations.workflows.executions.stepEntries`, docs/rest-api.md#step-history).
  * int64 fields (`entryId`, navigation IDs, progress numbers) are decimal strings, as in Google's JSON.
  */
 export interface StepEntry {

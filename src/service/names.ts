@@ -1,6 +1,6 @@
 /**
- * Identifiers and resource names of the management API (spec "Resources and their fields", "Directory
- * watching" rule 4): which workflow IDs are valid, how resource names are formed, how revision and
+ * Identifiers and resource names of the management API (docs/api-resources.md#resources-and-their-fields,
+ * docs/cli.md#directory-watching rule 4): which workflow IDs are valid, how resource names are formed, how revision and
  * callback identifiers are made, and the timestamps every resource carries.
  */
 import { nodeCrypto } from '../platform/builtins.ts';
@@ -8,12 +8,12 @@ import { ApiError } from './errors.ts';
 
 /**
  * Workflow IDs: lowercase letters, digits, hyphens and underscores; a letter first; at most 128 characters
- * (spec "Directory watching" rule 4; Google's `workflowId` rule is the same, with a letter-or-digit last
+ * (docs/cli.md#directory-watching rule 4; Google's `workflowId` rule is the same, with a letter-or-digit last
  * character which we do not require since the spec does not).
  */
 const WORKFLOW_ID_PATTERN = /^[a-z][a-z0-9_-]{0,127}$/;
 
-/** Maximum length of a workflow ID, in characters (spec "Limits"). */
+/** Maximum length of a workflow ID, in characters (docs/api-resources.md#limits). */
 export const MAX_WORKFLOW_ID_CHARS = 128;
 
 /**
@@ -56,7 +56,7 @@ export function newCallbackId(): string {
 /**
  * `ms` (default: now) as an RFC 3339 UTC timestamp with milliseconds (`2026-11-21T08:00:00.123Z`): exactly
  * `new Date(ms).toISOString()` (fractions of a millisecond dropped; RangeError for NaN). Every execution
- * takes two and every step entry read two (issue 17), so the text up to the second is kept from the last
+ * takes two and every step entry read two (docs/architecture.md#step-history-and-call-logs-the-cost-per-step), so the text up to the second is kept from the last
  * call: within one second only the milliseconds are written (a twentieth of toISOString's cost).
  */
 export function timestamp(ms: number = Date.now()): string {

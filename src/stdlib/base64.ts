@@ -1,5 +1,5 @@
 /**
- * The `base64` namespace (spec "Standard library": base64; Google's `base64.encode` and `base64.decode`
+ * The `base64` namespace (docs/standard-library.md#namespaces; Google's `base64.encode` and `base64.decode`
  * pages): the standard alphabet of RFC 4648 (`A-Z a-z 0-9 + /`), with `=` padding unless `padding` is
  * false. Implemented here rather than with `Buffer` so that invalid input is rejected, not skipped, and the
  * code runs unchanged on Node, Deno and Bun.

@@ -1,5 +1,5 @@
 /**
- * The built-in helpers without a namespace (spec "Standard library", built-in helpers table; Google's
+ * The built-in helpers without a namespace (docs/standard-library.md, built-in helpers table; Google's
  * "Expression helpers" page): `default`, `keys`, `len`, `type`, `int`, `double`, `string`, `bool`, plus the
  * real service's `get_type` (its own type names) and `if` (both branches already evaluated, as for any call).
  *
@@ -30,7 +30,7 @@ const GET_TYPE_NAMES: Readonly<Record<string, string>> = {
 const TWO_63 = 9223372036854775808;
 
 /**
- * Converts a double to an int, truncating toward zero (spec "Standard library": "from double truncates
+ * Converts a double to an int, truncating toward zero (docs/standard-library.md: "from double truncates
  * toward zero").
  *
  * @throws WorkflowError tagged ValueError for NaN, infinities and values outside the 64-bit range.

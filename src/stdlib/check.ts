@@ -1,5 +1,5 @@
 /**
- * Argument checks shared by the pure standard library modules (spec "Standard library", "Errors"): each
+ * Argument checks shared by the pure standard library modules (docs/standard-library.md and docs/api-resources.md#errors): each
  * helper returns the argument narrowed to the expected JS type or throws a TypeError-tagged WorkflowError
  * whose message names the function, the argument and the type it got, so every namespace reports a wrong
  * argument type the same way.

@@ -1,6 +1,6 @@
 /**
- * The `events` namespace (spec "Events"): callback endpoints. The execution's {@link CallbackHub} makes the
- * URLs and delivers the requests: one implementation, the service's callback registry (src/service/callbacks.ts),
+ * The `events` namespace (docs/api-resources.md#events): callback endpoints. The execution's {@link CallbackHub} makes the
+ * URLs and delivers the requests: one implementation, the service's callback registry (src/service/callbacks/callback-registry.ts),
  * used by the service, one-shot runs, tests and benches.
  */
 import { valueError } from '../lang/errors.ts';
@@ -8,10 +8,10 @@ import type { Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 
-/** Methods a callback may accept (spec "Events"). */
+/** Methods a callback may accept (docs/api-resources.md#events). */
 export const CALLBACK_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
 
-/** Default wait of events.await_callback: 43200 s, 12 hours (spec "Events"). */
+/** Default wait of events.await_callback: 43200 s, 12 hours (docs/api-resources.md#events). */
 const DEFAULT_CALLBACK_TIMEOUT_SEC = 43200;
 
 /** The `events` rows of the standard-library table. */

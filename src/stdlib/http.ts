@@ -1,13 +1,13 @@
 /**
- * The `http` namespace (spec "Standard library", http table; Google's `http` reference): real requests through
+ * The `http` namespace (docs/standard-library.md, http table; Google's `http` reference): real requests through
  * the execution's injected fetch (`platformFetch` of platform-fetch.ts in production).
  *
  * Request: `url` (http or https), `method` (http.request only), `headers`, `body` (bytes sent raw; with no
  * Content-Type header any other body is JSON-encoded and sent as `application/json; charset=utf-8`; a string
  * under another Content-Type is sent as is; a map under `application/x-www-form-urlencoded` is form-encoded;
  * sent with every method, GET and HEAD included),
- * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced: spec
- * "Authentication"), `timeout` (seconds, default and maximum 1800).
+ * `query` (URL-encoded and appended to a query already in the URL), `auth` (accepted, not enforced:
+ * docs/api-resources.md#authentication), `timeout` (seconds, default and maximum 1800).
  *
  * Response: `{code, headers, body}` with header names lowercased and the body parsed by content type (JSON to
  * a value, `text/*` to a string, anything else to bytes). Errors, each code 0 except HttpError:
@@ -15,25 +15,26 @@
  * - ConnectionFailedError when no connection was made (refused, DNS failure, unreachable);
  * - ConnectionError when the connection broke after it was made (reset, closed mid-response);
  * - TimeoutError when `timeout` passed first;
- * - ResourceLimitError for a response body over 2 MB (spec "Limits": HTTP response size).
+ * - ResourceLimitError for a response body over 2 MB (docs/api-resources.md#limits: HTTP response size).
  * Cancelling the execution aborts the request at once.
  */
 import { WorkflowError, typeError, valueError } from '../lang/errors.ts';
 import { isBytes, isList, isMap, typeName, type Value, type WMap } from '../lang/value.ts';
 import { JsonEncodeError, parseJson, toJson } from '../lang/json.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
 import { withGetBodies } from './platform-fetch.ts';
 
-/** Default and maximum request timeout, seconds (spec "Limits"). */
+/** Default and maximum request timeout, seconds (docs/api-resources.md#limits). */
 const MAX_HTTP_TIMEOUT_SEC = 1800;
 /**
  * The default request timeout under `--compat google`, seconds: "The request timeout, in seconds (default:
  * 300.0)" (https://cloud.google.com/workflows/docs/reference/stdlib/http/get); the maximum stays 1800.
  */
 const GOOGLE_DEFAULT_HTTP_TIMEOUT_SEC = 300;
-/** Largest response body accepted, bytes (spec "Limits": 2 MB). */
+/** Largest response body accepted, bytes (docs/api-resources.md#limits: 2 MB). */
 const MAX_HTTP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -54,7 +55,7 @@ const NOT_CONNECTED_CODES = new Set([
 
 /**
  * The platform fetch as http.* uses it in production: the runtime's own `fetch`, with no timeout of its own,
- * so a request ends only when the workflow's `timeout` (spec "Limits": up to 1800 s, TimeoutError) passes or
+ * so a request ends only when the workflow's `timeout` (docs/api-resources.md#limits: up to 1800 s, TimeoutError) passes or
  * the execution is cancelled.
  *
  * Node's fetch (undici) would otherwise cut a request off after 300 s without response headers, or 300 s
@@ -160,15 +161,17 @@ export interface PreparedRequest {
 /**
  * Checks and encodes an http.* call's arguments (module header: Request). Used by {@link httpRequest} and by
  * http mocks, which answer the same request without sending it.
- * @throws WorkflowError TypeError or ValueError for a bad argument.
+ * @throws WorkflowError TypeError or ValueError for a bad argument; ResourceLimitError for a body over the value
+ *   limits (src/lang/size-checks.ts).
  */
 export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat): PreparedRequest {
   const method = str(fnName, 'method', a.method).toUpperCase();
   const url = buildUrl(fnName, str(fnName, 'url', a.url), a.query);
   const headers = buildHeaders(fnName, a.headers);
-  // Sent for every method, GET included, as the spec's argument table says (the production fetch,
+  // Sent for every method, GET included, as the argument table of docs/standard-library.md#http says (the production fetch,
   // platformFetch, sends a GET or HEAD body through node:http, since the platform fetch refuses one).
-  const body = encodeBody(fnName, a.body, headers);
+  // The body is encoded and recorded: held to the value limits (256 KB strings, 512 KB otherwise).
+  const body = encodeBody(fnName, a.body === undefined ? undefined : checkValue(`${fnName} body`, a.body), headers);
   const timeoutMs = timeoutOf(fnName, a.timeout, compat);
   return { method, url, headers, body, timeoutMs };
 }

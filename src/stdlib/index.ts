@@ -1,12 +1,12 @@
 /**
- * The standard library registry (spec "Standard library"): every function by its dotted name, gathered from
+ * The standard library registry (docs/standard-library.md): every function by its dotted name, gathered from
  * one module per namespace, plus the named retry policies. The definition compiler is handed
  * {@link DEFINITION_LIBRARY} to validate call names and to decide which expressions may wait; the engine
  * uses {@link STDLIB} to call functions.
  */
 import { typeError } from '../lang/errors.ts';
 import type { Value, WMap } from '../lang/value.ts';
-import { checkValue } from '../lang/size-limits.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import type { FunctionLibrary, RetryPolicy, StdlibFunction } from './types.ts';
 import { functions as base64 } from './base64.ts';
 import { functions as builtins } from './builtins.ts';
@@ -25,7 +25,7 @@ import { functions as uuid } from './uuid.ts';
 
 /**
  * Every stdlib function by dotted name (`len`, `text.split`, `http.get`, ...). The result of each function
- * that does not wait is checked against the size limits (spec "Limits": a string within 256 KB, a list, map
+ * that does not wait is checked against the size limits (docs/api-resources.md#limits: a string within 256 KB, a list, map
  * or bytes within 512 KB; see `checkValue`), so an expression cannot build an oversized value with them even
  * without assigning it; functions whose growth is not bounded by their input also stop while building.
  */

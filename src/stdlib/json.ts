@@ -1,5 +1,5 @@
 /**
- * The `json` namespace (spec "Standard library": json; Google's `json.decode`, `json.encode` and
+ * The `json` namespace (docs/standard-library.md#namespaces; Google's `json.decode`, `json.encode` and
  * `json.encode_to_string` pages). Ints stay exact both ways (`2` is an int, `2.0` a double; see
  * `parseJson`/`toJson` in `src/lang/value.ts`), map keys keep their order.
  *
@@ -11,7 +11,7 @@
 import { typeError, valueError } from '../lang/errors.ts';
 import { type Value } from '../lang/value.ts';
 import { JsonEncodeError, JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
-import { checkString, MAX_STRING_BYTES, MAX_VALUE_BYTES, SizeBudget } from '../lang/size-limits.ts';
+import { checkString, MAX_STRING_BYTES, MAX_VALUE_BYTES, SizeBudget } from '../lang/size-checks.ts';
 import { fromUtf8Lenient, utf8, wrongType } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The `list` namespace (spec "Standard library": list; Google's `list.concat` and `list.prepend` pages):
+ * The `list` namespace (docs/standard-library.md#namespaces; Google's `list.concat` and `list.prepend` pages):
  * functions that return a new list and leave their input unchanged, as values are immutable.
  *
  * Named arguments follow Google (`objs`, `val`); the spec's words (`list`, `element`) are accepted too.

@@ -1,5 +1,5 @@
 /**
- * The `map` namespace (spec "Standard library": map; Google's `map.get`, `map.delete`, `map.merge` and
+ * The `map` namespace (docs/standard-library.md#namespaces; Google's `map.get`, `map.delete`, `map.merge` and
  * `map.merge_nested` pages). Every function returns a new map and leaves its inputs unchanged.
  *
  * `map.get` accepts both forms: Google's key or list of keys (a nested lookup that yields null when any step

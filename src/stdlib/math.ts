@@ -1,5 +1,5 @@
 /**
- * The `math` namespace (spec "Standard library": math; Google's `math.abs`, `math.floor`, `math.max` and
+ * The `math` namespace (docs/standard-library.md#namespaces; Google's `math.abs`, `math.floor`, `math.max` and
  * `math.min` pages, the only math functions Google documents). ints stay ints where Google says so:
  * `abs` keeps the kind, `floor` returns an int, `max`/`min` return an int only when both arguments are ints.
  */
@@ -44,7 +44,7 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // math.floor(x): the largest int not greater than x (spec: double to int); an int is returned as is.
+    // math.floor(x): the largest int not greater than x (docs/standard-library.md#namespaces: double to int); an int is returned as is.
     name: 'math.floor',
     params: [{ name: 'x', aliases: ['value'] }],
     impl: ([x]) => {

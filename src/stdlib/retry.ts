@@ -1,5 +1,5 @@
 /**
- * Retry predicates, named retry policies and the default backoff (spec "Standard library": retry policies;
+ * Retry predicates, named retry policies and the default backoff (docs/standard-library.md#retry-policies;
  * Google's `retry.*` and `http.default_retry*` pages).
  *
  * - Predicates are ordinary functions called with the error map and returning a bool, so `predicate:
@@ -28,7 +28,7 @@ export interface Backoff {
   readonly multiplier: number;
 }
 
-/** `retry.default_backoff`: initial_delay 1 s, max_delay 60 s, multiplier 1.25 (spec "Standard library"). */
+/** `retry.default_backoff`: initial_delay 1 s, max_delay 60 s, multiplier 1.25 (docs/standard-library.md). */
 export const DEFAULT_BACKOFF: Backoff = { initialDelaySec: 1, maxDelaySec: 60, multiplier: 1.25 };
 
 /** Named backoffs by dotted name (`retry.default_backoff`). */
@@ -43,9 +43,9 @@ export function backoffValue(b: Backoff): WMap {
   ]);
 }
 
-/** HTTP statuses http.default_retry retries on (spec: 429, 502, 503, 504; not 500). */
+/** HTTP statuses http.default_retry retries on (docs/standard-library.md#retry-policies: 429, 502, 503, 504; not 500). */
 const DEFAULT_RETRY_CODES: ReadonlySet<bigint> = new Set([429n, 502n, 503n, 504n]);
-/** Error tags http.default_retry retries on (spec, plus ConnectionFailedError as Google documents). */
+/** Error tags http.default_retry retries on (docs/standard-library.md#retry-policies; ConnectionFailedError as Google documents). */
 const DEFAULT_RETRY_TAGS: readonly string[] = ['ConnectionError', 'ConnectionFailedError', 'TimeoutError'];
 /** Google's non-idempotent predicate: 429, 503 and ConnectionFailedError only. */
 const NON_IDEMPOTENT_CODES: ReadonlySet<bigint> = new Set([429n, 503n]);

@@ -1,14 +1,15 @@
 /**
- * The `sys` namespace (spec "Standard library", sys table; Google's `sys` reference): environment values of
+ * The `sys` namespace (docs/standard-library.md#sys, the sys table; Google's `sys` reference): environment values of
  * the execution, the current time, logging, and sleeping. Time, the environment and the log sink come from the
  * execution's {@link CallContext}, so tests control them.
  */
 import { keyError, typeError, valueError } from '../lang/errors.ts';
+import { checkValue } from '../lang/size-checks.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { num, str } from './check.ts';
 import type { CallContext, StdlibFunction } from './types.ts';
 
-/** The severities sys.log accepts (spec "sys"), in increasing order. */
+/** The severities sys.log accepts (docs/standard-library.md#sys), in increasing order. */
 const LOG_SEVERITIES = [
   'DEFAULT',
   'DEBUG',
@@ -26,7 +27,7 @@ const LOGGABLE: ReadonlySet<string> = new Set(['int', 'double', 'bool', 'string'
 
 /**
  * The longest sleep, in seconds: 31,536,000 (one year), as Google's sys.sleep reference says ("Maximum is
- * 31536000"); also the spec's longest execution (spec "Limits": execution duration 1 year).
+ * 31536000"); also the spec's longest execution (docs/api-resources.md#limits: execution duration 1 year).
  */
 const MAX_SLEEP_SEC = 31_536_000;
 
@@ -79,7 +80,7 @@ export function serviceAccountName(serviceAccount: string | undefined, projectNu
 }
 
 /**
- * The built-in names (spec "sys"), each also under the real service's GOOGLE_CLOUD_* name, and Google's
+ * The built-in names (docs/standard-library.md#sys), each also under the real service's GOOGLE_CLOUD_* name, and Google's
  * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME
  * (https://cloud.google.com/workflows/docs/reference/environment-variables), by what gives their value.
  */
@@ -104,7 +105,7 @@ function own(record: Readonly<Record<string, string>> | undefined, key: string):
 
 /**
  * One execution's environment as a read-only map: a lookup reads the built-ins, then `extra`, then `base`
- * (nothing is copied: every execution makes one, issue 17); iterating builds the whole map once.
+ * (nothing is copied: every execution makes one, docs/architecture.md); iterating builds the whole map once.
  */
 class ExecutionEnv implements ReadonlyMap<string, string> {
   #all: Map<string, string> | undefined;
@@ -155,7 +156,7 @@ class ExecutionEnv implements ReadonlyMap<string, string> {
 }
 
 /**
- * The environment `sys.get_env` reads for one execution (spec "sys": built-in environment variables): the
+ * The environment `sys.get_env` reads for one execution (docs/standard-library.md#sys: built-in environment variables): the
  * spec's CLOUD_PROJECT_ID, CLOUD_LOCATION, CLOUD_WORKFLOW_ID, CLOUD_WORKFLOW_REVISION_ID and
  * CLOUD_WORKFLOW_EXECUTION_ID, each also under the real service's GOOGLE_CLOUD_* name, and Google's
  * GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME, over `extra`
@@ -172,7 +173,7 @@ export function executionEnv(
 /** The `sys` rows of the standard-library table (gathered by src/stdlib/index.ts). */
 export const functions: StdlibFunction[] = [
   {
-    // Spec: "Environment value as string; with a default, returns it when unset; otherwise raises KeyError".
+    // docs/standard-library.md#sys: Environment value as string; with a default, returns it when unset; otherwise raises KeyError.
     // Google: "TypeError: If either name or default is not a string"
     // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/get_env).
     name: 'sys.get_env',
@@ -187,13 +188,13 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // Spec: "Current Unix time as double seconds" (sub-millisecond where the clock has it).
+    // docs/standard-library.md#sys: Current Unix time as double seconds (sub-millisecond where the clock has it).
     name: 'sys.now',
     params: [],
     impl: (_args, ctx) => ctx.clock.now() / 1000,
   },
   {
-    // Spec: "sys.log(data, severity)"; `json` gives structured logging. Google's reference
+    // docs/standard-library.md#sys: sys.log(data, severity); `json` gives structured logging. Google's reference
     // (https://cloud.google.com/workflows/docs/reference/stdlib/sys/log): parameters data, severity, text, json,
     // timeout in that order (a `call` step may give them as a list); data or text of a type other than
     // integer, float, bool, string, list or dict, json other than a dict, more than one of them or none is a
@@ -222,6 +223,8 @@ export const functions: StdlibFunction[] = [
       if (which !== 'json' && !LOGGABLE.has(typeName(payload))) {
         throw typeError(`sys.log: ${which} must be an int, double, bool, string, list or map, got ${typeName(payload)}`);
       }
+      // The entry is written out as JSON: held to the value limits (256 KB strings, 512 KB maps and lists).
+      checkValue('sys.log', payload);
       // Google's sys.log: a map or list given as `data`, or a `json` map, is a jsonPayload; `text` and
       // anything else a textPayload.
       ctx.log({
@@ -234,7 +237,7 @@ export const functions: StdlibFunction[] = [
     },
   },
   {
-    // Spec: "Pauses the execution"; ends at once, with the execution, when it is cancelled.
+    // docs/standard-library.md#sys: Pauses the execution; ends at once, with the execution, when it is cancelled.
     name: 'sys.sleep',
     params: [{ name: 'seconds' }],
     blocking: true,

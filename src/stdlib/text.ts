@@ -1,5 +1,5 @@
 /**
- * The `text` namespace (spec "Standard library": text; Google's `text.*` pages): searching, splitting,
+ * The `text` namespace (docs/standard-library.md#namespaces; Google's `text.*` pages): searching, splitting,
  * replacing, case, URL encoding and charset conversion of strings.
  *
  * Every regular expression applied to workflow data goes through re2js (RE2 syntax, linear time): Perl-only
@@ -10,14 +10,14 @@
  *
  * Where the spec and Google's documentation differ, the spec is the default and `--compat google` (the
  * context's `compat`) switches to Google's (docs/compat.md):
- * - `text.find_all` returns `[{index, match}]` as the spec says (Google documents a sorted list of indexes).
- * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (spec: "full match and groups 1 to 9
- *   referenced by backslash-digit"; Google says replacement backreferences are not supported).
+ * - `text.find_all` returns `[{index, match}]` as docs/compat.md#the-points says (Google documents a sorted list of indexes).
+ * - `text.replace_all_regex` expands `\0`..`\9` in the replacement (docs/compat.md#the-points: the full match and
+ *   groups 1 to 9, referenced by backslash-digit; Google says replacement backreferences are not supported).
  */
 import { RE2JS } from 're2js';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
-import { checkString, checkStringUnits, SizeBudget } from '../lang/size-limits.ts';
+import { checkString, checkStringUnits, SizeBudget } from '../lang/size-checks.ts';
 import { bytes, codePointCounter, fromUtf8Lenient, int, str, utf8 } from './check.ts';
 import type { StdlibFunction } from './types.ts';
 import { charsetName, decodeText, encodeText } from './charset.ts';
@@ -81,12 +81,12 @@ function* substringOffsets(s: string, sub: string): Generator<number> {
   for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) yield i;
 }
 
-/** Bytes one `{index, match}` entry counts for (spec "Limits", as `sizeOf` counts it), without the match text. */
+/** Bytes one `{index, match}` entry counts for (docs/api-resources.md#limits, as `sizeOf` counts it), without the match text. */
 const MATCH_ENTRY_BYTES = 8 + 'index'.length + 8 + 'match'.length;
 
 /**
  * Builds the `[{index, match}]` list of the find_all functions, with code point indexes, stopping at the
- * variable-memory limit (spec "Limits": 512 KB) rather than after it.
+ * variable-memory limit (docs/api-resources.md#limits: 512 KB) rather than after it.
  * @throws WorkflowError tagged ResourceLimitError when the list would pass 512 KB.
  */
 function matchList(fn: string, s: string, spans: Iterable<{ start: number; end: number }>): Value[] {
@@ -140,7 +140,7 @@ function splitBounded(fn: string, s: string, sep: string): string[] {
 }
 
 /**
- * Expands a `text.replace_all_regex` replacement for one match (spec "Standard library": "full match and
+ * Expands a `text.replace_all_regex` replacement for one match (docs/standard-library.md: "full match and
  * groups 1 to 9 referenced by backslash-digit"): `\0` is the whole match, `\1`..`\9` the groups (empty when
  * the group does not exist or did not take part), `\\` a literal backslash; any other character, including a
  * backslash before a non-digit, is literal.
@@ -216,7 +216,7 @@ function urlDecode(s: string): string {
 export const functions: StdlibFunction[] = [
   {
     // text.find_all(source, substr): [{index, match}] of every non-overlapping occurrence, leftmost first
-    // (spec); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
+    // (docs/compat.md#the-points); under `--compat google` Google's "A sorted list of indexes" of every occurrence.
     name: 'text.find_all',
     params: [{ name: 'source' }, { name: 'substr' }],
     impl: ([source, substr], ctx) => {

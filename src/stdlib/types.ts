@@ -1,5 +1,5 @@
 /**
- * The shape of the standard library (spec "Standard library"): one table row per function, gathered by
+ * The shape of the standard library (docs/standard-library.md): one table row per function, gathered by
  * name in `src/stdlib/index.ts`. A row gives the function's parameter names (so the `call:` form with named
  * `args` and the expression form with positional arguments bind the same way), its defaults, whether it may
  * wait, and its implementation.
@@ -30,7 +30,7 @@ export interface CallContext {
   readonly fetch: typeof fetch;
   /**
    * Environment variables readable by sys.get_env: the built-in CLOUD_* and GOOGLE_CLOUD_* values of this
-   * execution (spec "sys").
+   * execution (docs/standard-library.md#sys).
    */
   readonly env: ReadonlyMap<string, string>;
   /** Aborted when the execution is cancelled; every wait must stop promptly when it fires. */
@@ -95,8 +95,8 @@ export interface LogEntry {
 }
 
 /**
- * Callback endpoints of one execution (spec "Events"). One implementation, the service's callback registry
- * (src/service/callbacks.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
+ * Callback endpoints of one execution (docs/api-resources.md#events). One implementation, the service's callback registry
+ * (src/service/callbacks/callback-registry.ts `CallbackRegistry.hubFor`), serves the service, one-shot runs, tests and benches.
  */
 export interface CallbackHub {
   /**

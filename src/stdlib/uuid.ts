@@ -1,5 +1,5 @@
 /**
- * The `uuid` namespace (spec "Standard library": uuid; Google's `uuid.generate` page): random version 4
+ * The `uuid` namespace (docs/standard-library.md#namespaces; Google's `uuid.generate` page): random version 4
  * UUIDs from the platform's global `crypto` (Node 20+, Deno and Bun all provide `crypto.randomUUID`).
  */
 import type { StdlibFunction } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * The execution page's outbound calls (issue 13 "recorded calls"): each http.* and connector call in order,
+ * The execution page's outbound calls (docs/mocks-and-clock.md#recorded-calls): each http.* and connector call in order,
  * with the step that made it, the method and URL or the connector's name, the outcome (status or error
  * tags), whether a mock answered, and the request and response in full under a disclosure.
  */

@@ -1,6 +1,8 @@
 /**
- * The web UI's execution page, /ui/executions/{workflowId}/{executionId} (spec "Web UI"): state, times,
- * argument, the result or the error, callbacks, logs, and the cancel and re-run forms. It refreshes itself
+ * The web UI's execution page, /ui/executions/{workflowId}/{executionId} (docs/web-ui.md#pages): state, times,
+ * argument, the result or the error, callbacks, logs, and the cancel and re-run forms; the run drawn on the
+ * graph of the revision it ran and that revision's source with the failing line marked (docs/graph.md). An
+ * execution waiting for a callback says so at the top, with the callback form there. It refreshes itself
  * (its live region polls) until the state is terminal.
  */
 import type { Callback, Execution } from '../service/model.ts';
@@ -17,6 +19,7 @@ import {
 import { html, type SafeHtml, uiPath } from './html.ts';
 import { type ExecutionSource, revisionLink, stackTraceBlock, stepTimeline, type TimelineData } from './step-timeline.ts';
 import { callsBlock } from './calls-block.ts';
+import { runGraph, runSource, type RunView } from './graph-view.ts';
 import type { CallRecord } from '../mocks/call-log.ts';
 import {
   crumbs,
@@ -38,16 +41,18 @@ export interface ExecutionData {
   readonly callbacks: readonly Callback[];
   readonly logs: readonly LogEntry[];
   readonly nowMs: number;
-  /** The step timeline's page of entries (issue 12). */
+  /** The step timeline's page of entries (docs/web-ui.md#pages). */
   readonly steps?: Omit<TimelineData, 'execution'>;
   /** A one-off message shown above the details (e.g. after a cancel that came too late). */
   readonly notice?: string;
-  /** Its outbound calls (issue 13). */
+  /** Its outbound calls (docs/mocks-and-clock.md#recorded-calls). */
   readonly calls?: readonly CallRecord[];
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent?: string;
   /** Whether the service still holds the revision the execution ran (its source links need it). */
   readonly revisionKept: boolean;
+  /** The run on the graph and the source of the revision it ran, when that revision is kept and has history. */
+  readonly run?: RunView;
 }
 
 function cancelForm(workflowId: string, executionId: string): SafeHtml {
@@ -56,13 +61,13 @@ function cancelForm(workflowId: string, executionId: string): SafeHtml {
 }
 
 // A plain form (no htmx) to the workflow page, which answers with its start form filled in with this
-// execution's argument, to edit before starting (issue 16). A POST, as an argument may be too long for a URL.
+// execution's argument, to edit before starting (docs/web-ui.md#pages). A POST, as an argument may be too long for a URL.
 function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
   const action = uiPath('workflows', workflowId);
   return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
 }
 
-// Sends a request to a callback the execution waits on, from the page (issue 16). htmx swaps the live region;
+// Sends a request to a callback the execution waits on, from the page (docs/web-ui.md#pages). htmx swaps the live region;
 // hx-preserve keeps what is being typed while the region refreshes itself.
 function callbackForm(workflowId: string, executionId: string, c: Callback): SafeHtml {
   const id = c.name.split('/').pop() ?? '';
@@ -74,7 +79,7 @@ function callbackForm(workflowId: string, executionId: string, c: Callback): Saf
 </form>`;
 }
 
-function outcome(e: Execution, src: ExecutionSource): SafeHtml {
+function outcome(e: Execution, src: ExecutionSource, onPage: boolean): SafeHtml {
   switch (e.state) {
     case 'SUCCEEDED':
       return section(
@@ -87,7 +92,7 @@ function outcome(e: Execution, src: ExecutionSource): SafeHtml {
       const s = summarizeError(e.error.payload);
       const head = html`<div class="error-head">${s.tags.map((t) => html`<span class="tag">${t}</span>`)}${s.code !== undefined && s.code !== '0' ? html`<span class="tag">code ${s.code}</span>` : ''}</div>
 ${s.message !== undefined ? html`<p class="error-message">${s.message}</p>` : ''}
-${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}${stackTraceBlock(e, src)}`;
+${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</code></p>` : ''}${stackTraceBlock(e, src, onPage)}`;
       return section(
         'ex-error',
         'Error',
@@ -99,6 +104,33 @@ ${e.error.context ? html`<p class="error-context">at <code>${e.error.context}</c
     case 'ACTIVE':
       return html``;
   }
+}
+
+/**
+ * Whether the execution is waiting for a callback: ACTIVE, with a callback, and (when the graph is known)
+ * running an `events.await_callback` call now.
+ */
+function waitingForCallback(d: ExecutionData): boolean {
+  const e = d.execution;
+  if (e.state !== 'ACTIVE' || d.callbacks.length === 0) return false;
+  const current = e.status?.currentSteps ?? [];
+  if (!d.run || current.length === 0) return true;
+  return current.some((c) => {
+    const n = d.run!.drawn.steps.get(`${c.routine}/${c.step}`);
+    return n === undefined || (n.kind === 'call' && n.detail === 'events.await_callback');
+  });
+}
+
+/** The run on the graph and the revision's source (or nothing, when the revision is gone or has no history). */
+function runBlocks(d: ExecutionData): SafeHtml {
+  if (!d.run) return html``;
+  const { workflowId } = executionIds(d.execution);
+  return html`${section(
+    'ex-graph',
+    'Graph',
+    html`<p class="graph-legend muted"><span class="key key-succeeded">succeeded</span> <span class="key key-failed">failed</span> <span class="key key-running">running</span> <span class="key key-not-run">not run</span> · the path taken is drawn strongly · pick a step to see its entries and lines</p>${runGraph(d.run)}`,
+  )}
+${section('ex-source', html`Source <span class="muted">revision <span class="mono">${d.execution.workflowRevisionId}</span></span>`, runSource(d.run, workflowId))}`;
 }
 
 function callbacksBlock(e: Execution, callbacks: readonly Callback[]): SafeHtml {
@@ -143,23 +175,36 @@ ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-l
     'Argument',
     e.argument === undefined || e.argument === '' ? html`<p class="muted">None.</p>` : html`<pre class="json">${prettyJson(e.argument)}</pre>`,
   );
+  const waiting = waitingForCallback(d);
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
+${waiting ? html`<p class="waiting" id="waiting-callback" role="status">Waiting for a callback: send it below, or to its URL.</p>` : ''}
 <div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
 ${facts}
-${outcome(e, src)}
+${waiting ? callbacksBlock(e, d.callbacks) : ''}
+${outcome(e, src, d.run !== undefined)}
+${runBlocks(d)}
 ${argument}
 ${d.steps ? stepTimeline({ execution: e, ...d.steps }, d.nowMs, src) : ''}
 ${d.calls ? callsBlock(d.calls) : ''}
-${callbacksBlock(e, d.callbacks)}
+${waiting ? '' : callbacksBlock(e, d.callbacks)}
 ${logsBlock(d.logs)}
 <p class="resource">Resource name: <a class="mono break" id="resource-link" href="/v1/${e.name}">${e.name}</a></p>`;
   return liveRegion(
-    uiPath('executions', workflowId, executionId) + (d.steps?.from ? `?from=${d.steps.from}` : ''),
+    uiPath('executions', workflowId, executionId) + pageQuery(d),
     e.state === 'ACTIVE',
     POLL_SEC.execution,
     content,
     'Refreshing until the execution ends',
   );
+}
+
+/** The live region's query: the timeline page and the node picked. */
+function pageQuery(d: ExecutionData): string {
+  const q = new URLSearchParams();
+  if (d.steps?.from) q.set('from', String(d.steps.from));
+  if (d.run?.selected) q.set('node', d.run.selected.id);
+  const text = q.toString();
+  return text ? `?${text}` : '';
 }
 
 /** An execution: state, times, duration, argument, result or error, callbacks, logs; Cancel while ACTIVE. */

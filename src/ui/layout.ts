@@ -1,5 +1,5 @@
 /**
- * The web UI's page frame and the pieces its pages share (spec "Web UI"): the layout (head, navigation, htmx
+ * The web UI's page frame and the pieces its pages share (docs/web-ui.md#pages): the layout (head, navigation, htmx
  * configuration), state badges, breadcrumbs, live regions, links and tables, and the error pages.
  *
  * Every page has one "live" region (`<div id="live">`) holding what changes while executions run. While

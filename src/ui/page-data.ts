@@ -5,6 +5,8 @@
  */
 import { ApiError } from '../service/errors.ts';
 import type { Execution, ExecutionState, ServiceCore } from '../service/model.ts';
+import { drawnDefinition, type RunView } from './graph-view.ts';
+import { uiPath } from './html.ts';
 import { executionIds, lastSegment } from './format.ts';
 import type { ExecutionData } from './execution-page.ts';
 import { TIMELINE_PAGE_SIZE } from './step-timeline.ts';
@@ -55,14 +57,20 @@ export function workflowData(service: ServiceCore, now: () => number, id: string
 }
 
 /**
- * What the execution page shows (`from`: the first step entry of the timeline page), or undefined when there
- * is no such execution.
+ * What the execution page shows (`from`: the first step entry of the timeline page; `node`: a graph node
+ * picked, narrowing the timeline to its entries), or undefined when there is no such execution.
  */
-export function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string, from = 0): ExecutionData | undefined {
+export function executionData(service: ServiceCore, now: () => number, workflowId: string, executionId: string, from = 0, node?: string): ExecutionData | undefined {
   const execution = attempt(() => service.getExecution(workflowId, executionId));
   if (!execution) return undefined;
-  const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from }));
+  const run = runView(service, execution, node);
+  const only = run?.selected;
+  // A node picked: its entries only (AIP-160 string literals, backslash and quote escaped).
+  const quoted = (t: string): string => `"${t.replace(/[\\"]/g, (c) => '\\' + c)}"`;
+  const filter = only ? `routine=${quoted(only.routine)} AND step=${quoted(only.step)}` : undefined;
+  const page = attempt(() => service.listStepEntries(workflowId, executionId, { pageSize: TIMELINE_PAGE_SIZE, skip: from, ...(filter ? { filter } : {}) }));
   return {
+    ...(run ? { run } : {}),
     execution,
     callbacks: attempt(() => service.listCallbacks(workflowId, executionId)) ?? [],
     logs: attempt(() => service.executionLogs(workflowId, executionId)) ?? [],
@@ -71,7 +79,36 @@ export function executionData(service: ServiceCore, now: () => number, workflowI
     nowMs: now(),
     revisionKept: exists(() => service.getWorkflow(workflowId, execution.workflowRevisionId)),
     // An execution without history lists nothing and has no status; one with history has its first step.
-    steps: { page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined, from },
+    steps: {
+      page: page && (page.totalSize > 0 || execution.status !== undefined || execution.state === 'ACTIVE') ? page : undefined,
+      from,
+      ...(run ? { lineOf: (routine: string, step: string) => run.drawn.steps.get(`${routine}/${step}`)?.pos.line } : {}),
+      ...(only ? { only: { routine: only.routine, step: only.step } } : {}),
+    },
+  };
+}
+
+/**
+ * The run on the graph of the revision `e` ran, with that revision's source; undefined when the revision is
+ * no longer kept, its graph cannot be drawn, or the execution keeps no history.
+ */
+function runView(service: ServiceCore, e: Execution, node: string | undefined): RunView | undefined {
+  const { workflowId, executionId } = executionIds(e);
+  const revision = attempt(() => service.getWorkflow(workflowId, e.workflowRevisionId));
+  if (!revision) return undefined;
+  const drawn = drawnDefinition(revision.sourceContents);
+  if (!drawn) return undefined;
+  const entries = attempt(() => service.stepEntryOutlines(workflowId, executionId)) ?? [];
+  if (entries.length === 0 && e.status === undefined && e.state !== 'ACTIVE') return undefined;
+  const top = e.error?.stackTrace?.elements?.[0];
+  const selected = node !== undefined ? drawn.nodes.get(node) : undefined;
+  return {
+    drawn,
+    source: revision.sourceContents,
+    entries,
+    pagePath: uiPath('executions', workflowId, executionId),
+    ...(top ? { failing: { routine: top.routine, step: top.step, line: Number(top.position.line) } } : {}),
+    ...(selected && selected.step !== '' ? { selected } : {}),
   };
 }
 

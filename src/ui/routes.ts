@@ -1,5 +1,5 @@
 /**
- * The web UI's HTTP handler (spec "Web UI"): server-rendered HTML pages with htmx fragments, served on the
+ * The web UI's HTTP handler (docs/web-ui.md#pages): server-rendered HTML pages with htmx fragments, served on the
  * REST port under `/ui`, with `/` redirecting to `/ui`. Everything goes through the one ServiceCore that REST
  * and gRPC use; starting and cancelling executions are form POSTs under `/ui/...`.
  *
@@ -10,6 +10,7 @@
  * | GET | `/ui/workflows` | workflow list |
  * | GET | `/ui/workflows/{id}` | workflow: details, start form, executions, source |
  * | GET | `/ui/workflows/{id}/executions[?state=S][&page=N]` | executions of one workflow, 100 a page |
+ * | GET | `/ui/workflows/{id}/diff?from=R1&to=R2` | the diff of two kept revisions |
  * | POST | `/ui/workflows/{id}` | the workflow page with its start form filled in (field `argument`: "Run again…") |
  * | POST | `/ui/workflows/{id}/executions` | start an execution (form field `argument`, JSON text) |
  * | GET | `/ui/executions[?state=S][&page=N]` | executions of all workflows, 100 a page |
@@ -34,8 +35,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { readBody, RequestTooLarge } from '../platform/request-body.ts';
-import { MAX_REVISIONS_PER_WORKFLOW } from '../service/workflow-store.ts';
-import type { Execution, ServiceCore } from '../service/model.ts';
+import { MAX_REVISIONS_PER_WORKFLOW } from '../service/store/workflow-store.ts';
+import type { EmulatorControl, Execution, ServiceCore, Workflow } from '../service/model.ts';
+import { diffPage } from './diff-page.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
 import type { UiDebugged } from '../debug/hub.ts';
@@ -113,13 +115,16 @@ interface Reply {
 /** The answer to a form body over {@link MAX_FORM_BYTES}. */
 const FORM_TOO_LARGE: Reply = { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
 
+/** What the UI reads: the service core, and the coverage of a workflow (docs/coverage.md). */
+export type UiService = ServiceCore & Pick<EmulatorControl, 'workflowCoverage'>;
+
 /**
  * Creates the web UI handler for `/`, `/ui` and `/ui/*` on the REST port. The HTTP server calls it for those
  * paths only, with the request URL already parsed. The handler never throws: an unexpected failure is
  * answered with a 500 page.
  */
 export function createUi(
-  service: ServiceCore,
+  service: UiService,
   options: UiOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void> {
   const now = options.now ?? Date.now;
@@ -146,7 +151,7 @@ export function createUi(
 // ---------------------------------------------------------------------------------------------------------
 // Routing
 
-async function route(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, url: URL, dbg: UiOptions['debug']): Promise<Reply> {
+async function route(service: UiService, site: Site, now: () => number, req: IncomingMessage, url: URL, dbg: UiOptions['debug']): Promise<Reply> {
   const method = req.method ?? 'GET';
   const path = url.pathname;
   if (path === '/') return methodIs(method, ['GET', 'HEAD']) ?? redirect(302, '/ui');
@@ -169,6 +174,7 @@ async function route(service: ServiceCore, site: Site, now: () => number, req: I
       if (method === 'POST') return prefilledWorkflow(service, site, now, req, b);
       return methodIs(method, ['GET', 'HEAD', 'POST']) ?? workflow(service, site, now, req, b, live);
     }
+    if (c === 'diff' && d === undefined) return methodIs(method, ['GET', 'HEAD']) ?? revisionDiff(service, site, req, url, b);
     if (c === 'executions' && d === undefined) {
       if (method === 'POST') return startExecution(service, site, now, req, b);
       return methodIs(method, ['GET', 'HEAD', 'POST']) ?? executions(service, site, now, req, url, b, live);
@@ -240,6 +246,7 @@ function dashboard(service: ServiceCore, site: Site, now: () => number, live: bo
     totalExecutions: all.length,
     nowMs: now(),
     problems: service.sourceProblems.list(),
+    watching: service.sourceProblems.watching,
   };
   return live ? fragment(dashboardLive(site, data)) : page(site, 200, dashboardPage(site, data));
 }
@@ -249,17 +256,33 @@ function workflows(service: ServiceCore, site: Site, live: boolean): Reply {
   return live ? fragment(workflowsLive(site, rows)) : page(site, 200, workflowsPage(site, rows));
 }
 
-function workflow(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
+function workflow(service: UiService, site: Site, now: () => number, req: IncomingMessage, id: string, live: boolean): Reply {
   const found = workflowData(service, now, id);
   if (!found) return notFound(site, req, `There is no workflow “${id}”.`);
-  // ?revision=R shows that kept revision's source (issue 15).
+  // ?revision=R shows that kept revision's source (docs/rest-api.md#workflow-settings-and-revisions).
   const revision = new URL(req.url ?? '/', 'http://ui').searchParams.get('revision');
   const shown = revision ? attempt(() => service.getWorkflow(id, revision)) : undefined;
   if (revision && !shown) {
     return notFound(site, req, `Workflow “${id}” holds no revision “${revision}”: it was never deployed, or it is no longer kept (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are), so its source cannot be shown.`);
   }
-  const data = shown ? { ...found, shown } : found;
+  const coverage = attempt(() => service.workflowCoverage(id));
+  const data = { ...found, ...(shown ? { shown } : {}), ...(coverage ? { coverage } : {}) };
   return live ? fragment(workflowLive(data)) : page(site, 200, workflowPage(data, { argument: '' }));
+}
+
+/** `?from=R1&to=R2`: the diff of two kept revisions; a missing or unknown one is a 404 page saying which. */
+function revisionDiff(service: ServiceCore, site: Site, req: IncomingMessage, url: URL, id: string): Reply {
+  if (!exists(() => service.getWorkflow(id))) return notFound(site, req, `There is no workflow “${id}”.`);
+  const pick = (name: 'from' | 'to'): Workflow | string => {
+    const r = url.searchParams.get(name) ?? '';
+    if (r === '') return `Name two revisions to compare (“from” and “to”).`;
+    return attempt(() => service.getWorkflow(id, r)) ?? `Workflow “${id}” holds no revision “${r}” (the last ${MAX_REVISIONS_PER_WORKFLOW} revisions are kept).`;
+  };
+  const from = pick('from');
+  const to = pick('to');
+  if (typeof from === 'string') return notFound(site, req, from);
+  if (typeof to === 'string') return notFound(site, req, to);
+  return page(site, 200, diffPage(id, from, to));
 }
 
 function executions(
@@ -301,9 +324,10 @@ function execution(
   executionId: string,
   live: boolean,
 ): Reply {
-  const fromText = new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') ?? '0';
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const fromText = query.get('from') ?? '0';
   const from = /^\d{1,9}$/.test(fromText) ? Number(fromText) : 0;
-  const data = executionData(service, now, workflowId, executionId, from);
+  const data = executionData(service, now, workflowId, executionId, from, query.get('node') ?? undefined);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return live ? fragment(executionLive(data)) : page(site, 200, executionPage(data));
 }
@@ -394,7 +418,7 @@ async function prefilledWorkflow(service: ServiceCore, site: Site, now: () => nu
 }
 
 /**
- * Sends a callback from the execution page (issue 16): the form's `body` goes to the callback as a request
+ * Sends a callback from the execution page (docs/web-ui.md#pages): the form's `body` goes to the callback as a request
  * with the callback's method, as JSON when it parses as JSON, else as text, exactly as a request to its URL.
  */
 async function sendCallback(

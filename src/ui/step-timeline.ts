@@ -1,5 +1,5 @@
 /**
- * The execution page's step timeline (issue 12 "Terminal and UI"): the execution's step entries as a table,
+ * The execution page's step timeline (docs/web-ui.md#pages): the execution's step entries as a table,
  * each with its type, state, start (from the execution's start) and duration, loop iteration or retry attempt,
  * its parallel thread, nested under its parent by routine and branch; the exception on failed entries; the
  * variables at the detailed history level; the steps running now while the execution is ACTIVE (the page's
@@ -23,6 +23,10 @@ export interface TimelineData {
   readonly page: StepEntryList | undefined;
   /** Index of the page's first entry among all kept entries. */
   readonly from: number;
+  /** A step's line in the source shown on the execution page (`#src-L<line>`), when it is shown. */
+  readonly lineOf?: (routine: string, step: string) => number | undefined;
+  /** The step the timeline is narrowed to (a graph node picked), when it is. */
+  readonly only?: { readonly routine: string; readonly step: string };
 }
 
 const STATE_CLASS: Readonly<Record<StepEntry['state'], string>> = {
@@ -73,12 +77,12 @@ export function revisionLink(src: ExecutionSource): SafeHtml {
  * The stack trace of a FAILED execution, innermost first, each element linking to its line of the source of
  * the revision the execution ran.
  */
-export function stackTraceBlock(e: Execution, src: ExecutionSource): SafeHtml {
+export function stackTraceBlock(e: Execution, src: ExecutionSource, onPage = false): SafeHtml {
   const elements = e.error?.stackTrace?.elements;
   if (!elements?.length) return html``;
   return html`<ol class="stack-trace" id="stack-trace">${elements.map(
     (el, i) =>
-      html`<li><code>${el.step}</code> <span class="muted">in</span> <code>${el.routine}</code> — ${sourceLink(
+      html`<li>${onPage ? html`<a class="frame-line" href="#src-L${el.position.line}"><code>${el.step}</code></a>` : html`<code>${el.step}</code>`} <span class="muted">in</span> <code>${el.routine}</code> — ${sourceLink(
         src,
         el.position.line,
         `line ${el.position.line}, column ${el.position.column}`,
@@ -95,12 +99,13 @@ function typeLabel(stepType: string): string {
 function progressLabel(e: StepEntry): string {
   const m = e.stepEntryMetadata;
   if (m.progressNumber === undefined) return m.expectedIteration !== undefined ? `${m.expectedIteration} iterations` : '';
-  if (m.progressType === 'PROGRESS_TYPE_RETRY') return `retry ${m.progressNumber}`;
+  // Google numbers retries from 1: retry 1 is the second attempt.
+  if (m.progressType === 'PROGRESS_TYPE_RETRY') return `retry ${m.progressNumber} (attempt ${Number(m.progressNumber) + 1})`;
   return `iteration ${m.progressNumber}${m.expectedIteration !== undefined ? ` of ${m.expectedIteration}` : ''}`;
 }
 
-/** One row; `line` is the failing entry's source line (from the stack trace) when known. */
-function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, src: ExecutionSource, line: string | undefined): SafeHtml {
+/** One row; `line` is the failing entry's source line (from the stack trace) when known; `at` its step's line on this page. */
+function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, src: ExecutionSource, line: string | undefined, at: number | undefined): SafeHtml {
   const created = Date.parse(e.createTime);
   const end = e.state === 'STATE_IN_PROGRESS' ? nowMs : Date.parse(e.updateTime);
   const failed = e.state === 'STATE_FAILED' && e.exception;
@@ -109,7 +114,7 @@ function entryRow(e: StepEntry, depth: number, startMs: number, nowMs: number, s
   const depthClass = `depth-${Math.min(depth, 12)}`;
   return html`<tr class="entry entry-${STATE_CLASS[e.state]}" id="entry-${e.entryId}" data-entry-id="${e.entryId}">
 <td class="num">${e.entryId}</td>
-<td class="step-cell ${depthClass}"><span class="step-name mono">${e.step}</span>${e.routine !== 'main' ? html` <span class="muted routine">in ${e.routine}</span>` : ''}${
+<td class="step-cell ${depthClass}">${at !== undefined ? html`<a class="step-name mono step-line" href="#src-L${at}" title="Line ${at} of the source below">${e.step}</a>` : html`<span class="step-name mono">${e.step}</span>`}${e.routine !== 'main' ? html` <span class="muted routine">in ${e.routine}</span>` : ''}${
     failed
       ? html`<div class="entry-error">${err?.tags.length ? html`<span class="tag">${err.tags[0]!}</span> ` : ''}${err?.message ?? ''}${line !== undefined ? html` ${sourceLink(src, line, `line ${line}`)}` : ''}<details><summary>Exception</summary><pre class="json">${prettyJson(e.exception!.payload)}</pre></details></div>`
       : ''
@@ -143,7 +148,7 @@ export function stepTimeline(d: TimelineData, nowMs: number, src: ExecutionSourc
     const level = p !== undefined ? (depth.get(p) ?? 0) + 1 : 0;
     depth.set(entry.entryId, level);
     const line = entry.state === 'STATE_FAILED' ? trace.find((t) => t.step === entry.step && t.routine === entry.routine)?.position.line : undefined;
-    return entryRow(entry, level, startMs, nowMs, src, line);
+    return entryRow(entry, level, startMs, nowMs, src, line, d.lineOf?.(entry.routine, entry.step));
   });
   const current =
     e.state === 'ACTIVE' && e.status?.currentSteps.length
@@ -152,13 +157,14 @@ export function stepTimeline(d: TimelineData, nowMs: number, src: ExecutionSourc
         )}</ul></div>`
       : '';
   const base = uiPath('executions', workflowId, executionId);
+  const keep = d.only ? `&node=${encodeURIComponent(`${d.only.routine}/${d.only.step}`)}` : '';
   const total = page.totalSize;
   const shownTo = d.from + page.stepEntries.length;
   const nav =
     total > TIMELINE_PAGE_SIZE
       ? html`<nav class="pager" aria-label="Step entries pages"><span class="muted">Entries ${d.from + 1}–${shownTo} of ${total}</span>${
-          d.from > 0 ? html` <a id="steps-prev" href="${base}?from=${Math.max(0, d.from - TIMELINE_PAGE_SIZE)}">Earlier</a>` : ''
-        }${shownTo < total ? html` <a id="steps-next" href="${base}?from=${shownTo}">Later</a>` : ''}</nav>`
+          d.from > 0 ? html` <a id="steps-prev" href="${base}?from=${Math.max(0, d.from - TIMELINE_PAGE_SIZE)}${keep}">Earlier</a>` : ''
+        }${shownTo < total ? html` <a id="steps-next" href="${base}?from=${shownTo}${keep}">Later</a>` : ''}</nav>`
       : '';
   const dropped = page.droppedEntries
     ? html`<p class="muted">The oldest ${page.droppedEntries} entries were dropped (at most 10,000 are kept per execution).</p>`
@@ -169,5 +175,8 @@ export function stepTimeline(d: TimelineData, nowMs: number, src: ExecutionSourc
 <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Start</th><th scope="col">Duration</th><th scope="col">Iteration / retry</th><th scope="col">Thread</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
     : html`<p class="muted">No steps yet.</p>`;
-  return section('ex-steps', html`Steps <span class="muted">${total}</span>`, html`${current}${dropped}${nav}${table}${nav}`);
+  const only = d.only
+    ? html`<p class="timeline-filter" id="timeline-filter">Showing the entries of step <code>${d.only.step}</code>${d.only.routine !== 'main' ? html` in <code>${d.only.routine}</code>` : ''}. <a href="${base}#ex-graph" id="timeline-all">All steps</a></p>`
+    : '';
+  return section('ex-steps', html`Steps <span class="muted">${total}</span>`, html`${only}${current}${dropped}${nav}${table}${nav}`);
 }

@@ -1,12 +1,16 @@
 /**
- * The web UI's list pages (spec "Web UI"), as functions from data to HTML: the dashboard, workflows, one
+ * The web UI's list pages (docs/web-ui.md#pages), as functions from data to HTML: the dashboard, workflows, one
  * workflow with its start form, and executions. They know nothing about HTTP or the service:
  * src/ui/routes.ts gathers the data from the ServiceCore, picks the view and writes the response. The page
  * frame and shared pieces are in layout.ts, the execution page in execution-page.ts.
  */
 import type { Execution, ExecutionState, Workflow } from '../service/model.ts';
-import type { SourceProblem } from '../service/source-problems.ts';
+import type { SourceProblem } from '../service/watch/source-problems.ts';
 import { formatTime, lastSegment, sourceLines } from './format.ts';
+import { workflowGraph } from './graph-view.ts';
+import { compareForm } from './diff-page.ts';
+import type { SourceCoverage } from '../coverage/summary.ts';
+import { coverageSummary, coveredLines } from './coverage-view.ts';
 import { html, type SafeHtml, uiPath } from './html.ts';
 import {
   crumbs,
@@ -35,12 +39,14 @@ export interface DashboardData {
   readonly recent: readonly Execution[];
   readonly totalExecutions: number;
   readonly nowMs: number;
-  /** Watched files that failed to deploy (issue 16). */
+  /** Watched files that failed to deploy (docs/web-ui.md#pages). */
   readonly problems: readonly SourceProblem[];
+  /** Whether a workflows directory is watched (the page then keeps refreshing, to show files break or heal). */
+  readonly watching?: boolean;
 }
 
 /**
- * A watched file that failed to deploy (issue 16): the file, the error and where it is, and which revision
+ * A watched file that failed to deploy (docs/web-ui.md#pages): the file, the error and where it is, and which revision
  * is still running in its place. `link`: name the workflow with a link to its page (on the dashboard).
  */
 function sourceProblemBlock(p: SourceProblem, link: boolean): SafeHtml {
@@ -73,7 +79,8 @@ export function dashboardLive(site: Site, d: DashboardData): SafeHtml {
   const problems = d.problems.length
     ? section('dash-problems', html`Files that failed to deploy <span class="muted">${d.problems.length}</span>`, d.problems.map((p) => sourceProblemBlock(p, true)))
     : '';
-  return liveRegion('/ui', d.counts.ACTIVE > 0, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`);
+  // It refreshes while executions run, and while a directory is watched (a file may break or be fixed).
+  return liveRegion('/ui', d.counts.ACTIVE > 0 || d.watching === true, POLL_SEC.page, html`${problems}${counts}${workflows}${recent}`, d.counts.ACTIVE > 0 ? undefined : 'Watching the workflows directory');
 }
 
 /** The dashboard page. */
@@ -120,12 +127,14 @@ export interface WorkflowData {
   readonly totalExecutions: number;
   readonly activeExecutions: number;
   readonly nowMs: number;
-  /** Its watched file's failed deploy, if the latest save did not deploy (issue 16). */
+  /** Its watched file's failed deploy, if the latest save did not deploy (docs/web-ui.md#pages). */
   readonly problem?: SourceProblem;
-  /** Its kept revisions, newest first (issue 15). */
+  /** Its kept revisions, newest first (docs/rest-api.md#workflow-settings-and-revisions). */
   readonly revisions?: readonly Workflow[];
   /** The revision whose source is shown, when it is not the current one (`?revision=`). */
   readonly shown?: Workflow;
+  /** Coverage of the current revision (shown on its source; docs/coverage.md). */
+  readonly coverage?: SourceCoverage;
 }
 
 /** The start-execution form of a workflow page; also the fragment answered to its htmx POST. */
@@ -166,9 +175,8 @@ export function workflowPage(d: WorkflowData, form: StartForm): Page {
   const id = lastSegment(w.name);
   const shown = d.shown ?? w;
   const lines = sourceLines(shown.sourceContents);
-  const source = html`<div class="source-wrap" tabindex="0" role="region" aria-label="Source of ${id}"><pre class="source"><code>${lines.map(
-    (line, i) => html`<span class="line" id="L${i + 1}">${line}</span>\n`,
-  )}</code></pre></div>`;
+  const coverage = shown === w ? d.coverage : undefined;
+  const source = html`${coverage ? coverageSummary(coverage) : ''}<div class="source-wrap" tabindex="0" role="region" aria-label="Source of ${id}"><pre class="source"><code>${coveredLines(lines, coverage)}</code></pre></div>`;
   const body = html`${crumbs([['Workflows', '/ui/workflows'], [id, undefined]])}
 <div class="title-row"><h1 class="mono-title">${id}</h1><span class="wf-state">${w.state}</span></div>
 ${d.problem ? sourceProblemBlock(d.problem, false) : ''}
@@ -182,11 +190,15 @@ ${w.description ? html`<p class="lead">${w.description}</p>` : html`<p class="le
 ${section('wf-start', 'Start an execution', startForm(id, form))}
 ${workflowLive(d)}
 ${revisionsSection(id, w, shown, d.revisions ?? [w])}
+${section('wf-graph', html`Graph${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''}`, workflowGraph(shown.sourceContents))}
 ${section('wf-source', html`Source${shown !== w ? html` of revision <span class="mono">${shown.revisionId}</span>` : ''} <span class="muted">${lines.length} ${lines.length === 1 ? 'line' : 'lines'}</span>`, source)}`;
   return { title: `Workflow ${id}`, section: 'workflows', body };
 }
 
-/** The revisions of a workflow, newest first, each linking to the page showing its source (issue 15). */
+/**
+ * The revisions of a workflow, newest first, each linking to the page showing its source (docs/rest-api.md#workflow-settings-and-revisions), the one
+ * shown marked; a form compares two of them.
+ */
 function revisionsSection(id: string, current: Workflow, shown: Workflow, revisions: readonly Workflow[]): SafeHtml {
   const base = uiPath('workflows', id);
   const rows = revisions.map((r) => {
@@ -195,7 +207,7 @@ function revisionsSection(id: string, current: Workflow, shown: Workflow, revisi
     return html`<tr${r.revisionId === shown.revisionId ? html` class="selected" aria-current="true"` : ''}><td class="mono"><a href="${link}">${r.revisionId}</a></td><td>${formatTime(r.revisionCreateTime ?? r.createTime)}</td><td class="muted">${label}</td></tr>`;
   });
   const table = html`<table class="revisions"><thead><tr><th>Revision</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
-  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, table);
+  return section('wf-revisions', html`Revisions <span class="muted">${revisions.length}</span>`, html`${table}${compareForm(id, revisions, shown)}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -225,7 +237,7 @@ function listUrl(workflowId: string | undefined, state?: ExecutionState, page = 
   return query ? `${base}?${query}` : base;
 }
 
-/** "Showing 101–200 of 3000" with links to the newer and older pages (issue 16: lists page). */
+/** "Showing 101–200 of 3000" with links to the newer and older pages (docs/web-ui.md#pages: lists page). */
 function pager(d: ExecutionsData): SafeHtml {
   const pages = Math.max(1, Math.ceil(d.matching / d.pageSize));
   if (pages === 1) return html``;

@@ -1,4 +1,4 @@
-// Issue 16 "Safe by default", black-box against the built bundle: no web page of another origin, and no
+// docs/cli.md#safe-by-default, black-box against the built bundle: no web page of another origin, and no
 // DNS-rebound name, may change the emulator's state through any state-changing route of the REST port
 // (management API, Google's REST transport, the web UI's forms, anything under /emulator/v1); clients that
 // are not browsers (no Origin, no Sec-Fetch-*) keep working by any Host name; callback URLs stay callable by
@@ -202,7 +202,7 @@ async function refusedEverywhere(c: Ctx, headers: Record<string, string>, messag
 
 const host = (c: Ctx): string => new URL(c.emu.url).host;
 
-guardSuite('browser guard: cross-origin and DNS rebinding (issue 16, black-box)', [], (s) => {
+guardSuite('browser guard: cross-origin and DNS rebinding (docs/cli.md#safe-by-default, black-box)', [], (s) => {
   s('a page of another origin (Origin header) is refused on every state-changing route, nothing changes', async (c) => {
     await refusedEverywhere(c, { host: host(c), origin: 'http://evil.example' }, /cross-origin request refused: http:\/\/evil\.example.*--allow-origin/);
   });
@@ -277,7 +277,7 @@ guardSuite('browser guard: cross-origin and DNS rebinding (issue 16, black-box)'
   });
 });
 
-guardSuite('browser guard: --allow-origin and --allowed-host open it up (issue 16, black-box)', ['--allow-origin', 'http://localhost:3000', '--allow-origin=http://dev.test:5173', '--allowed-host', 'emulator.test', '--allowed-host', '.box.test'], (s) => {
+guardSuite('browser guard: --allow-origin and --allowed-host open it up (docs/cli.md#safe-by-default, black-box)', ['--allow-origin', 'http://localhost:3000', '--allow-origin=http://dev.test:5173', '--allowed-host', 'emulator.test', '--allowed-host', '.box.test'], (s) => {
   s('an allowed origin may change state and gets CORS answers, preflight included', async (c) => {
     const pre = await raw(c.emu.url, 'OPTIONS', `${c.api}/workflows?workflowId=fromdev`, {
       host: host(c),
@@ -312,7 +312,7 @@ guardSuite('browser guard: --allow-origin and --allowed-host open it up (issue 1
   });
 });
 
-const env = suite('browser guard: configuration (issue 16)');
+const env = suite('browser guard: configuration (docs/cli.md#safe-by-default)');
 env('ALLOW_ORIGIN and ALLOWED_HOSTS take comma-separated lists; a bad origin stops start-up with exit 2', async () => {
   const emu = await startEmulator({ workflowsDir: false, env: { ALLOW_ORIGIN: 'http://a.test:1, http://b.test:2', ALLOWED_HOSTS: 'named.test' } });
   try {
@@ -333,7 +333,7 @@ env('ALLOW_ORIGIN and ALLOWED_HOSTS take comma-separated lists; a bad origin sto
 });
 env.run();
 
-const line = suite('start-up line (issue 16)');
+const line = suite('start-up line (docs/cli.md#safe-by-default)');
 line('bound to all interfaces, the listening line says so and how to bind to this machine only', async () => {
   const open = await startEmulator({ workflowsDir: false, args: ['--host', '0.0.0.0'] });
   const local = await startEmulator({ workflowsDir: false });

@@ -1,5 +1,5 @@
 // Mocks, the virtual clock, child workflows and the control API end to end, against the built bundle over
-// real sockets (issue 13): `--mocks FILE` and `--clock virtual` at start-up, `/emulator/v1/*`, the calls
+// real sockets (docs/mocks-and-clock.md#mocks): `--mocks FILE` and `--clock virtual` at start-up, `/emulator/v1/*`, the calls
 // each execution made, and the Workflow Executions connector running children in the emulator (Google's
 // connector reference: googleapis/workflowexecutions).
 import { suite } from 'uvu';
@@ -357,7 +357,7 @@ s('health, clock, and reset back to empty', async () => {
   assert.is((await emu.request('POST', '/emulator/v1/health')).status, 404);
 });
 
-s('the control API passes the browser guard: another web origin cannot reset or replace mocks (issue 16)', async () => {
+s('the control API passes the browser guard: another web origin cannot reset or replace mocks (docs/cli.md#safe-by-default)', async () => {
   const r = await emu.request('POST', '/emulator/v1/reset', undefined, { origin: 'https://evil.example' });
   assert.is(r.status, 403);
   const m = await emu.request('PUT', '/emulator/v1/mocks', { http: [] }, { origin: 'https://evil.example' });

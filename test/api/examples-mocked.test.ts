@@ -1,4 +1,4 @@
-// The order saga with the shop mocked and no example services (issue 13 "Tests and numbers"): the server on
+// The order saga with the shop mocked and no example services (docs/mocks-and-clock.md#mocks): the server on
 // examples/workflows with `--mocks examples/tests/mocks/shop.yaml --clock virtual`, driven over REST and the
 // callback URL, as a user would drive it in CI.
 import { suite } from 'uvu';

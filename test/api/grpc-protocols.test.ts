@@ -14,7 +14,7 @@ import { API_CODES, ApiError, type ApiCode } from '../../src/service/errors.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 
-// SPEC.md "gRPC API": the router's three protocols (gRPC, gRPC-Web, Connect) over h2c with Connect clients,
+// docs/grpc.md#the-grpc-api: the router's three protocols (gRPC, gRPC-Web, Connect) over h2c with Connect clients,
 // the error mapping, the conversions between resources and messages, and Google's REST transport in process.
 const s = suite<{ grpc: InProcessGrpc; core: ServiceCore & { close(): void }; server: GrpcServer }>('api grpc-protocols (router, conversions)');
 
@@ -32,7 +32,7 @@ s.after((ctx) => ctx.grpc.close());
 const transports = connectTransports;
 
 for (const [protocol, make] of Object.entries(transports)) {
-  s(`the router answers ${protocol} clients over h2c on the gRPC port (spec "gRPC API")`, async (ctx) => {
+  s(`the router answers ${protocol} clients over h2c on the gRPC port (docs/grpc.md#the-grpc-api)`, async (ctx) => {
     const transport = make({ baseUrl: `http://127.0.0.1:${ctx.server.port}`, httpVersion: '2' });
     const workflows = createClient(Workflows, transport);
     const id = `via-${protocol.toLowerCase().replace(/[^a-z]/g, '')}`;
@@ -59,7 +59,7 @@ for (const [protocol, make] of Object.entries(transports)) {
   });
 }
 
-s('Operations methods other than GetOperation and WaitOperation answer UNIMPLEMENTED (spec "gRPC API")', async (ctx) => {
+s('Operations methods other than GetOperation and WaitOperation answer UNIMPLEMENTED (docs/grpc.md#the-grpc-api)', async (ctx) => {
   const operations = createClient(Operations, createGrpcTransport({ baseUrl: `http://127.0.0.1:${ctx.server.port}` }));
   try {
     await operations.listOperations({ name: PARENT });
@@ -69,7 +69,7 @@ s('Operations methods other than GetOperation and WaitOperation answer UNIMPLEME
   }
 });
 
-s('an execution started over gRPC reaches SUCCEEDED with its result (spec "States and transitions")', async (ctx) => {
+s('an execution started over gRPC reaches SUCCEEDED with its result (docs/api-resources.md#states-and-transitions)', async (ctx) => {
   const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${ctx.server.port}` });
   await createClient(Workflows, transport).createWorkflow({
     parent: PARENT,
@@ -97,7 +97,7 @@ s('ApiError codes map to the gRPC codes of the same name (Google API design guid
   assert.is(toConnectError(new Error('oops')).code, Code.Internal);
 });
 
-s('grpc-message escapes only what the gRPC spec requires, so grpc-js reads `/` and `:` (spec "gRPC API")', () => {
+s('grpc-message escapes only what the gRPC spec requires, so grpc-js reads `/` and `:` (docs/grpc.md#the-grpc-api)', () => {
   assert.is(minimalGrpcMessage(encodeURIComponent('workflow "projects/p/workflows/x" not found: a,b')), 'workflow "projects/p/workflows/x" not found: a,b');
   assert.is(minimalGrpcMessage(encodeURIComponent('100% é\n')), '100%25 %C3%A9%0A');
   assert.is(minimalGrpcMessage('%E0%A4%A'), '%E0%A4%A');
@@ -108,7 +108,7 @@ s('grpc-message escapes a space at either end, which HTTP/2 forbids around a fie
   assert.is(minimalGrpcMessage(encodeURIComponent(' ')), '%20');
 });
 
-s('timestamps keep every fractional digit, in UTC or with an offset (spec "Workflow": ISO 8601 UTC)', () => {
+s('timestamps keep every fractional digit, in UTC or with an offset (docs/api-resources.md#workflow: ISO 8601 UTC)', () => {
   const t = timestampFromRfc3339('2026-11-21T07:10:44.123456789Z');
   assert.is(t.seconds, BigInt(Date.UTC(2026, 10, 21, 7, 10, 44) / 1000));
   assert.is(t.nanos, 123456789);
@@ -117,7 +117,7 @@ s('timestamps keep every fractional digit, in UTC or with an offset (spec "Workf
   assert.throws(() => timestampFromRfc3339('yesterday'), (e: ApiError) => e.code === 'INVALID_ARGUMENT');
 });
 
-s('resource names are parsed against the configured project and location (spec "Endpoints")', () => {
+s('resource names are parsed against the configured project and location (docs/rest-api.md#endpoints)', () => {
   const service = { project: 'my-project', location: 'us-central1' };
   assert.equal(parseName(service, `${PARENT}/workflows/w/executions/e`, ['workflows', 'executions']), ['w', 'e']);
   assert.equal(parseName(service, PARENT, []), []);
@@ -133,7 +133,7 @@ s('update masks name proto fields and become the resource field names (Google Up
   assert.throws(() => workflowUpdateMask(['nope']), (e: ApiError) => e.code === 'INVALID_ARGUMENT');
 });
 
-s('executions convert with state, times, duration and payloads; BASIC omits argument, result and error (spec "Execution")', () => {
+s('executions convert with state, times, duration and payloads; BASIC omits argument, result and error (docs/api-resources.md#execution)', () => {
   const execution = {
     name: `${PARENT}/workflows/w/executions/e`,
     state: 'FAILED' as const,
@@ -161,7 +161,7 @@ s('executions convert with state, times, duration and payloads; BASIC omits argu
   assert.is(active.duration, undefined);
 });
 
-s('Google REST transport in process: query enums by number, bad JSON is 400, unknown paths are left to REST (spec "Endpoints")', async (ctx) => {
+s('Google REST transport in process: query enums by number, bad JSON is 400, unknown paths are left to REST (docs/rest-api.md#endpoints)', async (ctx) => {
   const url = (path: string) => `http://localhost/v1/${PARENT}${path}`;
   const created = await handleGoogleRest(
     ctx.core,

@@ -4,7 +4,7 @@ import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { ADD_ONE_SOURCE as SOURCE, createWorkflow, noAuth as auth, PARENT, rejects, untilDone } from '../support/google-clients.ts';
 
-// SPEC.md "gRPC API" and "Endpoints": Google's client library on its REST transport (`fallback`), which calls
+// docs/grpc.md#the-grpc-api and docs/rest-api.md#endpoints: Google's client library on its REST transport (`fallback`), which calls
 // the REST paths with `$alt=json;enum-encoding=int` and expects the gRPC API's messages as proto3 JSON (done
 // operations for create/update/delete, enums as integers), for every RPC; plain REST keeps the spec's shapes.
 const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc-rest (Google client over REST)');
@@ -109,7 +109,7 @@ s('every Executions RPC over REST: create, get until SUCCEEDED, list, cancel (Go
   assert.is(cancelled.state, 'CANCELLED');
 });
 
-s('with $alt=json;enum-encoding=int create answers an operation with int enums; plain REST answers the workflow (spec "Endpoints")', async (ctx) => {
+s('with $alt=json;enum-encoding=int create answers an operation with int enums; plain REST answers the workflow (docs/rest-api.md#endpoints)', async (ctx) => {
   const post = (query: string) =>
     fetch(`${ctx.server.url}/v1/${PARENT}/workflows?${query}`, {
       method: 'POST',

@@ -1,4 +1,4 @@
-// The Execution fields issue 12 adds, over gRPC with Google's own client (@google-cloud/workflows), as the
+// The Execution fields docs/rest-api.md#step-history adds, over gRPC with Google's own client (@google-cloud/workflows), as the
 // published proto has them: error.stack_trace (StackTraceElement with step, routine, position line/column/
 // length), status.current_steps while ACTIVE (one per running parallel branch), duration; and the workflow's
 // execution_history_level.
@@ -9,7 +9,7 @@ import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createWorkflow, noAuth as auth, PARENT, untilDone } from '../support/google-clients.ts';
 
-const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc: step history fields of Execution (issue 12)');
+const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc: step history fields of Execution (docs/rest-api.md#step-history)');
 
 s.before(async (ctx) => {
   ctx.server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} }, printExecutionEnd: () => {} });

@@ -10,7 +10,7 @@ import { MAX_REQUEST_BYTES } from '../../src/platform/request-body.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
 
-// SPEC.md "gRPC API" over the stream adapter (src/api/grpc-stream.ts): every protocol the port speaks with
+// docs/grpc.md#the-grpc-api over the stream adapter (src/api/grpc-stream.ts): every protocol the port speaks with
 // messages larger than HTTP/2's 64 KB flow-control window, the 4 MB request limit (RESOURCE_EXHAUSTED, as
 // gRPC's own default), compressed requests, the plain-gRPC fast path answering like Connect's handler, and
 // clients that reset their streams half-way.
@@ -36,7 +36,7 @@ function bigSource(bytes: number, tag: string): string {
 
 for (const [protocol, make] of Object.entries(transports)) {
   const slug = protocol.toLowerCase().replace(/[^a-z]/g, '');
-  s(`${protocol}: a 120 KB source goes in and comes back whole, and a 600 KB list answers (spec "gRPC API")`, async (ctx) => {
+  s(`${protocol}: a 120 KB source goes in and comes back whole, and a 600 KB list answers (docs/grpc.md#the-grpc-api)`, async (ctx) => {
     const workflows = createClient(Workflows, make({ baseUrl: ctx.url, httpVersion: '2' }));
     for (let i = 0; i < 5; i++) {
       const source = bigSource(120 * 1024, `${slug}${i}`);
@@ -50,7 +50,7 @@ for (const [protocol, make] of Object.entries(transports)) {
     for (const w of mine) assert.ok((w.sourceCode.value as string).length > 120 * 1024 - 100);
   });
 
-  s(`${protocol}: a request message over 4 MB is refused with RESOURCE_EXHAUSTED and the port keeps serving (issue 11)`, async (ctx) => {
+  s(`${protocol}: a request message over 4 MB is refused with RESOURCE_EXHAUSTED and the port keeps serving (docs/api-resources.md#limits)`, async (ctx) => {
     const workflows = createClient(Workflows, make({ baseUrl: ctx.url, httpVersion: '2' }));
     try {
       await workflows.createWorkflow({

@@ -5,7 +5,7 @@ import { WorkflowsClient, ExecutionsClient } from '@google-cloud/workflows';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { ADD_ONE_SOURCE as SOURCE, createWorkflow, noAuth as auth, PARENT, rejects, untilDone } from '../support/google-clients.ts';
 
-// SPEC.md "gRPC API": Google's own client library (@google-cloud/workflows 4.x) over gRPC against the running
+// docs/grpc.md#the-grpc-api: Google's own client library (@google-cloud/workflows 4.x) over gRPC against the running
 // emulator, on an insecure channel with no credentials, for every RPC; plus REST and gRPC sharing one store.
 const s = suite<{ server: RunningServer; workflows: WorkflowsClient; executions: ExecutionsClient }>('api grpc (Google client over gRPC)');
 
@@ -36,12 +36,12 @@ s.after(async (ctx) => {
   await ctx.server.close();
 });
 
-s('the emulator serves gRPC on its own port (spec "Configuration": GRPC_PORT)', (ctx) => {
+s('the emulator serves gRPC on its own port (docs/cli.md#configuration: GRPC_PORT)', (ctx) => {
   assert.type(ctx.server.grpcPort, 'number');
   assert.is.not(ctx.server.grpcPort, ctx.server.port);
 });
 
-s('CreateWorkflow returns a done operation whose promise() gives the workflow and OperationMetadata (spec "gRPC API")', async (ctx) => {
+s('CreateWorkflow returns a done operation whose promise() gives the workflow and OperationMetadata (docs/grpc.md#the-grpc-api)', async (ctx) => {
   const [operation] = await ctx.workflows.createWorkflow({
     parent: PARENT,
     workflowId: 'create-me',
@@ -64,7 +64,7 @@ s('CreateWorkflow returns a done operation whose promise() gives the workflow an
   assert.is((raw as { response?: { type_url?: string } }).response?.type_url, 'type.googleapis.com/google.cloud.workflows.v1.Workflow');
 });
 
-s('GetWorkflow returns every field of the workflow resource (spec "Workflow")', async (ctx) => {
+s('GetWorkflow returns every field of the workflow resource (docs/api-resources.md#workflow)', async (ctx) => {
   const created = await createWorkflow(ctx, 'get-me', SOURCE, 'desc');
   const [workflow] = await ctx.workflows.getWorkflow({ name: `${PARENT}/workflows/get-me` });
   assert.is(workflow.name, created.name);
@@ -76,7 +76,7 @@ s('GetWorkflow returns every field of the workflow resource (spec "Workflow")', 
   assert.is(workflow.createTime!.nanos, created.createTime!.nanos);
 });
 
-s('GetWorkflow with the current revision_id answers; another revision is NOT_FOUND (spec "Versioning")', async (ctx) => {
+s('GetWorkflow with the current revision_id answers; another revision is NOT_FOUND (docs/api-resources.md#versioning)', async (ctx) => {
   const created = await createWorkflow(ctx, 'get-revision');
   const [workflow] = await ctx.workflows.getWorkflow({ name: created.name, revisionId: created.revisionId });
   assert.is(workflow.revisionId, created.revisionId);
@@ -103,7 +103,7 @@ s('ListWorkflows pages with page_size and page_token; listWorkflowsAsync iterate
   assert.match(bad.message, /invalid filter/);
 });
 
-s('UpdateWorkflow honours update_mask: only the masked fields change (spec "gRPC API")', async (ctx) => {
+s('UpdateWorkflow honours update_mask: only the masked fields change (docs/grpc.md#the-grpc-api)', async (ctx) => {
   const created = await createWorkflow(ctx, 'masked', SOURCE, 'before');
   const [operation] = await ctx.workflows.updateWorkflow({
     workflow: { name: created.name, description: 'after', sourceContents: SLEEPY },
@@ -133,7 +133,7 @@ s('UpdateWorkflow without update_mask replaces every updatable field (Google: "t
   assert.is(workflow.description, '');
 });
 
-s('UpdateWorkflow with a mask naming a field that cannot be updated is INVALID_ARGUMENT (spec "Errors")', async (ctx) => {
+s('UpdateWorkflow with a mask naming a field that cannot be updated is INVALID_ARGUMENT (docs/api-resources.md#errors)', async (ctx) => {
   const created = await createWorkflow(ctx, 'bad-mask');
   const state = await rejects(ctx.workflows.updateWorkflow({ workflow: { name: created.name }, updateMask: { paths: ['state'] } }));
   assert.is(state.code, grpc.status.INVALID_ARGUMENT);
@@ -142,14 +142,14 @@ s('UpdateWorkflow with a mask naming a field that cannot be updated is INVALID_A
   assert.match(unknown.details, /no_such_field/);
 });
 
-s('UpdateWorkflow of an unknown workflow is NOT_FOUND (spec "Endpoints": PATCH 404)', async (ctx) => {
+s('UpdateWorkflow of an unknown workflow is NOT_FOUND (docs/rest-api.md#endpoints: PATCH 404)', async (ctx) => {
   const error = await rejects(
     ctx.workflows.updateWorkflow({ workflow: { name: `${PARENT}/workflows/ghost`, description: 'x' }, updateMask: { paths: ['description'] } }),
   );
   assert.is(error.code, grpc.status.NOT_FOUND);
 });
 
-s('DeleteWorkflow returns a done operation with an empty response; the workflow is gone (spec "Endpoints")', async (ctx) => {
+s('DeleteWorkflow returns a done operation with an empty response; the workflow is gone (docs/rest-api.md#endpoints)', async (ctx) => {
   const created = await createWorkflow(ctx, 'delete-me');
   const [operation] = await ctx.workflows.deleteWorkflow({ name: created.name });
   assert.ok(operation.done);
@@ -234,7 +234,7 @@ s('labels, userEnvVars, callLogLevel, serviceAccount and cryptoKeyName are store
   assert.is.not(reenv.revisionId, wf.revisionId);
 });
 
-s('errors keep the REST message with the gRPC code: NOT_FOUND (spec "Errors": 404)', async (ctx) => {
+s('errors keep the REST message with the gRPC code: NOT_FOUND (docs/api-resources.md#errors: 404)', async (ctx) => {
   const error = await rejects(ctx.workflows.getWorkflow({ name: `${PARENT}/workflows/missing` }));
   assert.is(error.code, grpc.status.NOT_FOUND);
   const rest = await restJson(ctx.server, 'GET', '/workflows/missing');
@@ -242,7 +242,7 @@ s('errors keep the REST message with the gRPC code: NOT_FOUND (spec "Errors": 40
   assert.is(error.details, rest.json.error.message);
 });
 
-s('CreateWorkflow with an existing ID is ALREADY_EXISTS (spec "Errors": 409)', async (ctx) => {
+s('CreateWorkflow with an existing ID is ALREADY_EXISTS (docs/api-resources.md#errors: 409)', async (ctx) => {
   await createWorkflow(ctx, 'twice');
   const error = await rejects(ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'twice', workflow: { sourceContents: SOURCE } }));
   assert.is(error.code, grpc.status.ALREADY_EXISTS);
@@ -251,7 +251,7 @@ s('CreateWorkflow with an existing ID is ALREADY_EXISTS (spec "Errors": 409)', a
   assert.is(error.details, rest.json.error.message);
 });
 
-s('CreateWorkflow with an invalid definition, an empty source or no ID is INVALID_ARGUMENT (spec "Errors": 400)', async (ctx) => {
+s('CreateWorkflow with an invalid definition, an empty source or no ID is INVALID_ARGUMENT (docs/api-resources.md#errors: 400)', async (ctx) => {
   const invalid = await rejects(
     ctx.workflows.createWorkflow({ parent: PARENT, workflowId: 'broken', workflow: { sourceContents: 'main:\n  steps: [' } }),
   );
@@ -263,7 +263,7 @@ s('CreateWorkflow with an invalid definition, an empty source or no ID is INVALI
   assert.is(noId.code, grpc.status.INVALID_ARGUMENT);
 });
 
-s('names of another project are NOT_FOUND, malformed names INVALID_ARGUMENT (spec "Endpoints": {prefix})', async (ctx) => {
+s('names of another project are NOT_FOUND, malformed names INVALID_ARGUMENT (docs/rest-api.md#endpoints: {prefix})', async (ctx) => {
   const other = await rejects(ctx.workflows.getWorkflow({ name: 'projects/other/locations/us-central1/workflows/x' }));
   assert.is(other.code, grpc.status.NOT_FOUND);
   const malformed = await rejects(ctx.executions.getExecution({ name: `${PARENT}/workflows/x` }));
@@ -271,7 +271,7 @@ s('names of another project are NOT_FOUND, malformed names INVALID_ARGUMENT (spe
   assert.match(malformed.details, /projects\/\{project\}\/locations\/\{location\}\/workflows\/\{workflow\}\/executions\/\{execution\}/);
 });
 
-s('an execution created over gRPC finishes with the expected result, every field set (spec "Execution")', async (ctx) => {
+s('an execution created over gRPC finishes with the expected result, every field set (docs/api-resources.md#execution)', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'adder');
   const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: { argument: '{"x":41}' } });
   assert.is(created.state, 'ACTIVE');
@@ -289,7 +289,7 @@ s('an execution created over gRPC finishes with the expected result, every field
   assert.is(done.workflowRevisionId, workflow.revisionId);
 });
 
-s('a failed execution carries error.payload (JSON error map) and error.context (spec "States and transitions")', async (ctx) => {
+s('a failed execution carries error.payload (JSON error map) and error.context (docs/api-resources.md#states-and-transitions)', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'failing', FAILING);
   const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
   const done = await untilDone(ctx, created.name!);
@@ -299,14 +299,14 @@ s('a failed execution carries error.payload (JSON error map) and error.context (
   assert.is(done.error!.context, 'step: explode');
 });
 
-s('CreateExecution for an unknown workflow is NOT_FOUND (spec "Endpoints": 404)', async (ctx) => {
+s('CreateExecution for an unknown workflow is NOT_FOUND (docs/rest-api.md#endpoints: 404)', async (ctx) => {
   const error = await rejects(ctx.executions.createExecution({ parent: `${PARENT}/workflows/nobody`, execution: {} }));
   assert.is(error.code, grpc.status.NOT_FOUND);
   const rest = await restJson(ctx.server, 'POST', '/workflows/nobody/executions', {});
   assert.is(error.details, rest.json.error.message);
 });
 
-s('CancelExecution moves an ACTIVE execution to CANCELLED; again is FAILED_PRECONDITION (spec "States and transitions")', async (ctx) => {
+s('CancelExecution moves an ACTIVE execution to CANCELLED; again is FAILED_PRECONDITION (docs/api-resources.md#states-and-transitions)', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'sleeper', SLEEPY);
   const [created] = await ctx.executions.createExecution({ parent: workflow.name, execution: {} });
   const [running] = await ctx.executions.getExecution({ name: created.name });
@@ -323,7 +323,7 @@ s('CancelExecution moves an ACTIVE execution to CANCELLED; again is FAILED_PRECO
   assert.is(missing.code, grpc.status.NOT_FOUND);
 });
 
-s('GetExecution of an unknown execution is NOT_FOUND (spec "Endpoints": 404)', async (ctx) => {
+s('GetExecution of an unknown execution is NOT_FOUND (docs/rest-api.md#endpoints: 404)', async (ctx) => {
   const workflow = await createWorkflow(ctx, 'lonely');
   const error = await rejects(ctx.executions.getExecution({ name: `${workflow.name}/executions/nope` }));
   assert.is(error.code, grpc.status.NOT_FOUND);
@@ -369,7 +369,7 @@ s('listExecutionsAsync iterates every page newest first; filter and orderBy as G
   assert.match(bad.message, /invalid filter/);
 });
 
-s('REST and gRPC share one store: each sees, runs and cancels what the other created (spec "gRPC API")', async (ctx) => {
+s('REST and gRPC share one store: each sees, runs and cancels what the other created (docs/grpc.md#the-grpc-api)', async (ctx) => {
   const rest = await restJson(ctx.server, 'POST', '/workflows?workflowId=from-rest', { sourceContents: SLEEPY });
   assert.is(rest.status, 200);
   assert.is(rest.json.name, `${PARENT}/workflows/from-rest`); // plain REST keeps the spec's shape

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 
-const s = suite('npm start: the example services port taken (issue 16)');
+const s = suite('npm start: the example services port taken (README.md#five-minute-start)');
 const START = new URL('../../examples/start.mjs', import.meta.url).pathname;
 
 s('one line naming the port and what to do, exit code 1, no stack trace', async () => {

@@ -1,4 +1,4 @@
-// Call logs of subworkflow and standard-library calls over REST against the built bundle (issue 12; Google's
+// Call logs of subworkflow and standard-library calls over REST against the built bundle (docs/rest-api.md#call-logs; Google's
 // guide "Send logs to Cloud Logging", call logging: "Only explicit call steps are logged; for example, calls to
 // subworkflows or library functions. Calls from within expressions ... are not logged"; the EngineCallLog
 // message of google/cloud/workflows/type/engine_call.proto; CallLogLevel LOG_ALL_CALLS "Log all call steps

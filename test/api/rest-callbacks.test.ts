@@ -1,4 +1,4 @@
-// Callbacks end to end over real sockets, against the built bundle (spec "Events"): a workflow creates a
+// Callbacks end to end over real sockets, against the built bundle (docs/api-resources.md#events): a workflow creates a
 // callback endpoint, waits on it, and resumes with the request a client sends to the callback URL; early
 // requests are kept; unknown IDs, wrong methods and ended executions are refused without changing anything.
 import { suite } from 'uvu';
@@ -62,7 +62,7 @@ async function finished(name: string) {
   }, `execution ${name} to finish`);
 }
 
-s('the callback URL is http://<host>:<PORT>/callbacks/<128-bit id> and is listed with the spec fields (spec "Events", "Callback")', async () => {
+s('the callback URL is http://<host>:<PORT>/callbacks/<128-bit id> and is listed with the spec fields (docs/api-resources.md#events and docs/api-resources.md#callback)', async () => {
   await deploy('waits', WAITER());
   const name = await start('waits');
   const cb = await callbackOf(name);
@@ -79,7 +79,7 @@ s('the callback URL is http://<host>:<PORT>/callbacks/<128-bit id> and is listed
   await emu.request('POST', `/v1/${name}:cancel`);
 });
 
-s('a POST to the callback URL is answered 200 and resumes the workflow with http_request, received_time, type (spec "Events")', async () => {
+s('a POST to the callback URL is answered 200 and resumes the workflow with http_request, received_time, type (docs/api-resources.md#events)', async () => {
   await deploy('resumes', WAITER());
   const name = await start('resumes');
   const cb = await callbackOf(name);
@@ -113,7 +113,7 @@ s('a query parameter named __proto__ reaches the workflow as an ordinary key (ST
   assert.ok(Object.hasOwn(v.http_request.query, '__proto__') && v.http_request.query['__proto__'] === 'q', done.result);
 });
 
-s('a non-JSON body is delivered as text; the callback\'s own method (PUT) is honoured (spec "Events")', async () => {
+s('a non-JSON body is delivered as text; the callback\'s own method (PUT) is honoured (docs/api-resources.md#events)', async () => {
   await deploy('puts', WAITER({ method: 'PUT' }));
   const name = await start('puts');
   const cb = await callbackOf(name);
@@ -129,7 +129,7 @@ s('a non-JSON body is delivered as text; the callback\'s own method (PUT) is hon
   assert.is(JSON.parse(done.result).http_request.body, 'plain words');
 });
 
-s('a request that arrives before await_callback is kept and delivered when the workflow waits (spec "Events")', async () => {
+s('a request that arrives before await_callback is kept and delivered when the workflow waits (docs/api-resources.md#events)', async () => {
   await deploy('early', WAITER({ pauseSec: 1 }));
   const name = await start('early');
   const cb = await callbackOf(name);
@@ -141,13 +141,13 @@ s('a request that arrives before await_callback is kept and delivered when the w
   assert.equal(JSON.parse(done.result).http_request.body, { early: true });
 });
 
-s('an unknown callback ID is 404 in Google\'s error shape (spec "Events")', async () => {
+s('an unknown callback ID is 404 in Google\'s error shape (docs/api-resources.md#events)', async () => {
   const r = await emu.request('POST', '/callbacks/0123456789abcdef0123456789abcdef', { x: 1 });
   assert.is(r.status, 404);
   assert.is(r.body.error.status, 'NOT_FOUND');
 });
 
-s('a callback of an ended execution answers an error and changes nothing (spec "Events")', async () => {
+s('a callback of an ended execution answers an error and changes nothing (docs/api-resources.md#events)', async () => {
   await deploy('ended', WAITER());
   const name = await start('ended');
   const cb = await callbackOf(name);
@@ -166,7 +166,7 @@ s('a callback of an ended execution answers an error and changes nothing (spec "
   assert.is((await emu.request('GET', `/v1/${name2}`)).body.state, 'CANCELLED');
 });
 
-s('await_callback times out with TimeoutError, which except can catch (spec "Events")', async () => {
+s('await_callback times out with TimeoutError, which except can catch (docs/api-resources.md#events)', async () => {
   await deploy('times-out', WAITER({ timeoutSec: 0.1 }));
   const done = await finished(await start('times-out'));
   assert.is(done.state, 'FAILED');
@@ -174,14 +174,14 @@ s('await_callback times out with TimeoutError, which except can catch (spec "Eve
   assert.is(done.error.context, 'step: wait');
 });
 
-s('callback URLs name localhost when the emulator is bound to all interfaces (spec "Events")', () => {
+s('callback URLs name localhost when the emulator is bound to all interfaces (docs/api-resources.md#events)', () => {
   assert.is(displayHost('0.0.0.0'), 'localhost');
   assert.is(displayHost('::'), 'localhost');
   assert.is(displayHost('127.0.0.1'), '127.0.0.1');
   assert.is(displayHost('::1'), '[::1]');
 });
 
-s('undelivered requests are bounded per execution (4 MB) and in total (64 MB), refused with 429 in Google\'s shape, and freed when the execution ends (issue 11)', async () => {
+s('undelivered requests are bounded per execution (4 MB) and in total (64 MB), refused with 429 in Google\'s shape, and freed when the execution ends (docs/api-resources.md#limits)', async () => {
   // Two callbacks per execution, so the per-execution bound is not the per-callback count.
   await deploy('hoards', `main:
   steps:

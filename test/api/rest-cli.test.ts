@@ -1,4 +1,4 @@
-// The command line of the built bundle (spec "Configuration"): environment variables and flags (a flag beats
+// The command line of the built bundle (docs/cli.md#configuration): environment variables and flags (a flag beats
 // its variable), --help, --version, one-line errors with exit code 2, the listening line, API-only mode, and
 // SIGINT/SIGTERM ending with exit code 0. Config parsing is also checked in process.
 import { suite } from 'uvu';
@@ -12,7 +12,7 @@ const s = suite('command line and configuration');
 const cli = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [EMULATOR_JS, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 10_000 });
 
-s('--help prints usage naming every option; --version prints the version (issue 4)', () => {
+s('--help prints usage naming every option; --version prints the version (docs/cli.md#running-the-emulator)', () => {
   const help = cli(['--help']);
   assert.is(help.status, 0);
   for (const flag of ['--port', '--grpc-port', '--host', '--project', '--location', '--workflows-dir', '--version']) {
@@ -23,7 +23,7 @@ s('--help prints usage naming every option; --version prints the version (issue 
   assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+/);
 });
 
-s('bad values end start-up with a one-line error and exit code 2 (issue 4)', () => {
+s('bad values end start-up with a one-line error and exit code 2 (docs/cli.md#running-the-emulator)', () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
     [['--port', 'abc'], {}, /port/],
     [['--port', '70000'], {}, /port/],
@@ -45,7 +45,7 @@ s('bad values end start-up with a one-line error and exit code 2 (issue 4)', () 
   }
 });
 
-s('a flag beats its environment variable; defaults are the spec\'s (spec "Configuration")', () => {
+s('a flag beats its environment variable; defaults are the spec\'s (docs/cli.md#configuration)', () => {
   const d = parseConfig([], {});
   assert.equal(d, { kind: 'config', config: { port: 8787, host: '0.0.0.0', grpcPort: 8788, project: 'my-project', location: 'us-central1' } });
   const e = parseConfig([], { PORT: '9000', GRPC_PORT: '9001', HOST: '127.0.0.1', PROJECT: 'p', LOCATION: 'europe-west1' });
@@ -60,7 +60,7 @@ s('a flag beats its environment variable; defaults are the spec\'s (spec "Config
   assert.ok(dir.kind === 'config' && dir.config.workflowsDir?.startsWith('/'));
 });
 
-s('start-up prints one line with the address; without a directory the service has zero workflows (spec "Configuration")', async () => {
+s('start-up prints one line with the address; without a directory the service has zero workflows (docs/cli.md#configuration)', async () => {
   const emu = await startEmulator({ workflowsDir: false, project: 'proj-x', location: 'loc-y' });
   try {
     const lines = emu.stdout().trim().split('\n');
@@ -75,7 +75,7 @@ s('start-up prints one line with the address; without a directory the service ha
   }
 });
 
-s('SIGINT closes the listeners and exits 0 (issue 4)', async () => {
+s('SIGINT closes the listeners and exits 0 (docs/cli.md#running-the-emulator)', async () => {
   const emu = await startEmulator({ workflowsDir: false });
   const exited = new Promise<number | null>((r) => emu.child.on('exit', (code) => r(code)));
   emu.child.kill('SIGINT');

@@ -1,6 +1,6 @@
 // Real workflows written by others (the published-samples corpus, test/support/corpus.ts: Google's 94
 // published samples, in YAML and JSON): Google deploys every one nightly, so every one must deploy here too, through the REST API
-// and from a watched directory (spec "Endpoints", "Directory watching"). Those SOURCE.tsv marks as runnable
+// and from a watched directory (docs/rest-api.md#endpoints and docs/cli.md#directory-watching). Those SOURCE.tsv marks as runnable
 // locally as they are also run to a terminal state.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -42,7 +42,7 @@ if (!skipWithoutCorpus(s, 'every corpus file deploys over REST and from a watche
     assert.is(files('json').length, 94);
   });
 
-  s('every corpus file deploys through POST {prefix}/workflows (spec "Endpoints")', async () => {
+  s('every corpus file deploys through POST {prefix}/workflows (docs/rest-api.md#endpoints)', async () => {
     const failures: string[] = [];
     for (const sub of ['yaml', 'json'] as const) {
       for (const f of files(sub)) {
@@ -56,7 +56,7 @@ if (!skipWithoutCorpus(s, 'every corpus file deploys over REST and from a watche
     assert.is((await api.request('GET', '/workflows')).body.workflows.length, 188);
   });
 
-  s('corpus workflows runnable as they are run to a terminal state; the plain ones succeed (spec "States and transitions")', async () => {
+  s('corpus workflows runnable as they are run to a terminal state; the plain ones succeed (docs/api-resources.md#states-and-transitions)', async () => {
     const marks = runnable();
     const names: [string, string][] = [];
     for (const [file, mark] of marks) {
@@ -83,7 +83,7 @@ if (!skipWithoutCorpus(s, 'every corpus file deploys over REST and from a watche
   });
 
   for (const sub of ['yaml', 'json'] as const) {
-    s(`every file of corpus ${sub}/ loads from a watched directory (spec "Directory watching" rule 1)`, async () => {
+    s(`every file of corpus ${sub}/ loads from a watched directory (docs/cli.md#directory-watching rule 1)`, async () => {
       const emu = await startEmulator({ workflowsDir: join(CORPUS!, sub) });
       try {
         const listed = (await emu.request('GET', '/workflows')).body.workflows.map((w: any) => w.name.split('/').pop()).sort();

@@ -1,4 +1,4 @@
-// The examples end to end (issue 4, "The main job, on real input"): the emulator on examples/workflows and the
+// The examples end to end (docs/rest-api.md#endpoints, "The main job, on real input"): the emulator on examples/workflows and the
 // local services of examples/services.mjs, both as child processes, driven over REST and the callback URL
 // the way docs/rest-api.md#a-worked-example-the-order-saga shows.
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// The REST handler in process (issue 10 "Files and tools"): createRestHandler on a real node:http server in
+// The REST handler in process (docs/architecture.md#layers-and-where-things-are): createRestHandler on a real node:http server in
 // this process, over a real service core, so a failure points at code rather than at a subprocess. The
 // black-box suites (rest.test.ts and others) run the same API through the built bundle.
 import { createServer, type Server } from 'node:http';
@@ -57,7 +57,7 @@ async function call(url: string, method = 'GET', body?: unknown): Promise<{ stat
 
 const test = suite('REST handler in process');
 
-test('deploy, run and read an execution: the result is JSON text (spec "Endpoints", "Execution")', async () => {
+test('deploy, run and read an execution: the result is JSON text (docs/rest-api.md#endpoints and docs/api-resources.md#execution)', async () => {
   const api = await start();
   try {
     const created = await call(`${api.prefix}/workflows?workflowId=hello`, 'POST', { sourceContents: HELLO });
@@ -98,7 +98,7 @@ test('an execution carries createTime, the same as startTime for one that starts
   }
 });
 
-test('an invalid definition is a 400 naming step, line and column (spec "Errors")', async () => {
+test('an invalid definition is a 400 naming step, line and column (docs/api-resources.md#errors)', async () => {
   const api = await start();
   try {
     const bad = 'main:\n  steps:\n    - check:\n        nxt: end\n';
@@ -139,7 +139,7 @@ test('an internal error while compiling is a 500 INTERNAL saying it is a bug of 
   }
 });
 
-test('unknown workflow is 404, a duplicate 409, a malformed body 400 (spec "Errors")', async () => {
+test('unknown workflow is 404, a duplicate 409, a malformed body 400 (docs/api-resources.md#errors)', async () => {
   const api = await start();
   try {
     assert.is((await call(`${api.prefix}/workflows/nope`)).status, 404);

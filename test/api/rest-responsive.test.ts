@@ -1,4 +1,4 @@
-// One execution never holds the emulator (issue 11 item 4): while a workflow computes for a long time without
+// One execution never holds the emulator (docs/architecture.md#running-fairness-and-value-semantics): while a workflow computes for a long time without
 // ever waiting, the API answers, other executions' timers fire, cancel takes effect, and SIGTERM ends the
 // process. Black-box, against the built bundle.
 import { suite } from 'uvu';
@@ -42,7 +42,7 @@ async function start(id: string): Promise<string> {
   return r.body.name;
 }
 
-s('the API answers and another execution\'s sleep ends while one execution computes; cancel stops it (issue 11)', async () => {
+s('the API answers and another execution\'s sleep ends while one execution computes; cancel stops it (docs/architecture.md#running-fairness-and-value-semantics)', async () => {
   const busy = await start('busy');
   // Answered while the computation goes on: the execution is still ACTIVE in the answer.
   const seen = await emu.request('GET', `/v1/${busy}`);

@@ -1,4 +1,4 @@
-// Revisions and workflow settings over the REST API against the built bundle (issue 15; Google's Workflows v1
+// Revisions and workflow settings over the REST API against the built bundle (docs/rest-api.md#workflow-settings-and-revisions; Google's Workflows v1
 // reference: workflows.get revisionId, workflows.listRevisions, Workflow.labels/userEnvVars/callLogLevel/
 // serviceAccount/cryptoKeyName/revisionCreateTime, Execution.labels/callLogLevel).
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Step history over REST against the built bundle (issue 12; Google's REST reference
+// Step history over REST against the built bundle (docs/rest-api.md#step-history; Google's REST reference
 // projects.locations.workflows.executions.stepEntries list/get, the Execution resource's status.currentSteps,
 // error.stackTrace, duration and view, and executionHistoryLevel on workflow and execution): real workflows of
 // every step kind, a real local HTTP service for retries, paging and filters from outside.

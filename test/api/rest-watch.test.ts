@@ -1,4 +1,4 @@
-// Directory watching, black-box against the built bundle (spec "Directory watching", rules 1–6): files
+// Directory watching, black-box against the built bundle (docs/cli.md#directory-watching, rules 1–6): files
 // deployed at start-up, hot reload of added, modified, broken, fixed and deleted files, upper-case and
 // invalid names, other extensions, identical content, partial writes, and running executions that keep
 // their revision.
@@ -65,7 +65,7 @@ s('names still invalid after lowercasing are skipped with a warning (rules 4, 5)
   assert.match(emu.stderr(), /skipping .*has\.dot\.yaml/);
 });
 
-s('a broken file is logged with file, line and reason and not deployed (issue 4)', async () => {
+s('a broken file is logged with file, line and reason and not deployed (docs/rest-api.md#endpoints)', async () => {
   assert.match(emu.stderr(), /broken\.yaml: invalid workflow definition: step "oops" \(line 4, column \d+\): .*bogus/);
   assert.is(await workflow('broken'), undefined);
 });
@@ -77,7 +77,7 @@ s('an added file is deployed while running (rule 3)', async () => {
   assert.is((await runOnce('added')).result, '"added"');
 });
 
-s('a modified file makes a new revision; identical content makes none (rule 3, issue 4)', async () => {
+s('a modified file makes a new revision; identical content makes none (rule 3, docs/rest-api.md#endpoints)', async () => {
   const before = (await workflow('alpha')).revisionId;
   writeFileSync(join(dir(), 'alpha.yaml'), RETURNS('alpha')); // same bytes
   writeFileSync(join(dir(), 'alpha.yaml'), RETURNS('alpha 2'));
@@ -94,7 +94,7 @@ s('a modified file makes a new revision; identical content makes none (rule 3, i
   assert.is((await workflow('alpha')).revisionId, after.revisionId);
 });
 
-s('breaking a deployed file keeps the previous revision and logs file, line and reason; fixing it deploys (issue 4)', async () => {
+s('breaking a deployed file keeps the previous revision and logs file, line and reason; fixing it deploys (docs/rest-api.md#endpoints)', async () => {
   const good = await workflow('beta');
   writeFileSync(join(dir(), 'beta.json'), '{\n  "main": {\n    "steps": [\n      {"s": {"return": 1}},\n  }\n}\n');
   await emu.waitForOutput(/beta\.json: invalid workflow definition.*line \d+.*the revision deployed before stays/);
@@ -109,7 +109,7 @@ s('breaking a deployed file keeps the previous revision and logs file, line and 
   assert.is((await runOnce('beta')).result, '"beta fixed"');
 });
 
-s('a file written in pieces is deployed whole, never half-way (issue 4: debounce)', async () => {
+s('a file written in pieces is deployed whole, never half-way (docs/cli.md#directory-watching: debounce)', async () => {
   const path = join(dir(), 'pieces.yaml');
   const full = RETURNS('complete');
   writeFileSync(path, full.slice(0, 12));
@@ -128,7 +128,7 @@ s('an atomic save (write a temporary file, rename over) is picked up (rule 3)', 
   assert.is((await runOnce('added')).result, '"renamed in"');
 });
 
-s('deleting the file deletes the workflow; its executions stay (rule 3, issue 4)', async () => {
+s('deleting the file deletes the workflow; its executions stay (rule 3, docs/rest-api.md#endpoints)', async () => {
   const ex = await runOnce('marker');
   rmSync(join(dir(), 'marker.yaml'));
   await until(async () => ((await workflow('marker')) === undefined ? true : undefined), 'marker to be deleted');

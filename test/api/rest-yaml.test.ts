@@ -1,5 +1,5 @@
-// Workflow sources as the real service reads them, over the REST API against the built bundle (issue 15: YAML
-// as libyaml reads it; issue 11 item 1: an alias bomb is a 400, not a frozen or dead server).
+// Workflow sources as the real service reads them, over the REST API against the built bundle (docs/architecture.md#reading-definitions-the-yaml-reader: YAML
+// as libyaml reads it; docs/api-resources.md#limits: an alias bomb is a 400, not a frozen or dead server).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator, type EmulatorProcess } from '../support/emulator.ts';
@@ -22,7 +22,7 @@ function aliasBomb(item: (prev: string) => string): string {
   return `${src}main:\n  steps:\n    - r:\n        return: 1\n`;
 }
 
-s('an alias bomb (lists or maps) is a 400 naming the limit, and the server goes on answering (issue 11 item 1)', async () => {
+s('an alias bomb (lists or maps) is a 400 naming the limit, and the server goes on answering (docs/api-resources.md#limits)', async () => {
   for (const [id, src] of [
     ['bomb-lists', aliasBomb((p) => p)],
     ['bomb-maps', aliasBomb((p) => `{k: ${p}}`)],
@@ -42,7 +42,7 @@ s('an alias bomb (lists or maps) is a 400 naming the limit, and the server goes 
   assert.is((await runOn(emu, 'after-bomb')).result, '7');
 });
 
-s('constructs libyaml accepts deploy and run with libyaml\'s values: flow collections and quoted scalars continued at a lower indentation (issue 15)', async () => {
+s('constructs libyaml accepts deploy and run with libyaml\'s values: flow collections and quoted scalars continued at a lower indentation (docs/architecture.md#reading-definitions-the-yaml-reader)', async () => {
   const src = [
     'main:',
     '  params: [args]',
@@ -67,7 +67,7 @@ s('constructs libyaml accepts deploy and run with libyaml\'s values: flow collec
   assert.is(e.result, '[["id","name","email"],"SELECT ${cols} FROM t WHERE id = @id",12345678901234568,"int"]');
 });
 
-s('what libyaml rejects stays a 400 with line and column: a tab indenting, a repeated key, an unclosed flow list (issue 15)', async () => {
+s('what libyaml rejects stays a 400 with line and column: a tab indenting, a repeated key, an unclosed flow list (docs/architecture.md#reading-definitions-the-yaml-reader)', async () => {
   const cases: [string, RegExp][] = [
     ['main:\n\tsteps: []\n', /line 2, column 1: YAML syntax error: tab/],
     ['main:\n  steps:\n    - a:\n        return: 1\n        return: 2\n', /line 5, column 9: YAML syntax error: Map keys must be unique/],

@@ -1,5 +1,5 @@
-// The REST API over a real socket, against the built bundle (spec "Endpoints", "Errors", "Resources and their
-// fields", "States and transitions"): every endpoint with its errors in Google's JSON error shape, revision
+// The REST API over a real socket, against the built bundle (docs/rest-api.md#endpoints and docs/api-resources.md#errors,
+// docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions): every endpoint with its errors in Google's JSON error shape, revision
 // pinning across an update, cancel during sleep, HTTP waits, sys.log on stdout.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,7 +16,7 @@ let slowRequests = 0;
 
 s.before(async () => {
   emu = await startEmulator({ workflowsDir: false });
-  // A local service that answers after ?ms= milliseconds (spec: "http.* steps issue real HTTP requests").
+  // A local service that answers after ?ms= milliseconds (docs/standard-library.md#http: http.* steps issue real HTTP requests).
   slow = createServer((req, res) => {
     slowRequests++;
     const ms = Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? '0');
@@ -74,7 +74,7 @@ async function finished(name: string) {
   }, `execution ${name} to finish`);
 }
 
-s('POST {prefix}/workflows?workflowId= creates and returns the workflow with the spec fields (spec "Endpoints")', async () => {
+s('POST {prefix}/workflows?workflowId= creates and returns the workflow with the spec fields (docs/rest-api.md#endpoints)', async () => {
   const wf = await create('echo', RETURN_ARG, 'returns its argument');
   assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionCreateTime', 'revisionId', 'sourceContents', 'state', 'updateTime']);
   assert.is(wf.name, 'projects/my-project/locations/us-central1/workflows/echo');
@@ -89,7 +89,7 @@ s('POST {prefix}/workflows?workflowId= creates and returns the workflow with the
   assert.match(got.headers.get('content-type')!, /application\/json/);
 });
 
-s('create errors: 400 missing workflowId, empty or invalid source, bad JSON, wrong field types; 409 duplicate (spec "Errors")', async () => {
+s('create errors: 400 missing workflowId, empty or invalid source, bad JSON, wrong field types; 409 duplicate (docs/api-resources.md#errors)', async () => {
   isGoogleError((await emu.request('POST', '/workflows', { sourceContents: RETURN_ARG })).body, 400, 'INVALID_ARGUMENT');
   isGoogleError((await emu.request('POST', '/workflows?workflowId=e1', { sourceContents: '' })).body, 400, 'INVALID_ARGUMENT');
   isGoogleError((await emu.request('POST', '/workflows?workflowId=e1', {})).body, 400, 'INVALID_ARGUMENT');
@@ -143,14 +143,14 @@ s('GET {prefix}/workflows lists newest first, pages with pageSize/pageToken, fil
   assert.match(badOrder.body.error.message, /invalid orderBy: "colour"/);
 });
 
-s('GET of an unknown workflow is 404 NOT_FOUND (spec "Errors")', async () => {
+s('GET of an unknown workflow is 404 NOT_FOUND (docs/api-resources.md#errors)', async () => {
   const r = await emu.request('GET', '/workflows/missing');
   assert.is(r.status, 404);
   isGoogleError(r.body, 404, 'NOT_FOUND');
   assert.match(r.body.error.message, /missing/);
 });
 
-s('PATCH answers a done operation with the updated workflow; a new revision only when the source changes (spec "Endpoints", "Versioning")', async () => {
+s('PATCH answers a done operation with the updated workflow; a new revision only when the source changes (docs/rest-api.md#endpoints and docs/api-resources.md#versioning)', async () => {
   const v1 = await create('patchy', RETURN_ARG);
   const d = await emu.request('PATCH', '/workflows/patchy', { description: 'new words' });
   assert.is(d.status, 200, d.text);
@@ -172,7 +172,7 @@ s('PATCH answers a done operation with the updated workflow; a new revision only
   isGoogleError((await emu.request('PATCH', '/workflows/patchy', '{oops')).body, 400, 'INVALID_ARGUMENT');
 });
 
-s('DELETE answers a done operation; the workflow is gone, its executions stay readable (spec "Endpoints")', async () => {
+s('DELETE answers a done operation; the workflow is gone, its executions stay readable (docs/rest-api.md#endpoints)', async () => {
   await create('doomed', RETURN_ARG);
   const ex = await run('doomed', { k: 1 });
   await finished(ex.name);
@@ -188,7 +188,7 @@ s('DELETE answers a done operation; the workflow is gone, its executions stay re
   assert.is((await emu.request('GET', '/workflows/doomed/executions')).body.executions.length, 1);
 });
 
-s('POST executions returns it ACTIVE; GET by name appended to /v1/ shows SUCCEEDED with the JSON result (spec "Endpoints")', async () => {
+s('POST executions returns it ACTIVE; GET by name appended to /v1/ shows SUCCEEDED with the JSON result (docs/rest-api.md#endpoints)', async () => {
   const ex = await runRaw('echo', '{"n": 9007199254740993, "d": 1.0, "s": "x"}');
   assert.is(ex.state, 'ACTIVE');
   assert.equal(Object.keys(ex).sort(), ['argument', 'createTime', 'name', 'startTime', 'state', 'workflowRevisionId']);
@@ -201,7 +201,7 @@ s('POST executions returns it ACTIVE; GET by name appended to /v1/ shows SUCCEED
   assert.is(listed.body.executions[0].name, ex.name);
 });
 
-s('execution errors: 404 unknown workflow or execution; 400 for argument not JSON, not a string, or over 32 KB (spec "Errors")', async () => {
+s('execution errors: 404 unknown workflow or execution; 400 for argument not JSON, not a string, or over 32 KB (docs/api-resources.md#errors)', async () => {
   isGoogleError((await emu.request('POST', '/workflows/nobody/executions', {})).body, 404, 'NOT_FOUND');
   isGoogleError((await emu.request('GET', '/workflows/echo/executions/00000000-0000-0000-0000-000000000000')).body, 404, 'NOT_FOUND');
   isGoogleError((await emu.request('POST', '/workflows/echo/executions', { argument: '{not json' })).body, 400, 'INVALID_ARGUMENT');
@@ -227,7 +227,7 @@ s('lists of executions come newest first in pages whose tokens stay valid while 
   assert.equal((await emu.request('GET', '/workflows/never-existed/executions')).body, { executions: [] });
 });
 
-s('an unhandled error gives FAILED with error.payload (JSON error map) and error.context `step: <name>` (spec "Execution")', async () => {
+s('an unhandled error gives FAILED with error.payload (JSON error map) and error.context `step: <name>` (docs/api-resources.md#execution)', async () => {
   await create('fails', 'main:\n  steps:\n    - divide:\n        assign:\n          - x: ${1 / 0}\n');
   const done = await finished((await run('fails')).name);
   assert.is(done.state, 'FAILED');
@@ -237,7 +237,7 @@ s('an unhandled error gives FAILED with error.payload (JSON error map) and error
   assert.is(done.error.context, 'step: divide');
 });
 
-s('an execution stays on its revision when the workflow is updated while it runs (spec "Versioning")', async () => {
+s('an execution stays on its revision when the workflow is updated while it runs (docs/api-resources.md#versioning)', async () => {
   const v1 = await create('pinned', SLEEP_THEN(0.3, 'first'));
   const ex = await run('pinned');
   const upd = await emu.request('PATCH', '/workflows/pinned', { sourceContents: SLEEP_THEN(0, 'second') });
@@ -250,7 +250,7 @@ s('an execution stays on its revision when the workflow is updated while it runs
   assert.is(b.workflowRevisionId, upd.body.response.revisionId);
 });
 
-s('cancel during sys.sleep: CANCELLED at once with endTime; again is 400 FAILED_PRECONDITION; unknown is 404 (spec "States and transitions")', async () => {
+s('cancel during sys.sleep: CANCELLED at once with endTime; again is 400 FAILED_PRECONDITION; unknown is 404 (docs/api-resources.md#states-and-transitions)', async () => {
   await create('sleeper', SLEEP_THEN(60, 'never'));
   // With step history, status.currentSteps names the step running: cancel only once it is the sleep.
   const started = await emu.request('POST', '/workflows/sleeper/executions', { executionHistoryLevel: 'EXECUTION_HISTORY_BASIC' });
@@ -273,7 +273,7 @@ s('cancel during sys.sleep: CANCELLED at once with endTime; again is 400 FAILED_
   assert.equal((await emu.request('GET', `/v1/${ex.name}`)).body, c.body);
 });
 
-s('an execution waiting on a slow HTTP call stays ACTIVE, then succeeds with the response (spec "States and transitions")', async () => {
+s('an execution waiting on a slow HTTP call stays ACTIVE, then succeeds with the response (docs/api-resources.md#states-and-transitions)', async () => {
   await create(
     'slowcall',
     `main:\n  steps:\n    - get:\n        call: http.get\n        args:\n          url: ${slowUrl}/?ms=1000\n        result: r\n    - done:\n        return: \${r.body.waited}\n`,
@@ -285,7 +285,7 @@ s('an execution waiting on a slow HTTP call stays ACTIVE, then succeeds with the
   assert.is(done.result, '1000');
 });
 
-s('cancel interrupts a slow HTTP call (spec "States and transitions")', async () => {
+s('cancel interrupts a slow HTTP call (docs/api-resources.md#states-and-transitions)', async () => {
   await create(
     'slowcancel',
     `main:\n  steps:\n    - get:\n        call: http.get\n        args:\n          url: ${slowUrl}/?ms=5000\n`,
@@ -299,14 +299,14 @@ s('cancel interrupts a slow HTTP call (spec "States and transitions")', async ()
   assert.is(c.body.state, 'CANCELLED');
 });
 
-s('GET .../callbacks lists an execution\'s callbacks; empty for none; 404 for an unknown execution (spec "Endpoints")', async () => {
+s('GET .../callbacks lists an execution\'s callbacks; empty for none; 404 for an unknown execution (docs/rest-api.md#endpoints)', async () => {
   const ex = await run('echo', 1);
   await finished(ex.name);
   assert.equal((await emu.request('GET', `/v1/${ex.name}/callbacks`)).body, { callbacks: [] });
   isGoogleError((await emu.request('GET', '/workflows/echo/executions/nope/callbacks')).body, 404, 'NOT_FOUND');
 });
 
-s('sys.log writes one JSON line on stdout with the execution ID (spec "sys")', async () => {
+s('sys.log writes one JSON line on stdout with the execution ID (docs/standard-library.md#sys)', async () => {
   await create('logs', 'main:\n  steps:\n    - say:\n        call: sys.log\n        args:\n          text: hello from a workflow\n');
   const ex = await run('logs');
   await finished(ex.name);
@@ -318,7 +318,7 @@ s('sys.log writes one JSON line on stdout with the execution ID (spec "sys")', a
   assert.is(entry.workflowId, 'logs');
 });
 
-s('unknown paths, wrong methods, other projects and locations: 404 in Google\'s error shape, never a crash (spec "Endpoints")', async () => {
+s('unknown paths, wrong methods, other projects and locations: 404 in Google\'s error shape, never a crash (docs/rest-api.md#endpoints)', async () => {
   for (const [method, path] of [
     ['GET', '/v1/nothing'],
     ['GET', '/nothing'],
@@ -368,7 +368,7 @@ s('hostile bodies (deep nesting, 5 MB, __proto__, cut short) get 400s and harm n
   assert.is((await emu.request('GET', '/workflows/cut')).status, 404);
 });
 
-s('a client that closes its connection mid-body is logged as one quiet line, not as an internal error (issue 11)', async () => {
+s('a client that closes its connection mid-body is logged as one quiet line, not as an internal error (docs/api-resources.md#limits)', async () => {
   const { connect } = await import('node:net');
   const before = emu.stderr().length;
   for (const path of ['/v1/projects/my-project/locations/us-central1/workflows?workflowId=gone', '/callbacks/0123456789abcdef0123456789abcdef']) {
@@ -392,7 +392,7 @@ s('a client that closes its connection mid-body is logged as one quiet line, not
   assert.is((await emu.request('GET', '/workflows/gone')).status, 404);
 });
 
-s('the web UI paths are handed to the UI, not the API (spec "Web UI")', async () => {
+s('the web UI paths are handed to the UI, not the API (docs/web-ui.md#pages)', async () => {
   const r = await emu.request('GET', '/ui');
   assert.is.not(r.status, 404);
   assert.not.match(r.text, /"NOT_FOUND"/);

@@ -1,4 +1,4 @@
-// Browser tests of the web UI items of issue 16 ("Ready for real users"), in Debian's Chromium through
+// Browser tests of the web UI pages (docs/web-ui.md#pages), in Debian's Chromium through
 // playwright-core, against the built bundle on a free loopback port with a watched workflows directory:
 // a watched file that failed to deploy is shown on the dashboard and its workflow page; executions lists
 // page; a waiting execution's callback is sent from its page; "Run again…" lets the argument be edited first.
@@ -21,7 +21,7 @@ interface Ctx {
   page: Page;
   errors: string[];
 }
-const s = suite<Ctx>('ui in Chromium: issue 16 items', {} as Ctx);
+const s = suite<Ctx>('ui in Chromium: the pages users work in (docs/web-ui.md#pages)', {} as Ctx);
 
 s.before(async (ctx) => {
   ctx.emu = await startEmulator({ files: { 'echo.yaml': ECHO, 'waiter.yaml': CALLBACK_WAITER, 'changing.yaml': ECHO }, args: ['--host', '127.0.0.1'] });

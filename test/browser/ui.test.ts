@@ -1,4 +1,4 @@
-// Browser tests of the web UI (SPEC.md "Web UI", issue 6): Debian's Chromium, driven by playwright-core,
+// Browser tests of the web UI (docs/web-ui.md#pages): Debian's Chromium, driven by playwright-core,
 // against the built bundle (dist/emulator.js, so the embedded htmx and stylesheet are what is tested) started
 // on a free loopback port. Workflows are deployed through the REST API; everything else happens in the page.
 // Each page is saved as a screenshot at laptop and phone width in test/browser/screenshots/ (git-ignored).
@@ -69,7 +69,7 @@ interface Ctx {
 /** Set when the suite closes the emulator itself. */
 let closing = false;
 
-const s = suite<Ctx>('ui in Chromium (spec "Web UI", issue 6)');
+const s = suite<Ctx>('ui in Chromium (docs/web-ui.md#pages)');
 
 async function deploy(emu: EmulatorProcess, id: string, sourceContents: string, description = ''): Promise<void> {
   const r = await emu.request('POST', `/workflows?workflowId=${id}`, { sourceContents, description });
@@ -138,7 +138,7 @@ s.after(async (ctx) => {
   }
 });
 
-s('the dashboard opens from /, empty, then lists a workflow deployed through the API (spec "Web UI" /ui)', async ({ emu, page }) => {
+s('the dashboard opens from /, empty, then lists a workflow deployed through the API (docs/web-ui.md#pages /ui)', async ({ emu, page }) => {
   await page.goto(emu.url + '/');
   assert.is(new URL(page.url()).pathname, '/ui');
   assert.is(await page.title(), 'Dashboard · Workflows emulator');
@@ -153,7 +153,7 @@ s('the dashboard opens from /, empty, then lists a workflow deployed through the
   assert.is(await page.locator('.count-active .count-n').innerText(), '0');
 });
 
-s('an execution started from the form goes from ACTIVE to SUCCEEDED without a reload (issue 6)', async ({ emu, page }) => {
+s('an execution started from the form goes from ACTIVE to SUCCEEDED without a reload (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows/hello');
   assert.is(await page.title(), 'Workflow hello · Workflows emulator');
   await page.getByLabel('Argument (JSON)').fill('{"name": "Ada"}');
@@ -175,7 +175,7 @@ s('an execution started from the form goes from ACTIVE to SUCCEEDED without a re
   assert.is(await page.locator('#live[hx-trigger]').count(), 0, 'polling stopped');
   await shoot(page, '04-execution-succeeded');
 
-  // Run again…: the start form with the same argument (to edit, issue 16), then a new execution.
+  // Run again…: the start form with the same argument (to edit, docs/web-ui.md#pages), then a new execution.
   const first = page.url();
   await page.getByRole('button', { name: 'Run again' }).click();
   await page.waitForURL(/\/ui\/workflows\/hello$/);
@@ -184,7 +184,7 @@ s('an execution started from the form goes from ACTIVE to SUCCEEDED without a re
   assert.equal(JSON.parse(await page.locator('section[aria-labelledby="ex-argument"] pre').innerText()), { name: 'Ada' });
 });
 
-s('invalid JSON in the start form is shown as an error and nothing is sent (issue 6)', async ({ emu, page }) => {
+s('invalid JSON in the start form is shown as an error and nothing is sent (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows/hello');
   const before = (await emu.request('GET', '/workflows/hello/executions')).body.executions.length;
   const posts: string[] = [];
@@ -206,7 +206,7 @@ s('invalid JSON in the start form is shown as an error and nothing is sent (issu
   await shoot(page, '05-workflow-invalid-json');
 });
 
-s('an argument the service rejects comes back into the form without leaving the page (spec "Limits")', async ({ emu, page }) => {
+s('an argument the service rejects comes back into the form without leaving the page (docs/api-resources.md#limits)', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows/hello');
   const before = (await emu.request('GET', '/workflows/hello/executions')).body.executions.length;
   await page.getByLabel('Argument (JSON)').fill(JSON.stringify({ name: 'x'.repeat(33 * 1024) }));
@@ -217,7 +217,7 @@ s('an argument the service rejects comes back into the form without leaving the 
   assert.ok((await page.getByLabel('Argument (JSON)').inputValue()).length > 33 * 1024, 'what was typed is kept');
 });
 
-s('the start form works from the keyboard alone (issue 6 "keyboard accessible")', async ({ emu, page }) => {
+s('the start form works from the keyboard alone (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows/hello');
   await page.keyboard.press('Tab');
   assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
@@ -231,7 +231,7 @@ s('the start form works from the keyboard alone (issue 6 "keyboard accessible")'
   assert.match(await page.locator('section[aria-labelledby="ex-result"] pre').innerText(), /Hello, Kay!/);
 });
 
-s('a sleeping execution is cancelled with the Cancel button, in place (spec "States and transitions")', async ({ emu, page }) => {
+s('a sleeping execution is cancelled with the Cancel button, in place (docs/api-resources.md#states-and-transitions)', async ({ emu, page }) => {
   const id = await startViaApi(emu, 'sleeper');
   await page.goto(`${emu.url}/ui/executions/sleeper/${id}`);
   assert.is(await shownState(page), 'Active');
@@ -250,7 +250,7 @@ s('a sleeping execution is cancelled with the Cancel button, in place (spec "Sta
   await shoot(page, '07-execution-cancelled');
 });
 
-s('the dashboard refreshes itself while an execution is ACTIVE (issue 6)', async ({ emu, page }) => {
+s('the dashboard refreshes itself while an execution is ACTIVE (docs/web-ui.md#pages)', async ({ emu, page }) => {
   const id = await startViaApi(emu, 'sleeper');
   await page.goto(emu.url + '/ui');
   assert.is(await page.locator('.count-active .count-n').innerText(), '1');
@@ -264,7 +264,7 @@ s('the dashboard refreshes itself while an execution is ACTIVE (issue 6)', async
   await shoot(page, '09-dashboard');
 });
 
-s('a failed execution is found through the state filter and its error read (spec "Web UI")', async ({ emu, page }) => {
+s('a failed execution is found through the state filter and its error read (docs/web-ui.md#pages)', async ({ emu, page }) => {
   const id = await startViaApi(emu, 'broken', { id: 42, total: -5 });
   await until(async () => (await stateViaApi(emu, 'broken', id)) === 'FAILED');
   await startViaApi(emu, 'broken', { id: 43, total: 5 });
@@ -291,7 +291,7 @@ s('a failed execution is found through the state filter and its error read (spec
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
-s('the workflow list, the executions of one workflow and the 404 page render (spec "Web UI")', async ({ emu, page }) => {
+s('the workflow list, the executions of one workflow and the 404 page render (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await page.goto(emu.url + '/ui/workflows');
   assert.is(await page.title(), 'Workflows · Workflows emulator');
   assert.match(await page.locator('main').innerText(), /sleeper/);
@@ -345,7 +345,7 @@ const TWO_NAPS = `main:
           seconds: 60
 `;
 
-s('the execution page shows the step timeline: types, states, iterations, nesting, and the exception on the failing entry (issue 12)', async ({ emu, page }) => {
+s('the execution page shows the step timeline: types, states, iterations, nesting, and the exception on the failing entry (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await deploy(emu, 'nested', NESTED);
   const id = await startViaApi(emu, 'nested');
   await until(async () => (await stateViaApi(emu, 'nested', id)) === 'FAILED');
@@ -364,7 +364,7 @@ s('the execution page shows the step timeline: types, states, iterations, nestin
   await shoot(page, '16-execution-timeline');
 });
 
-s('the failing step links to the workflow source with line numbers, that line highlighted (issue 12)', async ({ emu, page }) => {
+s('the failing step links to the workflow source with line numbers, that line highlighted (docs/web-ui.md#pages)', async ({ emu, page }) => {
   const id = (await emu.request('GET', '/workflows/nested/executions')).body.executions[0].name.split('/').pop();
   await page.goto(`${emu.url}/ui/executions/nested/${id}`);
   await page.locator('#failing-step-link').click();
@@ -381,7 +381,7 @@ s('the failing step links to the workflow source with line numbers, that line hi
   await shoot(page, '17-source-line');
 });
 
-s('the failing step of an execution of revision 1 links to revision 1\'s source at its line after revision 2 shifted the lines (issue 12)', async ({ emu, page }) => {
+s('the failing step of an execution of revision 1 links to revision 1\'s source at its line after revision 2 shifted the lines (docs/web-ui.md#pages)', async ({ emu, page }) => {
   const shifted = (pad: number): string => `${'# a line added above\n'.repeat(pad)}main:
   steps:
     - delegate:
@@ -416,7 +416,7 @@ check:
   await shoot(page, '17b-source-line-of-revision');
 });
 
-s('an ACTIVE execution shows the step running now, updating live as it moves on (issue 12)', async ({ emu, page }) => {
+s('an ACTIVE execution shows the step running now, updating live as it moves on (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await deploy(emu, 'naps', TWO_NAPS);
   const id = await startViaApi(emu, 'naps');
   await page.goto(`${emu.url}/ui/executions/naps/${id}`);
@@ -428,7 +428,7 @@ s('an ACTIVE execution shows the step running now, updating live as it moves on 
   await emu.request('POST', `/workflows/naps/executions/${id}:cancel`, {});
 });
 
-s('a long history pages: 200 entries at a time with links to the later ones (issue 12)', async ({ emu, page }) => {
+s('a long history pages: 200 entries at a time with links to the later ones (docs/web-ui.md#pages)', async ({ emu, page }) => {
   await deploy(emu, 'long', `main:
   steps:
     - loop:
@@ -451,7 +451,7 @@ s('a long history pages: 200 entries at a time with links to the later ones (iss
   assert.match(await page.locator('#timeline tbody tr').last().innerText(), /tick/);
 });
 
-s('no console errors and no CSP violations on any page (issue 6 security)', async ({ errors }) => {
+s('no console errors and no CSP violations on any page (docs/web-ui.md#pages: security)', async ({ errors }) => {
   assert.equal(errors, []);
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/cli/config.ts';
 import { runCommand, type RunIO } from '../../src/cli/run.ts';
-import { testCommand } from '../../src/cli/test/command.ts';
+import { testCommand } from '../../src/cli/test-command/test-command.ts';
 import { runWorkflow, startEmulator } from '../../src/index.ts';
 
 const s = suite<{ dir: string }>('env vars and --compat on every surface');

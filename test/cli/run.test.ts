@@ -1,4 +1,4 @@
-// The one-shot command of the built bundle (issue 7 "One-shot runs"): `workflows-emulator run <file>
+// The one-shot command of the built bundle (docs/cli.md#one-shot-runs): `workflows-emulator run <file>
 // [--data ...]` prints the result's JSON (only) on stdout, the error payload's JSON on stderr, and exits 0 for
 // SUCCEEDED, 1 for FAILED, 2 for an invalid definition (file:line:col) or bad arguments; callbacks are served
 // on PORT while the execution waits and their URL is printed on stderr. Run `npm run build` first.
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { EMULATOR_JS } from '../support/emulator.ts';
 import { startTestServer, type TestServer } from '../support/http-servers.ts';
 
-const s = suite<{ dir: string; http: TestServer }>('cli: workflows-emulator run (issue 7 "One-shot runs")');
+const s = suite<{ dir: string; http: TestServer }>('cli: workflows-emulator run (docs/cli.md#one-shot-runs)');
 
 const HELLO = `main:
   params: [args]
@@ -111,7 +111,7 @@ s.after(async (ctx) => {
   await ctx.http.close();
 });
 
-s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log lines go to stderr (issue 7)', (ctx) => {
+s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log lines go to stderr (docs/cli.md#one-shot-runs)', (ctx) => {
   const file = write(ctx, 'hello.yaml', HELLO);
   const r = run([file, '--data', '{"name": "Ada"}']);
   assert.is(r.status, 0, r.stderr);
@@ -122,7 +122,7 @@ s('SUCCEEDED: the result JSON alone on stdout (ints exact), exit code 0; sys.log
   assert.is(log.severity, 'DEFAULT');
 });
 
-s('FAILED: nothing on stdout, the error payload JSON as the last line of stderr after the failing step, exit code 1 (issue 7)', (ctx) => {
+s('FAILED: nothing on stdout, the error payload JSON as the last line of stderr after the failing step, exit code 1 (docs/cli.md#one-shot-runs)', (ctx) => {
   const file = write(ctx, 'failing.yaml', FAILING);
   const r = run([file]);
   assert.is(r.status, 1, r.stderr);
@@ -132,7 +132,7 @@ s('FAILED: nothing on stdout, the error payload JSON as the last line of stderr 
   assert.match(lines.at(-2)!, /FAILED \(step: explode\)/);
 });
 
-s('FAILED by a runtime error: the payload carries the spec\'s tag (spec "Errors": KeyError)', (ctx) => {
+s('FAILED by a runtime error: the payload carries the spec\'s tag (docs/api-resources.md#errors: KeyError)', (ctx) => {
   const file = write(ctx, 'keyerror.yaml', 'main:\n  steps:\n    - read:\n        return: ${sys.get_env("NOT_THERE_AT_ALL")}\n');
   const r = run([file]);
   assert.is(r.status, 1);
@@ -141,14 +141,14 @@ s('FAILED by a runtime error: the payload carries the spec\'s tag (spec "Errors"
   assert.is(payload.code, 0);
 });
 
-s('a result that is bytes fails the execution with TypeError, as the service does (spec "Data types": bytes)', (ctx) => {
+s('a result that is bytes fails the execution with TypeError, as the service does (docs/language.md#data-types: bytes)', (ctx) => {
   const file = write(ctx, 'bytes.yaml', 'main:\n  steps:\n    - done:\n        return: ${text.encode("x")}\n');
   const r = run([file]);
   assert.is(r.status, 1);
   assert.equal(JSON.parse(r.stderr.trim().split('\n').at(-1)!).tags, ['TypeError']);
 });
 
-s('an invalid definition: exit code 2 and one message with file:line:col, step and reason (issue 7)', (ctx) => {
+s('an invalid definition: exit code 2 and one message with file:line:col, step and reason (docs/cli.md#one-shot-runs)', (ctx) => {
   const bad = write(ctx, 'bad.yaml', 'main:\n  steps:\n    - a:\n        retrun: 1\n');
   const r = run([bad]);
   assert.is(r.status, 2);
@@ -172,14 +172,14 @@ s('an invalid definition: exit code 2 and one message with file:line:col, step a
   assert.ok(e.stderr.includes(`${expr}:4:22:`), e.stderr);
 });
 
-s('a JSON workflow file runs like a YAML one (spec "Workflow definition language": YAML or JSON)', (ctx) => {
+s('a JSON workflow file runs like a YAML one (docs/language.md#definitions: YAML or JSON)', (ctx) => {
   const file = write(ctx, 'sum.json', JSON.stringify({ main: { params: ['args'], steps: [{ add: { return: '${args.a + args.b}' } }] } }));
   const r = run([file, '--data', '{"a": 40, "b": 2}']);
   assert.is(r.status, 0, r.stderr);
   assert.is(r.stdout, '42\n');
 });
 
-s('--data forms: inline, --data=, @file, @- from stdin; no --data is a null argument (issue 7)', (ctx) => {
+s('--data forms: inline, --data=, @file, @- from stdin; no --data is a null argument (docs/cli.md#one-shot-runs)', (ctx) => {
   const echo = write(ctx, 'echo.yaml', 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args}\n');
   assert.is(run([echo, '--data', '{"x": [1, 2.5, "y"]}']).stdout, '{"x":[1,2.5,"y"]}\n');
   assert.is(run(['--data={"x": 1}', echo]).stdout, '{"x":1}\n');
@@ -196,7 +196,7 @@ s('an argument given to a main without params is ignored, as by the service (doc
   assert.is(r.stdout, '1\n');
 });
 
-s('bad arguments: exit code 2 with a one-line message (issue 7)', (ctx) => {
+s('bad arguments: exit code 2 with a one-line message (docs/cli.md#one-shot-runs)', (ctx) => {
   const echo = write(ctx, 'echo2.yaml', 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args}\n');
   const cases: [string[], RegExp][] = [
     [[], /missing the workflow file/],
@@ -220,7 +220,7 @@ s('bad arguments: exit code 2 with a one-line message (issue 7)', (ctx) => {
   }
 });
 
-s('run --help prints the command\'s usage; the server\'s --help mentions run (issue 7)', () => {
+s('run --help prints the command\'s usage; the server\'s --help mentions run (docs/cli.md#one-shot-runs)', () => {
   const r = run(['--help']);
   assert.is(r.status, 0);
   assert.match(r.stdout, /Usage: workflows-emulator run <file\.yaml\|file\.json>/);
@@ -229,7 +229,7 @@ s('run --help prints the command\'s usage; the server\'s --help mentions run (is
   assert.match(server.stdout, /workflows-emulator run <file\.yaml\|file\.json>/);
 });
 
-s('http.* reaches a local server during a one-shot run (spec "http")', async (ctx) => {
+s('http.* reaches a local server during a one-shot run (docs/standard-library.md#http)', async (ctx) => {
   const file = write(ctx, 'call.yaml', 'main:\n  params: [args]\n  steps:\n    - get:\n        call: http.post\n        args:\n          url: ${args.url}\n          body: {q: 1}\n        result: r\n    - done:\n        return: ${r.body.body}\n');
   // In the background: the test server lives in this process and must keep answering.
   const r = await runAsync([file, '--data', JSON.stringify({ url: `${ctx.http.url}/echo` })]).exited;
@@ -237,14 +237,14 @@ s('http.* reaches a local server during a one-shot run (spec "http")', async (ct
   assert.equal(JSON.parse(JSON.parse(r.stdout)), { q: 1 });
 });
 
-s('CLOUD_WORKFLOW_ID is the file name, CLOUD_PROJECT_ID and CLOUD_LOCATION come from PROJECT/LOCATION (spec "sys")', (ctx) => {
+s('CLOUD_WORKFLOW_ID is the file name, CLOUD_PROJECT_ID and CLOUD_LOCATION come from PROJECT/LOCATION (docs/standard-library.md#sys)', (ctx) => {
   const file = write(ctx, 'Env_Check.yaml', 'main:\n  steps:\n    - done:\n        return: ${[sys.get_env("CLOUD_WORKFLOW_ID"), sys.get_env("CLOUD_PROJECT_ID"), sys.get_env("CLOUD_LOCATION")]}\n');
   const r = run([file, '--location', 'europe-west1'], { env: { PROJECT: 'proj-x' } });
   assert.is(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout), ['env_check', 'proj-x', 'europe-west1']);
 });
 
-s('callbacks: the URL is printed on stderr while the execution waits, a request to it resumes the run (issue 7)', async (ctx) => {
+s('callbacks: the URL is printed on stderr while the execution waits, a request to it resumes the run (docs/cli.md#one-shot-runs)', async (ctx) => {
   const file = write(ctx, 'callback.yaml', CALLBACK);
   const p = runAsync([file, '--port', '0', '--host', '127.0.0.1']);
   const m = await p.waitFor(/waiting for a callback: PUT (http:\/\/127\.0\.0\.1:\d+\/callbacks\/[0-9a-f]+)/);
@@ -260,7 +260,7 @@ s('callbacks: the URL is printed on stderr while the execution waits, a request 
   assert.equal(JSON.parse(r.stdout), { body: { approved: true }, method: 'PUT' });
 });
 
-s('callbacks: PORT sets the callback port; a workflow without callbacks opens no port (issue 7, spec "Configuration")', async (ctx) => {
+s('callbacks: PORT sets the callback port; a workflow without callbacks opens no port (docs/cli.md#one-shot-runs, docs/cli.md#configuration)', async (ctx) => {
   // Hold a port: a callback workflow must fail to start on it (exit 2), a plain one must not care.
   const held: Server = createServer();
   await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
@@ -283,7 +283,7 @@ s('callbacks: PORT sets the callback port; a workflow without callbacks opens no
   assert.equal(JSON.parse(r.stdout), { body: 'plain text', method: 'PUT' });
 });
 
-s('callbacks: without --port or PORT the endpoint takes a free port, so a run works while 8787 is taken (issue 16)', async (ctx) => {
+s('callbacks: without --port or PORT the endpoint takes a free port, so a run works while 8787 is taken (docs/cli.md#one-shot-runs)', async (ctx) => {
   // Hold 8787 (the emulator's default port) if nothing else does; either way it is taken during the run.
   const held: Server = createServer();
   const holding = await new Promise<boolean>((r) => {
@@ -302,14 +302,14 @@ s('callbacks: without --port or PORT the endpoint takes a free port, so a run wo
   }
 });
 
-s('callbacks: an await that times out fails the run with TimeoutError (spec "Events")', (ctx) => {
+s('callbacks: an await that times out fails the run with TimeoutError (docs/api-resources.md#events)', (ctx) => {
   const file = write(ctx, 'cb-timeout.yaml', CALLBACK.replace('timeout: 30', 'timeout: 0.05'));
   const r = run([file, '--port', '0', '--host', '127.0.0.1']);
   assert.is(r.status, 1, r.stderr);
   assert.equal(JSON.parse(r.stderr.trim().split('\n').at(-1)!).tags, ['TimeoutError']);
 });
 
-s('SIGINT cancels the waiting execution and exits 130 with nothing on stdout (issue 7)', async (ctx) => {
+s('SIGINT cancels the waiting execution and exits 130 with nothing on stdout (docs/cli.md#one-shot-runs)', async (ctx) => {
   const file = write(ctx, 'sleepy.yaml', 'main:\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: sleeping\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 60\n');
   const p = runAsync([file]);
   await p.waitFor(/sleeping/);

@@ -1,4 +1,4 @@
-// `workflows-emulator test` of the built bundle (issue 14): test files found under paths, cases run in
+// `workflows-emulator test` of the built bundle (docs/testing.md#the-test-command): test files found under paths, cases run in
 // isolation with mocks, callbacks and the virtual clock, the readable report, JUnit XML (parsed) and TAP,
 // --filter, skip/only, exit codes 0/1/2, invalid test files with file:line:col, and --watch. Run
 // `npm run build` first.
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { EMULATOR_JS } from '../support/emulator.ts';
 import { parseXml, type XmlElement } from '../support/xml.ts';
 
-const s = suite<{ dir: string }>('cli: workflows-emulator test (issue 14)');
+const s = suite<{ dir: string }>('cli: workflows-emulator test (docs/testing.md#the-test-command)');
 
 const EXAMPLES = new URL('../../examples', import.meta.url).pathname;
 

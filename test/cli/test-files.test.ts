@@ -1,15 +1,15 @@
-// Test files of `workflows-emulator test` (issue 14 "Test files"), read in process: every key checked, an
+// Test files of `workflows-emulator test` (docs/testing.md#the-test-command), read in process: every key checked, an
 // invalid file reported with file, line and column; expectations judged strictly (int ≠ double), subsets and
-// subsequences as documented in src/cli/test/expect.ts; JUnit XML and TAP reports well formed.
+// subsequences as documented in src/cli/test-command/expectations.ts; JUnit XML and TAP reports well formed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseTestFile, TestFileError } from '../../src/cli/test/suite.ts';
-import { checkExpectations, equalDiff, subsetDiff, type CaseOutcome } from '../../src/cli/test/expect.ts';
-import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from '../../src/cli/test/report.ts';
+import { parseTestFile, TestFileError } from '../../src/cli/test-command/test-file.ts';
+import { checkExpectations, equalDiff, subsetDiff, type CaseOutcome } from '../../src/cli/test-command/expectations.ts';
+import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from '../../src/cli/test-command/case-report.ts';
 import { fromJs, mapOf, type Value } from '../../src/lang/value.ts';
 import { parseJson } from '../../src/lang/json.ts';
 
-const s = suite('cli test: test files, expectations and reports (issue 14)');
+const s = suite('cli test: test files, expectations and reports (docs/testing.md#the-test-command)');
 
 const GOOD = `workflow: ../workflows/order.yaml
 mocks: ./mocks.yaml

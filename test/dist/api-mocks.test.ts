@@ -1,4 +1,4 @@
-// The JS API's mocks and virtual clock (issue 13): the `mocks` and `clock` options of startEmulator,
+// The JS API's mocks and virtual clock (docs/mocks-and-clock.md#mocks): the `mocks` and `clock` options of startEmulator,
 // setMocks (a bad one rejects naming line and column and leaves the current ones), calls per execution,
 // advanceClock for a callback's timeout, and reset between test cases.
 import { suite } from 'uvu';
@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { startEmulator, type Emulator } from '../../src/index.ts';
 import { rejection } from '../support/rejection.ts';
 
-const s = suite<{ emulator: Emulator }>('dist: JS API mocks and virtual clock (issue 13)');
+const s = suite<{ emulator: Emulator }>('dist: JS API mocks and virtual clock (docs/mocks-and-clock.md#mocks)');
 
 const PAY = `main:
   steps:

@@ -1,4 +1,4 @@
-// The JS API for test suites (issue 7 "An API for JS test suites"): startEmulator() in process on free
+// The JS API for test suites (docs/testing.md#the-js-api): startEmulator() in process on free
 // loopback ports, deploy/run/start/wait/callbacks/cancel/close, the workflows directory, REST and gRPC on the
 // reported addresses; and the built package entry (dist/emulator.js, `npm run build` first) exporting the same.
 import { suite } from 'uvu';
@@ -13,7 +13,7 @@ import { ExecutionsClient } from '@google-cloud/workflows';
 import { startEmulator, type Emulator } from '../../src/index.ts';
 import { noAuth as auth } from '../support/google-clients.ts';
 
-const s = suite<{ emulator: Emulator; logs: string[] }>('dist: JS API startEmulator (issue 7 "An API for JS test suites")');
+const s = suite<{ emulator: Emulator; logs: string[] }>('dist: JS API startEmulator (docs/testing.md#the-js-api)');
 
 const ADD = 'main:\n  params: [args]\n  steps:\n    - log:\n        call: sys.log\n        args:\n          json: ${args}\n          severity: INFO\n    - add:\n        return: ${args.x + 1}\n';
 const FAILING = 'main:\n  steps:\n    - explode:\n        raise:\n          message: boom\n          code: 7\n          tags: [Custom]\n';
@@ -31,7 +31,7 @@ s.after(async (ctx) => {
   await ctx.emulator.close();
 });
 
-s('starts on free loopback ports and reports url, grpcAddress and parent (issue 7)', (ctx) => {
+s('starts on free loopback ports and reports url, grpcAddress and parent (docs/testing.md#the-js-api)', (ctx) => {
   const e = ctx.emulator;
   assert.match(e.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.match(e.grpcAddress, /^127\.0\.0\.1:\d+$/);
@@ -40,7 +40,7 @@ s('starts on free loopback ports and reports url, grpcAddress and parent (issue 
   assert.is(e.parent, 'projects/my-project/locations/us-central1');
 });
 
-s('deploy then run resolves with the finished execution: SUCCEEDED, result decoded, logs kept (issue 7)', async (ctx) => {
+s('deploy then run resolves with the finished execution: SUCCEEDED, result decoded, logs kept (docs/testing.md#the-js-api)', async (ctx) => {
   const workflow = await ctx.emulator.deploy('add', ADD);
   assert.is(workflow.name, `${ctx.emulator.parent}/workflows/add`);
   const done = await ctx.emulator.run('add', { x: 41 });
@@ -54,7 +54,7 @@ s('deploy then run resolves with the finished execution: SUCCEEDED, result decod
   assert.ok(ctx.logs.some((l) => JSON.parse(l).jsonPayload?.x === 41), 'onLog receives the sys.log line');
 });
 
-s('a FAILED execution resolves too, with the decoded error payload and context (spec "Error map")', async (ctx) => {
+s('a FAILED execution resolves too, with the decoded error payload and context (docs/api-resources.md#error-map)', async (ctx) => {
   await ctx.emulator.deploy('failing', FAILING);
   const done = await ctx.emulator.run('failing');
   assert.is(done.state, 'FAILED');
@@ -62,7 +62,7 @@ s('a FAILED execution resolves too, with the decoded error payload and context (
   assert.equal(done.error, { payload: { message: 'boom', code: 7, tags: ['Custom'] }, context: 'step: explode' });
 });
 
-s('stepEntries: the history of a run, filtered, with the stack trace on the resource (issue 12)', async (ctx) => {
+s('stepEntries: the history of a run, filtered, with the stack trace on the resource (docs/rest-api.md#step-history)', async (ctx) => {
   await ctx.emulator.deploy('history-failing', FAILING);
   const execution = await ctx.emulator.run('history-failing');
   const entries = await ctx.emulator.stepEntries(execution);
@@ -76,7 +76,7 @@ s('stepEntries: the history of a run, filtered, with the stack trace on the reso
   assert.is(bad.code, 'INVALID_ARGUMENT');
 });
 
-s('deploy of an existing ID updates it: a new revision, new executions use it (spec "Versioning")', async (ctx) => {
+s('deploy of an existing ID updates it: a new revision, new executions use it (docs/api-resources.md#versioning)', async (ctx) => {
   const first = await ctx.emulator.deploy('versioned', 'main:\n  steps:\n    - done:\n        return: 1\n');
   const second = await ctx.emulator.deploy('versioned', 'main:\n  steps:\n    - done:\n        return: 2\n', { description: 'two' });
   assert.is.not(second.revisionId, first.revisionId);
@@ -84,7 +84,7 @@ s('deploy of an existing ID updates it: a new revision, new executions use it (s
   assert.is((await ctx.emulator.run('versioned')).result, 2);
 });
 
-s('deploy of an invalid definition rejects with INVALID_ARGUMENT naming step, line and column (spec "Errors")', async (ctx) => {
+s('deploy of an invalid definition rejects with INVALID_ARGUMENT naming step, line and column (docs/api-resources.md#errors)', async (ctx) => {
   const e = await rejection(ctx.emulator.deploy('broken', 'main:\n  steps:\n    - a:\n        retrun: 1\n'));
   assert.is(e.code, 'INVALID_ARGUMENT');
   assert.match(e.message, /step "a" \(line 4, column 9\)/);
@@ -92,17 +92,17 @@ s('deploy of an invalid definition rejects with INVALID_ARGUMENT naming step, li
   assert.is(id.code, 'INVALID_ARGUMENT');
 });
 
-s('run of an unknown workflow rejects with NOT_FOUND (spec "Endpoints")', async (ctx) => {
+s('run of an unknown workflow rejects with NOT_FOUND (docs/rest-api.md#endpoints)', async (ctx) => {
   const e = await rejection(ctx.emulator.run('no-such-workflow'));
   assert.is(e.code, 'NOT_FOUND');
 });
 
-s('env values are readable with sys.get_env (issue 7)', async (ctx) => {
+s('env values are readable with sys.get_env (docs/testing.md#the-js-api)', async (ctx) => {
   await ctx.emulator.deploy('env', 'main:\n  steps:\n    - done:\n        return: ${sys.get_env("GREETING")}\n');
   assert.is((await ctx.emulator.run('env')).result, 'hi');
 });
 
-s('callbacks: start, list the callback, send a request to its URL, wait for the result (spec "Events")', async (ctx) => {
+s('callbacks: start, list the callback, send a request to its URL, wait for the result (docs/api-resources.md#events)', async (ctx) => {
   await ctx.emulator.deploy('callback', CALLBACK);
   const execution = await ctx.emulator.start('callback');
   assert.is(execution.state, 'ACTIVE');
@@ -119,7 +119,7 @@ s('callbacks: start, list the callback, send a request to its URL, wait for the 
   assert.equal(done.result, { approved: true });
 });
 
-s('cancel ends an ACTIVE execution as CANCELLED; wait with timeoutMs rejects while it runs (spec "States and transitions")', async (ctx) => {
+s('cancel ends an ACTIVE execution as CANCELLED; wait with timeoutMs rejects while it runs (docs/api-resources.md#states-and-transitions)', async (ctx) => {
   await ctx.emulator.deploy('sleepy', SLEEPY);
   const execution = await ctx.emulator.start('sleepy');
   const late = await rejection(ctx.emulator.wait(execution, { timeoutMs: 20 }));
@@ -131,7 +131,7 @@ s('cancel ends an ACTIVE execution as CANCELLED; wait with timeoutMs rejects whi
   assert.is(again.code, 'FAILED_PRECONDITION');
 });
 
-s('REST on url and gRPC on grpcAddress serve the same workflows (spec "Endpoints", "gRPC API")', async (ctx) => {
+s('REST on url and gRPC on grpcAddress serve the same workflows (docs/rest-api.md#endpoints and docs/grpc.md#the-grpc-api)', async (ctx) => {
   const e = ctx.emulator;
   const list = await (await fetch(`${e.url}/v1/${e.parent}/workflows`)).json();
   assert.ok(list.workflows.some((w: { name: string }) => w.name.endsWith('/workflows/add')));
@@ -146,7 +146,7 @@ s('REST on url and gRPC on grpcAddress serve the same workflows (spec "Endpoints
   }
 });
 
-s('workflowsDir: its files are deployed at start; two emulators run side by side; close twice is safe (issue 7)', async () => {
+s('workflowsDir: its files are deployed at start; two emulators run side by side; close twice is safe (docs/testing.md#the-js-api)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfemu-api-'));
   try {
     writeFileSync(join(dir, 'from-file.yaml'), 'main:\n  steps:\n    - done:\n        return: "from file"\n');
@@ -169,7 +169,7 @@ s('workflowsDir: its files are deployed at start; two emulators run side by side
   }
 });
 
-s('the built package entry dist/emulator.js exports startEmulator, which works the same (issue 7)', async () => {
+s('the built package entry dist/emulator.js exports startEmulator, which works the same (docs/testing.md#the-js-api)', async () => {
   const mod = (await import(pathToFileURL(new URL('../../dist/emulator.js', import.meta.url).pathname).href)) as typeof import('../../src/index.ts');
   const e = await mod.startEmulator();
   try {

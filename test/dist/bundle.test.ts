@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
+import { brotliDecompressSync } from 'node:zlib';
 import ts from 'typescript';
 
 const DIST = new URL('../../dist/', import.meta.url).pathname;
@@ -18,10 +19,9 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 const MAX_BUNDLE_BYTES = 1.5 * 1024 * 1024;
 
 /** Every module specifier the file loads: `import`, `export ... from`, `import()`, and calls of `require`-named functions. */
-function specifiers(path: string): { static: string[]; dynamic: string[]; nonLiteral: number } {
-  const text = readFileSync(path, 'utf8');
+function specifiers(path: string, text = readFileSync(path, 'utf8')): { static: string[]; dynamic: string[]; nonLiteral: number; dataImports: number; packed: string[] } {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  const out = { static: [] as string[], dynamic: [] as string[], nonLiteral: 0 };
+  const out = { static: [] as string[], dynamic: [] as string[], nonLiteral: 0, dataImports: 0, packed: [] as string[] };
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.static.push(node.moduleSpecifier.text);
@@ -32,9 +32,13 @@ function specifiers(path: string): { static: string[]; dynamic: string[]; nonLit
       if (isImport || isRequire) {
         const arg = node.arguments[0];
         if (arg && (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))) out.dynamic.push(arg.text);
+        // The language server's library, carried compressed (build.mjs) and imported from a data: URL; its own
+        // imports are checked below.
+        else if (isImport && arg && ts.isTemplateExpression(arg) && arg.head.text === 'data:text/javascript;base64,') out.dataImports++;
         else if (isImport) out.nonLiteral++;
       }
     }
+    if (ts.isStringLiteral(node) && node.text.length > 1000 && /^[A-Za-z0-9+/]+=*$/.test(node.text)) out.packed.push(node.text);
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -52,6 +56,23 @@ s('dist/emulator.js loads nothing but node: built-ins (every import, export-from
   const bad = all.filter((m) => !m.startsWith('node:') || !builtins.has(m.slice('node:'.length)));
   assert.equal([...new Set(bad)], [], 'non-built-in imports in dist/emulator.js');
   assert.is(found.nonLiteral, 0, 'no import() of a computed specifier');
+  // The one data: import is the language server's library (src/lsp/library.ts); it too loads only built-ins.
+  assert.is(found.dataImports, 1, 'one data: import (the language server library)');
+  const modules = found.packed
+    .map((b64) => {
+      try {
+        return brotliDecompressSync(Buffer.from(b64, 'base64')).toString('utf8');
+      } catch {
+        return '';
+      }
+    })
+    .filter((code) => code.includes('createConnection'));
+  assert.is(modules.length, 1, 'the language server library is in the bundle, compressed');
+  const inner = specifiers('lsp-library.js', modules[0]);
+  assert.ok(inner.static.length > 0);
+  const innerBad = [...inner.static, ...inner.dynamic].filter((m) => !(m.startsWith('node:') ? builtins.has(m.slice(5)) : builtins.has(m)));
+  assert.equal([...new Set(innerBad)], [], 'non-built-in imports in the language server library');
+  assert.is(inner.nonLiteral + inner.dataImports, 0);
 });
 
 s('dist/emulator.js starts with a node shebang and is both the package bin and its import (one file)', () => {

@@ -24,7 +24,7 @@ interface Ctx {
   tarball: string;
   files: string[];
 }
-const s = suite<Ctx>('npm package: packed, installed from the tarball, used in a fresh project (issue 16)', {} as Ctx);
+const s = suite<Ctx>('npm package: packed, installed from the tarball, used in a fresh project (README.md#install)', {} as Ctx);
 
 s.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-pack-'));

@@ -1,6 +1,6 @@
 // The JS API's public types (src/index.ts) are written out in full so dist/index.d.ts stands alone; these
 // compile-time checks (run by `tsc --noEmit` in `npm test`) keep them identical to the service's resources
-// (spec "Resources and their fields"), so the two cannot drift apart.
+// (docs/api-resources.md#resources-and-their-fields), so the two cannot drift apart.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type * as api from '../../src/index.ts';
@@ -18,9 +18,9 @@ const checks: { readonly [name: string]: true } = {
   StackTraceElement: true satisfies Same<api.StackTraceElement, model.StackTraceElement>,
 };
 
-const s = suite('dist: public types (issue 7 "An API for JS test suites")');
+const s = suite('dist: public types (docs/testing.md#the-js-api)');
 
-s('the JS API declares Workflow, Execution, ExecutionState, Callback, StepEntry and StackTraceElement exactly as the service resources (spec "Resources and their fields")', () => {
+s('the JS API declares Workflow, Execution, ExecutionState, Callback, StepEntry and StackTraceElement exactly as the service resources (docs/api-resources.md#resources-and-their-fields)', () => {
   // The real check is the type-level `satisfies` above; this names it in the test report.
   assert.equal(Object.keys(checks).sort(), ['Callback', 'Execution', 'ExecutionState', 'StackTraceElement', 'StepEntry', 'Workflow']);
 });

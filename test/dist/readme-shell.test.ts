@@ -34,6 +34,7 @@ const NOT_RUN: readonly (readonly [RegExp, string])[] = [
   [/callbacks\/<id>/, 'a placeholder callback ID; the order saga block sends a real callback'],
   [/^deno run -A dist\/emulator\.js/m, 'starts servers under other runtimes; npm run test:runtimes covers them'],
   [/^npm test +#/m, 'the test commands themselves (their scripts are checked below)'],
+  [/^npm run package:vscode/m, 'builds the VS Code extension with packages from the registry; .ci/run builds it'],
 ];
 
 interface Block {

@@ -1,4 +1,4 @@
-// The JS API's in-process run (issue 14 "From JavaScript"): runWorkflow() with a source or a file, an
+// The JS API's in-process run (docs/testing.md#runworkflow): runWorkflow() with a source or a file, an
 // argument, mocks (object or file), callbacks, env and the virtual clock, resolving to the result or error,
 // the steps, the calls and the logs; bad input rejected with code INVALID_ARGUMENT and file:line:col. Checked
 // on the built package entry (dist/emulator.js, `npm run build` first), as users import it.
@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { rejection as rejectionOf } from '../support/rejection.ts';
 import type * as Api from '../../src/index.ts';
 
-const s = suite<{ api: typeof Api; dir: string }>('dist: JS API runWorkflow (issue 14 "From JavaScript")');
+const s = suite<{ api: typeof Api; dir: string }>('dist: JS API runWorkflow (docs/testing.md#runworkflow)');
 const rejection = (p: Promise<unknown>) => rejectionOf<Error & { code?: string }>(p);
 
 const FLOW = `main:

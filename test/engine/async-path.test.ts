@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// Both engine paths proven (issue 10): the spec cases, run a second time with everything deferred
+// Both engine paths proven (docs/architecture.md#layers-and-where-things-are): the spec cases, run a second time with everything deferred
 // (spec-cases.test.ts, test/support/force-async.ts), reach every asynchronous continuation of the engine
 // (each `async function ...Async` under src/engine), measured with V8's precise coverage (NODE_V8_COVERAGE).
 const s = suite('engine async path coverage');

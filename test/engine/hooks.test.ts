@@ -10,7 +10,7 @@ import { runExecution } from '../../src/engine/run.ts';
 import type { CallInterceptor, ExecutionHooks, OutboundCall, StepEnd, StepEvent, StepObserver } from '../../src/engine/hooks.ts';
 import { harness, run, type Harness } from './helpers.ts';
 
-// The engine's hooks (src/engine/hooks.ts, issue 10 "Seams for what comes next"): the step observer's entries
+// The engine's hooks (src/engine/hooks.ts, docs/architecture.md#layers-and-where-things-are): the step observer's entries
 // with Google's stepType names (REST reference projects.locations.workflows.executions.stepEntries), their
 // nesting, threads, iterations and retry attempts, and the call interceptor around every outbound call.
 const s = suite('engine hooks');

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 
-// The engine's modules import one another without a cycle (issue 10 "Layers that are true and checked": the
+// The engine's modules import one another without a cycle (docs/architecture.md#layers-and-where-things-are: the
 // step kinds reach the interpreter through the execution's Engine, not by import).
 const s = suite('engine imports');
 

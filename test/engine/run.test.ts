@@ -10,15 +10,15 @@ import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { failure, harness, run } from './helpers.ts';
 
-// runExecution's contract (issue 3 "Shape"): result or WorkflowError with stepName; cancellation wherever the
-// execution is; synchronous progress until something waits. Spec "States and transitions", "Limits".
+// runExecution's contract (docs/language.md#running): result or WorkflowError with stepName; cancellation wherever the
+// execution is; synchronous progress until something waits. docs/api-resources.md#states-and-transitions and docs/api-resources.md#limits.
 const s = suite('engine runExecution');
 
 const never = (): AbortSignal => new AbortController().signal;
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
 
 
-s('an unhandled error rejects with a WorkflowError naming the step (spec "States and transitions")', async () => {
+s('an unhandled error rejects with a WorkflowError naming the step (docs/api-resources.md#states-and-transitions)', async () => {
   const def = compileDefinition(`
 main:
   steps:
@@ -53,7 +53,7 @@ main:
   assert.is(h.logs.length, 3);
 });
 
-s('an already cancelled signal rejects with its reason and runs no step (issue 3: cancellation)', async () => {
+s('an already cancelled signal rejects with its reason and runs no step (docs/language.md#running: cancellation)', async () => {
   const h = harness();
   const ctrl = new AbortController();
   const reason = new Error('cancelled');
@@ -145,7 +145,7 @@ const cancelCases: [string, string][] = [
 ];
 
 for (const [where, steps] of cancelCases) {
-  s(`cancellation in ${where} rejects with the reason at once and nothing runs after (issue 3)`, async () => {
+  s(`cancellation in ${where} rejects with the reason at once and nothing runs after (docs/language.md#running)`, async () => {
     const h = harness(systemClock);
     const def = compileDefinition(`
 main:
@@ -173,7 +173,7 @@ always:
   });
 }
 
-s('retry backoff waits min(initial_delay * multiplier^attempt, max_delay) on the clock (spec "retry" 3)', async () => {
+s('retry backoff waits min(initial_delay * multiplier^attempt, max_delay) on the clock (docs/language.md#try-retry-and-except 3)', async () => {
   const clock = recordingVirtualTime();
   const o = await run(
     `
@@ -202,7 +202,7 @@ always:
   assert.equal(clock.sleepsMs, [1000, 2000, 4000, 5000]);
 });
 
-s('retry.default_backoff numbers: 1 s, then x1.25, at most 60 s (spec "retry policies")', async () => {
+s('retry.default_backoff numbers: 1 s, then x1.25, at most 60 s (docs/standard-library.md#retry-policies)', async () => {
   const clock = recordingVirtualTime();
   await run(
     `
@@ -219,7 +219,7 @@ main:
   assert.equal(clock.sleepsMs, [1000, 1250, 1562.5, 1953.125, 2441.40625]);
 });
 
-s('range: ${[start, end]} evaluates its expression once: a subworkflow in it runs once (issue 10)', async () => {
+s('range: ${[start, end]} evaluates its expression once: a subworkflow in it runs once (docs/architecture.md#layers-and-where-things-are)', async () => {
   const loop = `
           value: i
           range: \${[1, f()]}
@@ -264,7 +264,7 @@ function handMade(steps: Step[]): Definition {
   return { main, workflows: new Map([['main', main]]) };
 }
 
-s('more than 10 branches is a ResourceLimitError at run time too (spec "Limits")', async () => {
+s('more than 10 branches is a ResourceLimitError at run time too (docs/api-resources.md#limits)', async () => {
   const pos = { line: 1, col: 1 };
   const empty: StepList = { steps: [], index: new Map() };
   const def = handMade([
@@ -282,7 +282,7 @@ s('more than 10 branches is a ResourceLimitError at run time too (spec "Limits")
   assert.is(e.stepName, 'wide');
 });
 
-s('continueAll collects at most 100 errors, then raises UnhandledBranchError (spec "Limits")', async () => {
+s('continueAll collects at most 100 errors, then raises UnhandledBranchError (docs/api-resources.md#limits)', async () => {
   const o = await run(`
 main:
   steps:
@@ -307,7 +307,7 @@ main:
   assert.equal(o, { result: '[["UnhandledBranchError"],100,0]' });
 });
 
-s('a result over 512 KB is a ResourceLimitError (spec "Limits": also for oversized results)', async () => {
+s('a result over 512 KB is a ResourceLimitError (docs/api-resources.md#limits: also for oversized results)', async () => {
   const o = await run(`
 main:
   steps:

@@ -1,9 +1,9 @@
 /**
- * Runs every spec case under test/spec (one YAML file per case; STYLE.md "Tests") end to end: compile the
+ * Runs every spec case under test/spec (one YAML file per case; CONTRIBUTING.md#tests-and-benchmarks) end to end: compile the
  * `workflow` with compileDefinition, run it with runExecution on the product's virtual clock (src/engine/virtual-time.ts), and compare.
  *
  * Case format:
- *   description: what the case shows          spec: the spec section it cites
+ *   description: what the case shows          spec: the docs/ page#anchor it pins
  *   workflow: |  (the source)                 format: yaml | json   (optional)
  *   argument: <value>                         (optional)
  *   result: <value>                           compared strictly as JSON: `2` is an int, `2.0` a double
@@ -13,7 +13,7 @@
  *
  * Each case runs twice: as compiled (the engine stays synchronous until something waits), and with every
  * expression and every outbound call deferred (test/support/force-async.ts), so the engine's asynchronous
- * path gives the same outcome, with a step observer and a call interceptor attached (issue 10).
+ * path gives the same outcome, with a step observer and a call interceptor attached (docs/architecture.md#layers-and-where-things-are).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

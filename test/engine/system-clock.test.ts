@@ -14,7 +14,7 @@ s('systemClock.now is Unix time in ms with sub-millisecond precision', () => {
   assert.ok(!Number.isInteger(t) || !Number.isInteger(systemClock.now()));
 });
 
-s('systemClock.sleep resolves, and rejects with the reason when aborted (issue 3: abortable sleep)', async () => {
+s('systemClock.sleep resolves, and rejects with the reason when aborted (docs/standard-library.md#sys: abortable sleep)', async () => {
   await systemClock.sleep(1);
   const ctrl = new AbortController();
   const p = systemClock.sleep(60_000, ctrl.signal);

@@ -1,6 +1,6 @@
-// Fuzz: bodies, paths and methods sent to the REST API of a real server on a free port (spec "Endpoints",
-// "Errors"): every answer is a status the API documents with Google's JSON error shape for errors, never a
-// 500, and the server keeps serving (issue 11: "no request can crash the server").
+// Fuzz: bodies, paths and methods sent to the REST API of a real server on a free port (docs/rest-api.md#endpoints,
+// docs/api-resources.md#errors): every answer is a status the API documents with Google's JSON error shape for errors, never a
+// 500, and the server keeps serving (docs/api-resources.md#errors: "no request can crash the server").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';

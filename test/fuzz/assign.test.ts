@@ -1,4 +1,4 @@
-// Fuzz: value semantics under in-place assignment (issue 11 item 4). The engine changes a map or list in place
+// Fuzz: value semantics under in-place assignment (docs/architecture.md#running-fairness-and-value-semantics). The engine changes a map or list in place
 // when only one variable holds it (engine/assign.ts); this compares random sequences of assignments, copies,
 // appends and reads against a reference that copies every value on every assignment, as the spec's value
 // semantics say (a value assigned elsewhere never changes under it). Any difference is a bug.

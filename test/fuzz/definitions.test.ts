@@ -1,6 +1,6 @@
-// Fuzz: workflow definitions (spec "Workflow definition language", "Limits": source 128 KB), as the loader
+// Fuzz: workflow definitions (docs/language.md#definitions and docs/api-resources.md#limits: source 128 KB), as the loader
 // and compiler see them from every path (REST, gRPC, the watcher and `run` all call compileDefinition):
-// mutated copies of the spec's own cases, YAML alias bombs of every shape (issue 11 item 1) and deep nesting
+// mutated copies of the spec's own cases, YAML alias bombs of every shape (docs/api-resources.md#limits) and deep nesting
 // in YAML and JSON. Each compiles or is refused with a DefinitionError (a 400 naming step, line and column);
 // never a raw JS error, a stack overflow or a freeze.
 import { suite } from 'uvu';
@@ -67,7 +67,7 @@ function deepData(depth: number, form: 'flow' | 'block' | 'json'): string {
 
 /** Sources that once crashed or froze the emulator, kept as fixed cases. */
 const FOUND = [
-  aliasBomb(9, 10, 'flow', 'assign'), // the 596-byte bomb: 10^9 nodes, 155 s then heap exhaustion (issue 11 item 1)
+  aliasBomb(9, 10, 'flow', 'assign'), // the 596-byte bomb: 10^9 nodes, 155 s then heap exhaustion (docs/api-resources.md#limits)
   aliasBomb(9, 10, 'flow', 'unused'),
   deepData(40_000, 'flow'), // "YAML syntax error: Maximum call stack size exceeded"
 ];

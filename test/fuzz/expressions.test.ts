@@ -1,7 +1,7 @@
-// Fuzz: expressions built from the grammar (spec "Expressions": literals, variables, operators, `.` and `[]`,
+// Fuzz: expressions built from the grammar (docs/language.md#expressions: literals, variables, operators, `.` and `[]`,
 // calls of the standard library) and from random text, deployed and run by the real engine. Each either fails
 // to compile with a definition error, or runs to a result or a tagged workflow error; never a raw JS error,
-// never a SystemError, never a stack overflow, and nothing the run builds passes the size limits (issue 11).
+// never a SystemError, never a stack overflow, and nothing the run builds passes the size limits (docs/api-resources.md#errors).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
@@ -100,8 +100,8 @@ async function problem(text: string): Promise<string | undefined> {
 
 /** Expressions that once crashed or froze something, kept as fixed cases. */
 const FOUND = [
-  'time.format(1e303)', // SystemError "The number Infinity cannot be converted to a BigInt" (issue 11)
-  'len(text.find_all(text.replace_all(text.replace_all(big, "", big), "", "xx"), ""))', // a huge string, then millions of matches (issue 11 item 2)
+  'time.format(1e303)', // SystemError "The number Infinity cannot be converted to a BigInt" (docs/api-resources.md#errors)
+  'len(text.find_all(text.replace_all(text.replace_all(big, "", big), "", "xx"), ""))', // a huge string, then millions of matches (docs/api-resources.md#limits)
   'json.encode_to_string([big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big])',
   '[deep, deep] == [deep, deep]',
 ];

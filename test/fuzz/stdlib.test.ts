@@ -1,13 +1,13 @@
 // Fuzz: every standard-library function that does not wait, called with arbitrary arguments of every type
-// (issue 11: "sweep the stdlib for any other input that surfaces a raw JavaScript message"). Each call returns
+// (docs/api-resources.md#errors: "sweep the stdlib for any other input that surfaces a raw JavaScript message"). Each call returns
 // a value within the size limits or raises a WorkflowError with the spec's tags; never a JS error, never a
-// SystemError (what a leaked JS error becomes), never a value over the limits (spec "Limits").
+// SystemError (what a leaked JS error becomes), never a value over the limits (docs/api-resources.md#limits).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { ERROR_TAG_NAMES, WorkflowError } from '../../src/lang/errors.ts';
 import { typeName, sizeOf, type Value } from '../../src/lang/value.ts';
-import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-limits.ts';
+import { MAX_STRING_BYTES, MAX_VALUE_BYTES, utf8Length } from '../../src/lang/size-checks.ts';
 import { createVirtualTime } from '../../src/engine/virtual-time.ts';
 import { testCallbacks } from '../support/callbacks.ts';
 import { bindPositionalArgs, STDLIB } from '../../src/stdlib/index.ts';
@@ -54,8 +54,8 @@ function problem(name: string, args: Value[]): string | undefined {
 
 /** Inputs that once made a function fail badly, kept as fixed cases. */
 const FOUND: [string, Value[]][] = [
-  ['time.format', [1e303]], // "The number Infinity cannot be converted to a BigInt" (issue 11)
-  ['text.find_all', ['x'.repeat(200_000), '']], // millions of matches of "" built at once (issue 11 item 2)
+  ['time.format', [1e303]], // "The number Infinity cannot be converted to a BigInt" (docs/api-resources.md#limits)
+  ['text.find_all', ['x'.repeat(200_000), '']], // millions of matches of "" built at once (docs/api-resources.md#limits)
   ['text.replace_all', ['x'.repeat(1000), '', 'y'.repeat(1000)]], // a 1 MB string built in one call
   ['json.encode_to_string', [Array(100).fill('x'.repeat(100_000))]], // 10 MB of JSON from 100 references
   ['json.encode_to_string', [nested(900), new Map([['indent', ' '.repeat(10_000)]])]], // indentation squared

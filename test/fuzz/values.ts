@@ -1,6 +1,6 @@
 /**
- * fast-check arbitraries of workflow values for the fuzz suites: every type of the language (spec "Data
- * types"), with the edges that break naive code (64-bit extremes, -0, NaN, huge doubles, lone surrogates,
+ * fast-check arbitraries of workflow values for the fuzz suites: every type of the language
+ * (docs/language.md#data-types), with the edges that break naive code (64-bit extremes, -0, NaN, huge doubles, lone surrogates,
  * `__proto__` keys, long strings near the 256 KB limit, nested lists and maps).
  */
 import fc from 'fast-check';

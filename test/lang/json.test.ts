@@ -1,4 +1,4 @@
-// jsonSafe: what the API shows of a value toJson refuses (error payloads, recorded calls; spec "Execution":
+// jsonSafe: what the API shows of a value toJson refuses (error payloads, recorded calls; docs/api-resources.md#execution:
 // the error payload is always JSON).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// http mocks at the fetch level (issue 13 "Mocks"): each matching rule, sequences, raise, delay, echo, the
+// http mocks at the fetch level (docs/mocks-and-clock.md#mocks): each matching rule, sequences, raise, delay, echo, the
 // unmatched modes, and that a mocked call is what a real one is to the workflow (Google's http reference:
 // HttpError with code, headers and body; http.default_retry retries 503).
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// The mock file (issue 13 "Mocks", "Bad input"): what it accepts, and every refusal naming file, line and
+// The mock file (docs/mocks-and-clock.md#mocks): what it accepts, and every refusal naming file, line and
 // column.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -70,6 +70,12 @@ test('bad URL patterns and RE2 regexes are refused at the pattern', () => {
   // A backreference is Perl, not RE2.
   assert.match(refusal('http:\n  - match: {url: "/(a)\\\\1/"}\n    respond: {}\n').message, /not a valid RE2/);
   assert.match(refusal('http:\n  - match: {url: "ftp://x/*"}\n    respond: {}\n').message, /not an http or https URL/);
+});
+
+test('a costly RE2 regex (a large compiled program) is refused when the mocks load, naming its size (docs/limits.md "Mocks")', () => {
+  assert.throws(() => parseMocks('http:\n  - match: {url: "/.{1,1000}x/"}\n    respond: {status: 200}\n', 'mocks.yaml'), /compiles to 2002 RE2 instructions, over the limit of 400/);
+  const ok = compileUrlPattern('/https://api\\..*\\/v1\\/.*/');
+  assert.type(ok, 'object');
 });
 
 test('a respond or raise that could never be produced is refused', () => {

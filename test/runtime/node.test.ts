@@ -1,4 +1,4 @@
-// The built bundle under Node (issue 7 "The bundle"): the runtime smoke suite of test/runtime/smoke.ts.
+// The built bundle under Node (docs/cli.md#one-file-on-node-deno-and-bun): the runtime smoke suite of test/runtime/smoke.ts.
 import { runtimeSuite } from './smoke.ts';
 
 runtimeSuite('node');

@@ -1,5 +1,5 @@
 /**
- * The runtime smoke suite (issue 7 "The bundle": it runs the same under Node, Deno and Bun): starts the built
+ * The runtime smoke suite (docs/cli.md#one-file-on-node-deno-and-bun: it runs the same under Node, Deno and Bun): starts the built
  * bundle under one runtime on free loopback ports with a temporary workflows directory and checks, against
  * the running process, REST create and execute, an http.* call to a local node:http server, a callback round
  * trip, a hot reload, gRPC through Google's client (@google-cloud/workflows with @grpc/grpc-js, insecure), the
@@ -41,7 +41,7 @@ const reloadSource = (n: number) => `main:\n  steps:\n    - done:\n        retur
 /** Defines and runs the smoke suite for `runtime`. */
 export function runtimeSuite(runtime: Runtime): void {
   const command = RUNTIMES[runtime];
-  const s = suite<{ emu: EmulatorProcess; http: TestServer }>(`runtime ${runtime}: the bundle under ${runtime} (issue 7 "The bundle")`);
+  const s = suite<{ emu: EmulatorProcess; http: TestServer }>(`runtime ${runtime}: the bundle under ${runtime} (docs/cli.md#one-file-on-node-deno-and-bun)`);
 
   async function execute(emu: EmulatorProcess, workflowId: string, argument?: unknown): Promise<any> {
     const created = await emu.request('POST', `/workflows/${workflowId}/executions`, argument === undefined ? {} : { argument: JSON.stringify(argument) });
@@ -62,17 +62,17 @@ export function runtimeSuite(runtime: Runtime): void {
     await ctx.http?.close();
   });
 
-  s('starts and prints its listening line with REST, the UI and gRPC (spec "Configuration")', (ctx) => {
+  s('starts and prints its listening line with REST, the UI and gRPC (docs/cli.md#configuration)', (ctx) => {
     assert.match(ctx.emu.stdout(), /workflows-emulator listening on http:\/\/127\.0\.0\.1:\d+ \(REST API; web UI at .*\/ui; gRPC on 127\.0\.0\.1:\d+; 1 workflow\(s\) from /);
     assert.type(ctx.emu.grpcPort, 'number');
   });
 
-  s('start-up prints nothing on stderr: no runtime warning with the documented command line (issue 7)', (ctx) => {
+  s('start-up prints nothing on stderr: no runtime warning with the documented command line (docs/cli.md#one-file-on-node-deno-and-bun)', (ctx) => {
     assert.is(ctx.emu.stderr(), '');
   });
 
   if (runtime === 'deno') {
-    s('without its permissions, Deno is told at start-up which flags the emulator needs (issue 7)', async () => {
+    s('without its permissions, Deno is told at start-up which flags the emulator needs (docs/cli.md#one-file-on-node-deno-and-bun)', async () => {
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(command[0], ['run', EMULATOR_JS, '--version'], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
         let stderr = '';
@@ -83,7 +83,7 @@ export function runtimeSuite(runtime: Runtime): void {
     });
   }
 
-  s('REST: create a workflow and execute it to SUCCEEDED (spec "Endpoints")', async (ctx) => {
+  s('REST: create a workflow and execute it to SUCCEEDED (docs/rest-api.md#endpoints)', async (ctx) => {
     const created = await ctx.emu.request('POST', '/workflows?workflowId=add', { sourceContents: ADD });
     assert.is(created.status, 200, created.text);
     const done = await execute(ctx.emu, 'add', { x: 41 });
@@ -91,14 +91,14 @@ export function runtimeSuite(runtime: Runtime): void {
     assert.is(done.result, '42');
   });
 
-  s('http.*: a call to a local node:http server (spec "http")', async (ctx) => {
+  s('http.*: a call to a local node:http server (docs/standard-library.md#http)', async (ctx) => {
     await ctx.emu.request('POST', '/workflows?workflowId=fetch', { sourceContents: FETCH });
     const done = await execute(ctx.emu, 'fetch', { url: `${ctx.http.url}/echo` });
     assert.is(done.state, 'SUCCEEDED', JSON.stringify(done));
     assert.equal(JSON.parse(done.result), [200, { hello: 'runtime' }]);
   });
 
-  s('callbacks: create, await, deliver over HTTP, resume (spec "Events")', async (ctx) => {
+  s('callbacks: create, await, deliver over HTTP, resume (docs/api-resources.md#events)', async (ctx) => {
     await ctx.emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
     const created = await ctx.emu.request('POST', '/workflows/callback/executions', {});
     const name = created.body.name as string;
@@ -113,7 +113,7 @@ export function runtimeSuite(runtime: Runtime): void {
     assert.equal(JSON.parse(done.result), { approved: true });
   });
 
-  s('hot reload: a changed workflow file is redeployed and new executions use it (spec "Directory watching")', async (ctx) => {
+  s('hot reload: a changed workflow file is redeployed and new executions use it (docs/cli.md#directory-watching)', async (ctx) => {
     const before = await ctx.emu.request('GET', '/workflows/reload');
     assert.is(before.status, 200);
     assert.is((await execute(ctx.emu, 'reload')).result, '1');
@@ -127,7 +127,7 @@ export function runtimeSuite(runtime: Runtime): void {
     await until(async () => ((await ctx.emu.request('GET', '/workflows/added')).status === 200 ? true : undefined), 'the added file');
   });
 
-  s('gRPC: Google\'s client creates a workflow and runs an execution, insecure, no credentials (spec "gRPC API")', async (ctx) => {
+  s('gRPC: Google\'s client creates a workflow and runs an execution, insecure, no credentials (docs/grpc.md#the-grpc-api)', async (ctx) => {
     const options = { servicePath: '127.0.0.1', port: ctx.emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), auth };
     const workflows = new WorkflowsClient(options as never);
     const executions = new ExecutionsClient(options as never);
@@ -151,7 +151,7 @@ export function runtimeSuite(runtime: Runtime): void {
     }
   });
 
-  s('web UI: the dashboard, a workflow page and an asset are served (spec "Web UI")', async (ctx) => {
+  s('web UI: the dashboard, a workflow page and an asset are served (docs/web-ui.md#pages)', async (ctx) => {
     const root = await ctx.emu.request('GET', '/');
     assert.ok(root.status >= 300 && root.status < 400, `/ redirects (${root.status})`);
     const dashboard = await ctx.emu.request('GET', '/ui');
@@ -166,7 +166,7 @@ export function runtimeSuite(runtime: Runtime): void {
     assert.ok(asset.text.length > 10_000);
   });
 
-  s('one-shot run: result on stdout with exit 0, payload on stderr with exit 1, file:line:col with exit 2 (issue 7)', async () => {
+  s('one-shot run: result on stdout with exit 0, payload on stderr with exit 1, file:line:col with exit 2 (docs/cli.md#one-shot-runs)', async () => {
     const dir = mkdtempSync(join(tmpdir(), `wfemu-${runtime}-run-`));
     try {
       const ok = join(dir, 'ok.yaml');
@@ -190,7 +190,7 @@ export function runtimeSuite(runtime: Runtime): void {
     }
   });
 
-  s('one-shot run: a callback round trip on a free port (issue 7)', async () => {
+  s('one-shot run: a callback round trip on a free port (docs/cli.md#one-shot-runs)', async () => {
     const dir = mkdtempSync(join(tmpdir(), `wfemu-${runtime}-cb-`));
     try {
       const file = join(dir, 'cb.yaml');
@@ -244,11 +244,11 @@ export function runtimeSuite(runtime: Runtime): void {
     }
   });
 
-  s('SIGTERM stops the emulator with exit code 0 (spec "Configuration")', async (ctx) => {
+  s('SIGTERM stops the emulator with exit code 0 (docs/cli.md#configuration)', async (ctx) => {
     assert.is(await ctx.emu.close(), 0);
   });
 
-  s('the test command: the example tests pass with mocks and the virtual clock; JUnit written (issue 14)', async () => {
+  s('the test command: the example tests pass with mocks and the virtual clock; JUnit written (docs/testing.md#the-test-command)', async () => {
     const examples = new URL('../../examples/tests', import.meta.url).pathname;
     const dir = mkdtempSync(join(tmpdir(), 'wfemu-rt-test-'));
     try {

@@ -1,5 +1,5 @@
-// The service core in process (spec "Resources and their fields", "States and transitions", "Endpoints",
-// "Events", "Versioning"): workflows and revisions, executions pinned to a revision, cancel, callbacks,
+// The service core in process (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions and docs/rest-api.md#endpoints,
+// docs/api-resources.md#events, docs/api-resources.md#versioning): workflows and revisions, executions pinned to a revision, cancel, callbacks,
 // sys.log and the execution environment, through createServiceCore with no transport.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -77,7 +77,7 @@ async function until<T>(f: () => T | undefined, timeoutMs = 10_000): Promise<T> 
 const idOf = (ex: Execution): string => ex.name.slice(ex.name.lastIndexOf('/') + 1);
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/;
 
-s('a created workflow has exactly the spec fields, a revision like 000001-a4f and RFC 3339 times (spec "Workflow")', () => {
+s('a created workflow has exactly the spec fields, a revision like 000001-a4f and RFC 3339 times (docs/api-resources.md#workflow)', () => {
   const c = core();
   const wf = c.createWorkflow('hello', { sourceContents: RETURN_ARG });
   assert.equal(Object.keys(wf).sort(), ['createTime', 'description', 'name', 'revisionCreateTime', 'revisionId', 'sourceContents', 'state', 'updateTime']);
@@ -91,7 +91,7 @@ s('a created workflow has exactly the spec fields, a revision like 000001-a4f an
   c.close();
 });
 
-s('create rejects duplicates (409), bad IDs, empty and invalid sources, 128 KB sources and long descriptions (spec "Errors")', () => {
+s('create rejects duplicates (409), bad IDs, empty and invalid sources, 128 KB sources and long descriptions (docs/api-resources.md#errors)', () => {
   const c = core();
   c.createWorkflow('a', { sourceContents: NO_PARAMS });
   apiError(() => c.createWorkflow('a', { sourceContents: NO_PARAMS }), 'ALREADY_EXISTS', /already exists/);
@@ -115,7 +115,7 @@ s('create rejects duplicates (409), bad IDs, empty and invalid sources, 128 KB s
   c.close();
 });
 
-s('get, update and delete of an unknown workflow are NOT_FOUND (spec "Endpoints")', () => {
+s('get, update and delete of an unknown workflow are NOT_FOUND (docs/rest-api.md#endpoints)', () => {
   const c = core();
   apiError(() => c.getWorkflow('nope'), 'NOT_FOUND', /nope/);
   apiError(() => c.updateWorkflow('nope', { description: 'x' }), 'NOT_FOUND');
@@ -125,7 +125,7 @@ s('get, update and delete of an unknown workflow are NOT_FOUND (spec "Endpoints"
   c.close();
 });
 
-s('a new revision only when the source changes; description updates keep it; updateMask limits fields (spec "Versioning")', async () => {
+s('a new revision only when the source changes; description updates keep it; updateMask limits fields (docs/api-resources.md#versioning)', async () => {
   const c = core();
   const v1 = c.createWorkflow('w', { sourceContents: NO_PARAMS, description: 'one' });
   const same = c.updateWorkflow('w', { sourceContents: NO_PARAMS });
@@ -148,7 +148,7 @@ s('a new revision only when the source changes; description updates keep it; upd
   c.close();
 });
 
-s('an execution runs asynchronously: created ACTIVE, then SUCCEEDED with the JSON result and endTime (spec "States and transitions")', async () => {
+s('an execution runs asynchronously: created ACTIVE, then SUCCEEDED with the JSON result and endTime (docs/api-resources.md#states-and-transitions)', async () => {
   const c = core();
   const wf = c.createWorkflow('w', { sourceContents: RETURN_ARG });
   const ex = c.createExecution('w', { argument: '{"a": 1, "big": 9007199254740993, "d": 2.0}' });
@@ -164,7 +164,7 @@ s('an execution runs asynchronously: created ACTIVE, then SUCCEEDED with the JSO
   c.close();
 });
 
-s('an omitted argument reaches a main with params as null, and leaves `argument` out (spec "Workflow definition language")', async () => {
+s('an omitted argument reaches a main with params as null, and leaves `argument` out (docs/language.md#definitions)', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: RETURN_ARG });
   const ex = c.createExecution('w', {});
@@ -173,7 +173,7 @@ s('an omitted argument reaches a main with params as null, and leaves `argument`
   c.close();
 });
 
-s('a non-null argument to a main without params is accepted and ignored, as Google documents (spec "Errors": not shown)', async () => {
+s('a non-null argument to a main without params is accepted and ignored, as Google documents (docs/api-resources.md#errors: not shown)', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: NO_PARAMS });
   const ex = c.createExecution('w', { argument: '{"x": 1}' });
@@ -184,7 +184,7 @@ s('a non-null argument to a main without params is accepted and ignored, as Goog
   c.close();
 });
 
-s('argument must be valid JSON of at most 32 KB (spec "Execution")', () => {
+s('argument must be valid JSON of at most 32 KB (docs/api-resources.md#execution)', () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: RETURN_ARG });
   apiError(() => c.createExecution('w', { argument: '{nope' }), 'INVALID_ARGUMENT', /not valid JSON/);
@@ -205,7 +205,7 @@ s('`__proto__` in an argument is an ordinary key (security)', async () => {
   c.close();
 });
 
-s('an unhandled error makes the execution FAILED with the error map in payload and `step: <name>` in context (spec "Execution")', async () => {
+s('an unhandled error makes the execution FAILED with the error map in payload and `step: <name>` in context (docs/api-resources.md#execution)', async () => {
   const c = core();
   c.createWorkflow('w', {
     sourceContents: `main:
@@ -230,7 +230,7 @@ s('an unhandled error makes the execution FAILED with the error map in payload a
   c.close();
 });
 
-s('an execution keeps the revision it started with when the workflow is updated (spec "Directory watching" rule 6, "Versioning")', async () => {
+s('an execution keeps the revision it started with when the workflow is updated (docs/cli.md#directory-watching rule 6, docs/api-resources.md#versioning)', async () => {
   const c = core();
   const v1 = c.createWorkflow('w', { sourceContents: SLEEPY(0.2, 'old') });
   const first = c.createExecution('w', {});
@@ -246,7 +246,7 @@ s('an execution keeps the revision it started with when the workflow is updated 
   c.close();
 });
 
-s('cancel moves an ACTIVE execution in sys.sleep to CANCELLED at once; nothing changes afterwards (spec "States and transitions")', async () => {
+s('cancel moves an ACTIVE execution in sys.sleep to CANCELLED at once; nothing changes afterwards (docs/api-resources.md#states-and-transitions)', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: SLEEPY(5, 'late') });
   // With step history, status.currentSteps names the step running: cancel only once it is the sleep.
@@ -268,7 +268,7 @@ s('cancel moves an ACTIVE execution in sys.sleep to CANCELLED at once; nothing c
   c.close();
 });
 
-s('cancel of a terminal execution is FAILED_PRECONDITION and changes nothing; unknown is NOT_FOUND (spec "Errors")', async () => {
+s('cancel of a terminal execution is FAILED_PRECONDITION and changes nothing; unknown is NOT_FOUND (docs/api-resources.md#errors)', async () => {
   const c = core();
   c.createWorkflow('w', { sourceContents: NO_PARAMS });
   const ex = c.createExecution('w', {});
@@ -279,7 +279,7 @@ s('cancel of a terminal execution is FAILED_PRECONDITION and changes nothing; un
   c.close();
 });
 
-s('executions list newest first, per workflow and across workflows (spec "Endpoints")', async () => {
+s('executions list newest first, per workflow and across workflows (docs/rest-api.md#endpoints)', async () => {
   const c = core();
   c.createWorkflow('a', { sourceContents: NO_PARAMS });
   c.createWorkflow('b', { sourceContents: NO_PARAMS });
@@ -310,7 +310,7 @@ s('deleting a workflow keeps its executions, which finish with their revision; a
   c.close();
 });
 
-s('executions read CLOUD_* and GOOGLE_CLOUD_* values of their own (spec "sys")', async () => {
+s('executions read CLOUD_* and GOOGLE_CLOUD_* values of their own (docs/standard-library.md#sys)', async () => {
   const c = core();
   const wf = c.createWorkflow('envy', {
     sourceContents: `main:
@@ -331,7 +331,7 @@ s('executions read CLOUD_* and GOOGLE_CLOUD_* values of their own (spec "sys")',
   c.close();
 });
 
-s('sys.log prints one JSON line per entry with the execution ID and keeps the entries (spec "sys")', async () => {
+s('sys.log prints one JSON line per entry with the execution ID and keeps the entries (docs/standard-library.md#sys)', async () => {
   const c = core();
   c.createWorkflow('logger', {
     sourceContents: `main:
@@ -388,7 +388,7 @@ const CALLBACK_WF = (pauseSec: number, timeoutSec = 10): string => `main:
         return: \${got}
 `;
 
-s('callbacks: created with an unguessable URL, listed, delivered with body, headers, method, query (spec "Events")', async () => {
+s('callbacks: created with an unguessable URL, listed, delivered with body, headers, method, query (docs/api-resources.md#events)', async () => {
   const c = core();
   c.createWorkflow('cb', { sourceContents: CALLBACK_WF(0) });
   const ex = c.createExecution('cb', {});
@@ -426,7 +426,7 @@ s('callbacks: created with an unguessable URL, listed, delivered with body, head
   c.close();
 });
 
-s('a callback request that arrives before await_callback is kept and delivered when the workflow waits (spec "Events")', async () => {
+s('a callback request that arrives before await_callback is kept and delivered when the workflow waits (docs/api-resources.md#events)', async () => {
   const c = core();
   c.createWorkflow('cb', { sourceContents: CALLBACK_WF(0.5) });
   const ex = c.createExecution('cb', {});
@@ -448,7 +448,7 @@ s('a callback request that arrives before await_callback is kept and delivered w
   c.close();
 });
 
-s('await_callback times out with TimeoutError (spec "Events")', async () => {
+s('await_callback times out with TimeoutError (docs/api-resources.md#events)', async () => {
   const c = core();
   c.createWorkflow('cb', { sourceContents: CALLBACK_WF(0, 0.05) });
   const ex = c.createExecution('cb', {});
@@ -459,7 +459,7 @@ s('await_callback times out with TimeoutError (spec "Events")', async () => {
   c.close();
 });
 
-s('cancel interrupts a callback wait (spec "States and transitions")', async () => {
+s('cancel interrupts a callback wait (docs/api-resources.md#states-and-transitions)', async () => {
   const c = core();
   c.createWorkflow('cb', { sourceContents: CALLBACK_WF(0) });
   const ex = c.createExecution('cb', {});
@@ -526,7 +526,7 @@ s('duration is endTime - startTime in Google\'s seconds form with 0 or 3 fractio
   }
 });
 
-s('step entries read the same once the run has ended, for short and long histories, and a cancelled one ends CANCELLED (issue 12)', async () => {
+s('step entries read the same once the run has ended, for short and long histories, and a cancelled one ends CANCELLED (docs/rest-api.md#step-history)', async () => {
   const c = core();
   const loop = (n: number) => `main:\n  steps:\n    - each:\n        for:\n          value: i\n          range: [1, ${n}]\n          steps:\n            - one:\n                assign:\n                  - x: \${i}\n    - done:\n        return: 1\n`;
   for (const n of [1, 3, 40]) {

@@ -1,4 +1,4 @@
-// Resource timestamps (spec "Resources and their fields": RFC 3339 UTC with fractional seconds): names.ts
+// Resource timestamps (docs/api-resources.md#resources-and-their-fields: RFC 3339 UTC with fractional seconds): names.ts
 // timestamp() writes exactly what Date.prototype.toISOString does, whatever it keeps between calls.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

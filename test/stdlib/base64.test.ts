@@ -2,10 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { b, call, callNamed, raises } from './helpers.ts';
 
-// Spec "Standard library" (base64) and Google's base64.encode / base64.decode pages.
+// docs/standard-library.md#namespaces (base64) and Google's base64.encode / base64.decode pages.
 const s = suite('stdlib base64');
 
-s('base64.encode encodes bytes and strings with padding (spec "Standard library")', () => {
+s('base64.encode encodes bytes and strings with padding (docs/standard-library.md)', () => {
   assert.is(call('base64.encode', b('hello')), 'aGVsbG8=');
   assert.is(call('base64.encode', 'hello'), 'aGVsbG8=');
   assert.is(call('base64.encode', b('')), '');
@@ -23,7 +23,7 @@ s('base64.encode without padding drops "=" (Google base64.encode)', () => {
   raises(() => call('base64.encode', null), 'TypeError');
 });
 
-s('base64.decode decodes to bytes, ignoring CR and LF (spec "Standard library")', () => {
+s('base64.decode decodes to bytes, ignoring CR and LF (docs/standard-library.md)', () => {
   assert.equal(call('base64.decode', 'aGVsbG8='), b('hello'));
   assert.equal(call('base64.decode', 'aGVs\r\nbG8='), b('hello'));
   assert.equal(call('base64.decode', ''), b(''));
@@ -48,7 +48,7 @@ s('base64.decode raises ValueError for bad characters or alignment (Google base6
   raises(() => call('base64.decode', b('YQ==')), 'TypeError', 'base64.decode');
 });
 
-s('base64 round-trips every byte value (spec "Standard library")', () => {
+s('base64 round-trips every byte value (docs/standard-library.md)', () => {
   const all = new Uint8Array(256).map((_, i) => i);
   for (const pad of [true, false]) assert.equal(call('base64.decode', call('base64.encode', all, pad), pad), all);
 });

@@ -3,10 +3,10 @@ import * as assert from 'uvu/assert';
 import { mapOf } from '../../src/lang/value.ts';
 import { b, call, callNamed, m, raises } from './helpers.ts';
 
-// Spec "Standard library" (built-in helpers) and Google's "Expression helpers".
+// docs/standard-library.md (built-in helpers) and Google's "Expression helpers".
 const s = suite('stdlib builtins');
 
-s('default returns the value unless it is null (spec "Standard library")', () => {
+s('default returns the value unless it is null (docs/standard-library.md)', () => {
   assert.is(call('default', 1n, 2n), 1n);
   assert.is(call('default', null, 'x'), 'x');
   assert.is(call('default', false, true), false);
@@ -15,14 +15,14 @@ s('default returns the value unless it is null (spec "Standard library")', () =>
   assert.is(callNamed('default', { val: null, defaultVal: 4n }), 4n);
 });
 
-s('keys lists a map\'s keys, __proto__ included (spec "Standard library", "Data types")', () => {
+s('keys lists a map\'s keys, __proto__ included (docs/standard-library.md and docs/language.md#data-types)', () => {
   assert.equal(call('keys', mapOf([['a', 1n], ['__proto__', 2n], ['b', 3n]])), ['a', '__proto__', 'b']);
   assert.equal(call('keys', m({})), []);
   raises(() => call('keys', [1n]), 'TypeError', 'keys');
   raises(() => call('keys', null), 'TypeError');
 });
 
-s('len counts code points of strings, elements, entries and bytes (spec "Standard library")', () => {
+s('len counts code points of strings, elements, entries and bytes (docs/standard-library.md)', () => {
   assert.is(call('len', 'héllo'), 5n);
   assert.is(call('len', 'a😀b'), 3n);
   assert.is(call('len', ''), 0n);
@@ -34,7 +34,7 @@ s('len counts code points of strings, elements, entries and bytes (spec "Standar
   raises(() => call('len', 1.5), 'TypeError');
 });
 
-s('type names each kind (spec "Data types")', () => {
+s('type names each kind (docs/language.md#data-types)', () => {
   assert.is(call('type', 1n), 'int');
   assert.is(call('type', 1.0), 'double');
   assert.is(call('type', 's'), 'string');
@@ -56,7 +56,7 @@ s('get_type uses Google\'s names integer and boolean (Google "Expression helpers
   assert.is(call('get_type', b('')), 'bytes');
 });
 
-s('int truncates doubles toward zero and parses decimal text (spec "Standard library")', () => {
+s('int truncates doubles toward zero and parses decimal text (docs/standard-library.md)', () => {
   assert.is(call('int', 2.7), 2n);
   assert.is(call('int', -2.7), -2n);
   assert.is(call('int', 5n), 5n);
@@ -67,7 +67,7 @@ s('int truncates doubles toward zero and parses decimal text (spec "Standard lib
   assert.is(call('int', -9223372036854775808), -9223372036854775808n);
 });
 
-s('int raises ValueError for non-numeric text and out-of-range values (spec "Standard library")', () => {
+s('int raises ValueError for non-numeric text and out-of-range values (docs/standard-library.md)', () => {
   raises(() => call('int', 'abc'), 'ValueError', 'int');
   raises(() => call('int', '2.5'), 'ValueError');
   raises(() => call('int', ''), 'ValueError');
@@ -81,7 +81,7 @@ s('int raises ValueError for non-numeric text and out-of-range values (spec "Sta
   raises(() => call('int', [1n]), 'TypeError');
 });
 
-s('double widens ints and parses decimal text (spec "Standard library")', () => {
+s('double widens ints and parses decimal text (docs/standard-library.md)', () => {
   assert.is(call('double', 2n), 2);
   assert.is(call('double', 2.5), 2.5);
   assert.is(call('double', '2.7'), 2.7);
@@ -95,7 +95,7 @@ s('double widens ints and parses decimal text (spec "Standard library")', () => 
   raises(() => call('double', null), 'TypeError');
 });
 
-s('string converts ints, doubles, bools and strings (spec "Standard library")', () => {
+s('string converts ints, doubles, bools and strings (docs/standard-library.md)', () => {
   assert.is(call('string', 5n), '5');
   assert.is(call('string', -9223372036854775808n), '-9223372036854775808');
   assert.is(call('string', 1.7), '1.7');
@@ -105,14 +105,14 @@ s('string converts ints, doubles, bools and strings (spec "Standard library")', 
   assert.is(call('string', 'x'), 'x');
 });
 
-s('string of a map, list, null or bytes is a TypeError (spec "Standard library")', () => {
+s('string of a map, list, null or bytes is a TypeError (docs/standard-library.md)', () => {
   raises(() => call('string', m({})), 'TypeError', 'json.encode_to_string');
   raises(() => call('string', []), 'TypeError');
   raises(() => call('string', null), 'TypeError');
   raises(() => call('string', b('x')), 'TypeError');
 });
 
-s('bool converts the spec\'s spellings of true and false (spec "Standard library", "Data types")', () => {
+s('bool converts the spec\'s spellings of true and false (docs/standard-library.md and docs/language.md#data-types)', () => {
   for (const t of ['true', 'True', 'TRUE']) assert.is(call('bool', t), true);
   for (const f of ['false', 'False', 'FALSE']) assert.is(call('bool', f), false);
   assert.is(call('bool', true), true);
@@ -129,7 +129,7 @@ s('if picks a branch; null counts as false (Google "Expression helpers")', () =>
   raises(() => call('if', 1n, 1n, 2n), 'TypeError', 'if');
 });
 
-s('wrong argument counts are TypeErrors from the binder (spec "Errors")', () => {
+s('wrong argument counts are TypeErrors from the binder (docs/api-resources.md#errors)', () => {
   raises(() => call('len'), 'TypeError', 'len');
   raises(() => call('len', 'a', 'b'), 'TypeError', 'len');
   raises(() => callNamed('len', { nope: 1n }), 'TypeError', 'nope');

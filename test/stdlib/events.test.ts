@@ -9,8 +9,8 @@ import { recordingVirtualTime } from '../support/virtual-time.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { harness } from '../engine/helpers.ts';
 
-// Spec "Events": create_callback_endpoint and await_callback, through whole executions with the product's
-// callback registry (src/service/callbacks.ts).
+// docs/api-resources.md#events: create_callback_endpoint and await_callback, through whole executions with the product's
+// callback registry (src/service/callbacks/callback-registry.ts).
 const s = suite('stdlib events.*');
 
 const workflow = (method: string) => `
@@ -39,7 +39,7 @@ async function waitForCallback(list: () => { id: string; method: string }[]): Pr
   throw new Error('no callback created');
 }
 
-s('a request to the callback resumes the execution with its body, method and type HTTP (spec "Events")', async () => {
+s('a request to the callback resumes the execution with its body, method and type HTTP (docs/api-resources.md#events)', async () => {
   const h = harness();
   const p = runExecution(compileDefinition(workflow('PUT'), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal);
   const cb = await waitForCallback(() => h.callbacks.list());
@@ -48,7 +48,7 @@ s('a request to the callback resumes the execution with its body, method and typ
   assert.is(toJson(await p), '[{"n":1},"PUT","HTTP","v"]');
 });
 
-s('the default callback method is POST (spec "Events")', async () => {
+s('the default callback method is POST (docs/api-resources.md#events)', async () => {
   const h = harness();
   const p = runExecution(compileDefinition(workflow(''), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal);
   const cb = await waitForCallback(() => h.callbacks.list());
@@ -57,7 +57,7 @@ s('the default callback method is POST (spec "Events")', async () => {
   assert.is(toJson(await p), '["x","POST","HTTP","w"]');
 });
 
-s('await_callback waits 43200 s by default, then raises TimeoutError (spec "Events")', async () => {
+s('await_callback waits 43200 s by default, then raises TimeoutError (docs/api-resources.md#events)', async () => {
   const clock = recordingVirtualTime();
   const h = harness(clock);
   const p = runExecution(compileDefinition(workflow(''), DEFINITION_LIBRARY), null, h.deps, new AbortController().signal).then(
@@ -72,7 +72,7 @@ s('await_callback waits 43200 s by default, then raises TimeoutError (spec "Even
   assert.equal(clock.sleepsMs, [43_200_000]);
 });
 
-s('every allowed method is accepted, in any case (spec "Events")', async () => {
+s('every allowed method is accepted, in any case (docs/api-resources.md#events)', async () => {
   for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'patch']) {
     const h = harness();
     const def = compileDefinition(`
@@ -87,7 +87,7 @@ main:
   }
 });
 
-s('two parallel branches awaiting the same callback each get one request, in the order they waited (spec "Events")', async () => {
+s('two parallel branches awaiting the same callback each get one request, in the order they waited (docs/api-resources.md#events)', async () => {
   const h = harness();
   const def = compileDefinition(`
 main:

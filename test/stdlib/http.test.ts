@@ -14,7 +14,7 @@ import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { runExecution } from '../../src/engine/run.ts';
 
-// Spec "Standard library" (http.* table and the paragraphs under it), "Errors", "Limits" (HTTP response size,
+// docs/standard-library.md#http (the http.* table and the paragraphs under it), docs/api-resources.md#errors, docs/api-resources.md#limits (HTTP response size,
 // request timeout). Every request goes to a real node:http server started here.
 const s = suite('stdlib http.* against a real server');
 
@@ -56,14 +56,14 @@ async function httpError(name: string, args: Record<string, Value>, cx?: CallCon
 
 const echoed = (r: WMap) => toJs(r.get('body')!) as Record<string, any>;
 
-s('http.get returns code (int), lowercased headers and a JSON body parsed to a map (spec "http")', async () => {
+s('http.get returns code (int), lowercased headers and a JSON body parsed to a map (docs/standard-library.md#http)', async () => {
   const r = await http('http.get', { url: `${server.url}/echo` });
   assert.is(r.get('code'), 200n);
   assert.is((r.get('headers') as WMap).get('content-type'), 'application/json');
   assert.is(echoed(r).method, 'GET');
 });
 
-s('query is URL-encoded and merged with a query already in the URL (spec "http": query)', async () => {
+s('query is URL-encoded and merged with a query already in the URL (docs/standard-library.md#http: query)', async () => {
   const r = await http('http.get', {
     url: `${server.url}/echo?a=1`,
     query: mapOf({ b: 2n, c: 'x y&z', l: ['p', 'q'] }),
@@ -75,7 +75,7 @@ s('query is URL-encoded and merged with a query already in the URL (spec "http":
   assert.equal(q.getAll('l'), ['p', 'q']);
 });
 
-s('a map body without Content-Type is JSON-encoded as application/json; charset=utf-8 (spec "http": body)', async () => {
+s('a map body without Content-Type is JSON-encoded as application/json; charset=utf-8 (docs/standard-library.md#http: body)', async () => {
   const r = await http('http.post', { url: `${server.url}/echo`, body: mapOf({ i: 1n, d: 2.0, s: 'x' }) });
   const e = echoed(r);
   assert.is(e.method, 'POST');
@@ -83,18 +83,18 @@ s('a map body without Content-Type is JSON-encoded as application/json; charset=
   assert.is(e.body, '{"i":1,"d":2.0,"s":"x"}');
 });
 
-s('a string body without Content-Type is JSON-encoded too (spec "http": body is not bytes)', async () => {
+s('a string body without Content-Type is JSON-encoded too (docs/standard-library.md#http: body is not bytes)', async () => {
   const r = await http('http.post', { url: `${server.url}/echo`, body: 'hi' });
   assert.is(echoed(r).body, '"hi"');
 });
 
-s('bytes are sent raw (spec "http": body)', async () => {
+s('bytes are sent raw (docs/standard-library.md#http: body)', async () => {
   const r = await http('http.put', { url: `${server.url}/echo`, body: new TextEncoder().encode('raw!') });
   assert.is(echoed(r).method, 'PUT');
   assert.is(echoed(r).body, 'raw!');
 });
 
-s('a string with a text Content-Type is sent as is, with the caller headers (spec "http": headers, body)', async () => {
+s('a string with a text Content-Type is sent as is, with the caller headers (docs/standard-library.md#http: headers, body)', async () => {
   const r = await http('http.patch', {
     url: `${server.url}/echo`,
     headers: mapOf({ 'Content-Type': 'text/plain', 'X-Custom': 'v' }),
@@ -107,12 +107,12 @@ s('a string with a text Content-Type is sent as is, with the caller headers (spe
   assert.is(e.body, 'plain text');
 });
 
-s('http.request takes the method; http.delete sends DELETE (spec "http")', async () => {
+s('http.request takes the method; http.delete sends DELETE (docs/standard-library.md#http)', async () => {
   assert.is(echoed(await http('http.request', { url: `${server.url}/echo`, method: 'put' })).method, 'PUT');
   assert.is(echoed(await http('http.delete', { url: `${server.url}/echo` })).method, 'DELETE');
 });
 
-s('auth is accepted and not enforced: no credentials are sent (spec "Authentication" 2)', async () => {
+s('auth is accepted and not enforced: no credentials are sent (docs/api-resources.md#authentication 2)', async () => {
   const r = await http('http.get', { url: `${server.url}/echo`, auth: mapOf({ type: 'OIDC' }) });
   assert.is(echoed(r).headers.authorization, undefined);
 });
@@ -129,7 +129,7 @@ s('response bodies are parsed by content type: JSON keeps int and double, text i
   assert.equal([...(b as Uint8Array)], [1, 2, 3]);
 });
 
-s('a non-2xx response raises HttpError with code, message, headers and body (spec "http", "Errors")', async () => {
+s('a non-2xx response raises HttpError with code, message, headers and body (docs/standard-library.md#http and docs/api-resources.md#errors)', async () => {
   const e = await httpError('http.get', { url: `${server.url}/status/404` });
   assert.equal(e.tags, ['HttpError']);
   const v = e.value as WMap;
@@ -139,18 +139,18 @@ s('a non-2xx response raises HttpError with code, message, headers and body (spe
   assert.is((v.get('body') as WMap).get('status'), 404n);
 });
 
-s('a refused connection raises ConnectionFailedError with code 0 (spec "http", "Errors")', async () => {
+s('a refused connection raises ConnectionFailedError with code 0 (docs/standard-library.md#http and docs/api-resources.md#errors)', async () => {
   const e = await httpError('http.get', { url: `${await closedPortUrl()}/x` });
   assert.equal(e.tags, ['ConnectionFailedError']);
   assert.is((e.value as WMap).get('code'), 0n);
 });
 
-s('a DNS failure raises ConnectionFailedError (spec "http")', async () => {
+s('a DNS failure raises ConnectionFailedError (docs/standard-library.md#http)', async () => {
   const e = await httpError('http.get', { url: 'http://no-such-host.invalid/x' });
   assert.equal(e.tags, ['ConnectionFailedError']);
 });
 
-s('a connection broken mid-transfer raises ConnectionError with code 0 (spec "http", "Errors")', async () => {
+s('a connection broken mid-transfer raises ConnectionError with code 0 (docs/standard-library.md#http and docs/api-resources.md#errors)', async () => {
   const e = await httpError('http.get', { url: `${server.url}/drop` });
   assert.equal(e.tags, ['ConnectionError']);
   assert.is((e.value as WMap).get('code'), 0n);
@@ -158,7 +158,7 @@ s('a connection broken mid-transfer raises ConnectionError with code 0 (spec "ht
   assert.equal(h.tags, ['ConnectionError']);
 });
 
-s('the timeout raises TimeoutError with code 0, measured on the injected clock (spec "http": timeout)', async () => {
+s('the timeout raises TimeoutError with code 0, measured on the injected clock (docs/standard-library.md#http: timeout)', async () => {
   const clock = recordingVirtualTime();
   const pending = httpError('http.get', { url: `${server.url}/slow?ms=60000`, timeout: 5n }, context(undefined, clock));
   // A deadline passes when time is carried past it (src/engine/virtual-time.ts).
@@ -169,7 +169,7 @@ s('the timeout raises TimeoutError with code 0, measured on the injected clock (
   assert.equal(clock.sleepsMs, [5000]);
 });
 
-s('the timeout defaults to 1800 s and may not exceed it (spec "Limits": HTTP request timeout)', async () => {
+s('the timeout defaults to 1800 s and may not exceed it (docs/api-resources.md#limits: HTTP request timeout)', async () => {
   const clock = recordingVirtualTime();
   // Time carried past the default timeout fires it; the slow route shows which timeout was armed.
   const pending = httpError('http.get', { url: `${server.url}/slow?ms=60000` }, context(undefined, clock));
@@ -180,17 +180,17 @@ s('the timeout defaults to 1800 s and may not exceed it (spec "Limits": HTTP req
   assert.equal(e.tags, ['ValueError']);
 });
 
-s('a response over 2 MB is an error (spec "Limits": HTTP response size)', async () => {
+s('a response over 2 MB is an error (docs/api-resources.md#limits: HTTP response size)', async () => {
   const e = await httpError('http.get', { url: `${server.url}/big` });
   assert.equal(e.tags, ['ResourceLimitError']);
 });
 
-s('a URL that is not http or https is a ValueError (spec "http": url)', async () => {
+s('a URL that is not http or https is a ValueError (docs/standard-library.md#http: url)', async () => {
   assert.equal((await httpError('http.get', { url: 'ftp://example.com/x' })).tags, ['ValueError']);
   assert.equal((await httpError('http.get', { url: 'not a url' })).tags, ['ValueError']);
 });
 
-s('cancellation aborts the request at once and rejects with the signal reason (issue 3: cancellation)', async () => {
+s('cancellation aborts the request at once and rejects with the signal reason (docs/standard-library.md#http: cancellation)', async () => {
   const ctrl = new AbortController();
   const reason = new Error('cancelled');
   const p = http('http.get', { url: `${server.url}/slow?ms=60000` }, context(ctrl.signal));
@@ -204,7 +204,7 @@ s('cancellation aborts the request at once and rejects with the signal reason (i
   }
 });
 
-s('http.get and http.request with GET send their body, JSON-encoded, through the production fetch (spec "http" argument table; issue 15)', async () => {
+s('http.get and http.request with GET send their body, JSON-encoded, through the production fetch (docs/standard-library.md#http argument table; docs/standard-library.md#http)', async () => {
   const cx = { ...context(), fetch: platformFetch };
   const r = await http('http.get', { url: `${server.url}/echo`, body: mapOf({ a: 1n }), query: mapOf({ q: 'x' }) }, cx);
   assert.equal([echoed(r).method, echoed(r).body, echoed(r).query], ['GET', '{"a":1}', '?q=x']);
@@ -220,7 +220,7 @@ s('http.get and http.request with GET send their body, JSON-encoded, through the
   assert.is(echoed(await http('http.get', { url: `${server.url}/echo` }, cx)).body, '');
 });
 
-s('cancelling an http.get with a body aborts it (spec "States and transitions")', async () => {
+s('cancelling an http.get with a body aborts it (docs/api-resources.md#states-and-transitions)', async () => {
   const ctrl = new AbortController();
   const reason = new Error('cancelled');
   const pending = http('http.get', { url: `${server.url}/slow?ms=5000`, body: 'x' }, { ...context(ctrl.signal), fetch: platformFetch });
@@ -233,7 +233,7 @@ s('cancelling an http.get with a body aborts it (spec "States and transitions")'
   }
 });
 
-s('an invalid header value is a ValueError (spec "Errors": right type, invalid value)', async () => {
+s('an invalid header value is a ValueError (docs/api-resources.md#errors: right type, invalid value)', async () => {
   const e = await httpError('http.get', { url: `${server.url}/echo`, headers: mapOf({ 'X-Bad': 'a\nb' }) });
   assert.equal(e.tags, ['ValueError']);
 });
@@ -247,7 +247,7 @@ s('a map body under application/x-www-form-urlencoded is form-encoded (Google ht
   assert.is(echoed(r).body, 'a=1+2&b=3');
 });
 
-s('in a workflow, except catches HttpError and reads code and body (spec "try/except", "http")', async () => {
+s('in a workflow, except catches HttpError and reads code and body (docs/language.md#try-retry-and-except and docs/standard-library.md#http)', async () => {
   const out = await result(`
 main:
   steps:
@@ -265,7 +265,7 @@ main:
   assert.is(out, '[503,503,["HttpError"]]');
 });
 
-s('http.get works in an expression and its error names the step (spec "Expressions", "Errors")', async () => {
+s('http.get works in an expression and its error names the step (docs/language.md#expressions and docs/api-resources.md#errors)', async () => {
   const ok = await result(`
 main:
   steps:
@@ -282,7 +282,7 @@ main:
   assert.ok('error' in o && o.error.step === 'fetch');
 });
 
-s('retry: ${http.default_retry} re-sends a 503 request 5 more times with the default backoff (spec "retry policies")', async () => {
+s('retry: ${http.default_retry} re-sends a 503 request 5 more times with the default backoff (docs/standard-library.md#retry-policies)', async () => {
   const h = harness();
   const before = server.requests.length;
   const o = await run(
@@ -307,7 +307,7 @@ main:
   );
 });
 
-s('cancelling an execution in an HTTP call rejects at once; the server sees the request go away (issue 3)', async () => {
+s('cancelling an execution in an HTTP call rejects at once; the server sees the request go away (docs/standard-library.md#http)', async () => {
   const h = harness(systemClock);
   const ctrl = new AbortController();
   const before = server.requests.length;

@@ -3,11 +3,11 @@ import * as assert from 'uvu/assert';
 import { mapOf } from '../../src/lang/value.ts';
 import { b, call, callNamed, m, raises } from './helpers.ts';
 
-// Spec "Standard library" (json), "Data types", and Google's json.* pages.
+// docs/standard-library.md#namespaces (json), docs/language.md#data-types, and Google's json.* pages.
 const s = suite('stdlib json');
 const text = (v: unknown) => new TextDecoder().decode(v as Uint8Array);
 
-s('json.decode keeps ints exact and distinct from doubles (spec "Data types")', () => {
+s('json.decode keeps ints exact and distinct from doubles (docs/language.md#data-types)', () => {
   assert.equal(call('json.decode', '{"a":2,"b":2.0,"c":2e3,"d":[true,null,"x"]}'), m({ a: 2n, b: 2, c: 2000, d: [true, null, 'x'] }));
   assert.is(call('json.decode', '9223372036854775807'), 9223372036854775807n);
   assert.is(call('json.decode', '9223372036854775808'), 9223372036854775808);
@@ -21,11 +21,11 @@ s('json.decode accepts UTF-8 bytes, decoded as text.decode does (Google json.dec
   assert.equal(callNamed('json.decode', { data: b('[1]') }), [1n]);
 });
 
-s('json.decode treats __proto__ as an ordinary key (spec "Data types")', () => {
+s('json.decode treats __proto__ as an ordinary key (docs/language.md#data-types)', () => {
   assert.equal(call('json.decode', '{"__proto__":1}'), mapOf([['__proto__', 1n]]));
 });
 
-s('json.decode raises ValueError for invalid JSON and TypeError for other types (spec "Errors")', () => {
+s('json.decode raises ValueError for invalid JSON and TypeError for other types (docs/api-resources.md#errors)', () => {
   raises(() => call('json.decode', '{'), 'ValueError', 'json.decode');
   raises(() => call('json.decode', ''), 'ValueError');
   raises(() => call('json.decode', '[1,]'), 'ValueError');
@@ -34,14 +34,14 @@ s('json.decode raises ValueError for invalid JSON and TypeError for other types 
   raises(() => call('json.decode', null), 'TypeError');
 });
 
-s('json.encode returns compact UTF-8 bytes with exact numbers (spec "Standard library")', () => {
+s('json.encode returns compact UTF-8 bytes with exact numbers (docs/standard-library.md)', () => {
   const out = call('json.encode', m({ a: 1n, b: 2.0, c: 'é', d: [null, true] }));
   assert.ok(out instanceof Uint8Array);
   assert.is(text(out), '{"a":1,"b":2.0,"c":"é","d":[null,true]}');
   assert.is(text(call('json.encode', -9223372036854775808n)), '-9223372036854775808');
 });
 
-s('json.encode_to_string returns the same text as a string (spec "Standard library")', () => {
+s('json.encode_to_string returns the same text as a string (docs/standard-library.md)', () => {
   assert.is(call('json.encode_to_string', m({ key1: 'hello' })), '{"key1":"hello"}');
   assert.is(call('json.encode_to_string', 'a"b'), '"a\\"b"');
   assert.is(call('json.encode_to_string', null), 'null');

@@ -3,18 +3,18 @@ import * as assert from 'uvu/assert';
 import { mapOf } from '../../src/lang/value.ts';
 import { call, callNamed, m, raises } from './helpers.ts';
 
-// Spec "Standard library" (map) and Google's map.get / map.delete / map.merge / map.merge_nested pages.
+// docs/standard-library.md#namespaces (map) and Google's map.get / map.delete / map.merge / map.merge_nested pages.
 const s = suite('stdlib map');
 
 const nested = m({ a: m({ b: m({ c: 1n }) }), x: null });
 
-s('map.get returns the value or null when missing, never KeyError (spec "Standard library")', () => {
+s('map.get returns the value or null when missing, never KeyError (docs/standard-library.md)', () => {
   assert.is(call('map.get', m({ k1: 'hello', k2: 'world' }), 'k2'), 'world');
   assert.is(call('map.get', m({ k1: 'hello' }), 'nope'), null);
   assert.is(call('map.get', nested, 'x'), null);
 });
 
-s('map.get returns the spec\'s default when the key is missing (spec "Standard library")', () => {
+s('map.get returns the spec\'s default when the key is missing (docs/standard-library.md)', () => {
   assert.is(call('map.get', m({ a: 1n }), 'b', 'dflt'), 'dflt');
   assert.is(call('map.get', m({ a: 1n }), 'a', 'dflt'), 1n);
   assert.is(call('map.get', m({ a: null }), 'a', 'dflt'), null);
@@ -38,13 +38,13 @@ s('map.get on a non-map returns null; a non-string key is a TypeError (Google ma
   raises(() => call('map.get', m({}), ['a', 2n]), 'TypeError');
 });
 
-s('map.get treats __proto__ as an ordinary key (spec "Data types")', () => {
+s('map.get treats __proto__ as an ordinary key (docs/language.md#data-types)', () => {
   assert.is(call('map.get', mapOf([['__proto__', 5n]]), '__proto__'), 5n);
   assert.is(call('map.get', m({}), '__proto__'), null);
   assert.is(call('map.get', m({}), 'constructor'), null);
 });
 
-s('map.delete returns a new map without the key (spec "Standard library")', () => {
+s('map.delete returns a new map without the key (docs/standard-library.md)', () => {
   const orig = m({ a: 1n, b: 2n });
   assert.equal(call('map.delete', orig, 'a'), m({ b: 2n }));
   assert.equal(orig, m({ a: 1n, b: 2n }));
@@ -53,7 +53,7 @@ s('map.delete returns a new map without the key (spec "Standard library")', () =
   raises(() => call('map.delete', orig, 1n), 'TypeError', 'key');
 });
 
-s('map.merge is shallow and the second map wins (spec "Standard library")', () => {
+s('map.merge is shallow and the second map wins (docs/standard-library.md)', () => {
   const a = m({ x: 1n, n: m({ p: 1n }) });
   const b = m({ y: 2n, n: m({ q: 2n }) });
   assert.equal(call('map.merge', a, b), m({ x: 1n, n: m({ q: 2n }), y: 2n }));
@@ -63,7 +63,7 @@ s('map.merge is shallow and the second map wins (spec "Standard library")', () =
   raises(() => call('map.merge', a, null), 'TypeError', 'second');
 });
 
-s('map.merge_nested merges nested maps deeply (spec "Standard library")', () => {
+s('map.merge_nested merges nested maps deeply (docs/standard-library.md)', () => {
   const a = m({ x: 1n, n: m({ p: 1n, deep: m({ k: 1n }) }), l: [1n] });
   const b = m({ n: m({ q: 2n, deep: m({ j: 2n }) }), l: [2n], x: m({ now: 'map' }) });
   assert.equal(

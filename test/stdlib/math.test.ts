@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, callNamed, raises } from './helpers.ts';
 
-// Spec "Standard library" (math) and Google's math.abs / floor / max / min pages.
+// docs/standard-library.md#namespaces (math) and Google's math.abs / floor / max / min pages.
 const s = suite('stdlib math');
 
 s('math.abs of the smallest int is a ValueError, not a wrapped int (https://cloud.google.com/workflows/docs/reference/stdlib/math/abs)', () => {
@@ -10,7 +10,7 @@ s('math.abs of the smallest int is a ValueError, not a wrapped int (https://clou
   assert.is(call('math.abs', -9223372036854775808), 9223372036854775808);
 });
 
-s('math.abs keeps the kind of its argument (spec "Standard library")', () => {
+s('math.abs keeps the kind of its argument (docs/standard-library.md)', () => {
   assert.is(call('math.abs', -5n), 5n);
   assert.is(call('math.abs', 5n), 5n);
   assert.is(call('math.abs', -2.5), 2.5);
@@ -18,7 +18,7 @@ s('math.abs keeps the kind of its argument (spec "Standard library")', () => {
   raises(() => call('math.abs', '1'), 'TypeError', 'math.abs');
 });
 
-s('math.floor turns a double into an int (spec "Standard library")', () => {
+s('math.floor turns a double into an int (docs/standard-library.md)', () => {
   assert.is(call('math.floor', 2.7), 2n);
   assert.is(call('math.floor', -2.1), -3n);
   assert.is(call('math.floor', 4n), 4n);

@@ -14,7 +14,7 @@ import { functions as uuid } from '../../src/stdlib/uuid.ts';
 import { bindNamedArgs, isBlocking, STDLIB } from '../../src/stdlib/index.ts';
 import { mapOf } from '../../src/lang/value.ts';
 
-// Spec "Standard library": every pure function is registered, non-blocking, and binds the named arguments the
+// docs/standard-library.md: every pure function is registered, non-blocking, and binds the named arguments the
 // real service documents for the `call:` form.
 const s = suite('stdlib registry (pure part)');
 const pure = [base64, builtins, hash, json, list, map, math, retry, text, time, uuid].flat();
@@ -70,12 +70,12 @@ const GOOGLE_ARGS: Record<string, string[]> = {
   'uuid.generate': [],
 };
 
-s('every function of the spec\'s pure standard library is registered (spec "Standard library")', () => {
+s('every function of the spec\'s pure standard library is registered (docs/standard-library.md)', () => {
   for (const name of Object.keys(GOOGLE_ARGS)) assert.ok(STDLIB.has(name), name);
   assert.ok(STDLIB.has('if'));
 });
 
-s('pure functions are registered once and never block (spec "Standard library")', () => {
+s('pure functions are registered once and never block (docs/standard-library.md)', () => {
   const names = pure.map((f) => f.name);
   assert.is(new Set(names).size, names.length);
   for (const f of pure) {
@@ -85,7 +85,7 @@ s('pure functions are registered once and never block (spec "Standard library")'
   }
 });
 
-s('each function binds Google\'s argument names in order through bindNamedArgs (spec "Standard library")', () => {
+s('each function binds Google\'s argument names in order through bindNamedArgs (docs/standard-library.md)', () => {
   for (const [name, args] of Object.entries(GOOGLE_ARGS)) {
     const fn = STDLIB.get(name)!;
     assert.equal(fn.params.map((p) => p.name), args, name);
@@ -94,7 +94,7 @@ s('each function binds Google\'s argument names in order through bindNamedArgs (
   }
 });
 
-s('the spec\'s words are accepted as aliases where they differ from Google\'s (spec "Standard library")', () => {
+s('the spec\'s words are accepted as aliases where they differ from Google\'s (docs/standard-library.md)', () => {
   const aliases: [string, string, string][] = [
     ['default', 'fallback', 'default'],
     ['list.concat', 'list', 'objs'],

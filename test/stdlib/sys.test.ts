@@ -8,7 +8,7 @@ import { bindNamedArgs, bindPositionalArgs, STDLIB } from '../../src/stdlib/inde
 import type { CallContext, LogEntry } from '../../src/stdlib/types.ts';
 import { executionEnv } from '../../src/stdlib/sys.ts';
 
-// Spec "Standard library", sys table and the built-in environment variables; Google's sys reference for
+// docs/standard-library.md#sys, the sys table and the built-in environment variables; Google's sys reference for
 // sys.sleep_until and the `timestamp` argument of sys.log.
 const s = suite('stdlib sys.*');
 
@@ -49,7 +49,7 @@ function raises(f: () => unknown, tag: string, inMessage?: string): void {
   assert.unreachable(`expected ${tag}`);
 }
 
-s('sys.get_env returns the value, the default when unset, KeyError otherwise (spec "sys")', () => {
+s('sys.get_env returns the value, the default when unset, KeyError otherwise (docs/standard-library.md#sys)', () => {
   const { call } = setup();
   assert.is(call('sys.get_env', 'CLOUD_PROJECT_ID'), 'p');
   assert.is(call('sys.get_env', 'GOOGLE_CLOUD_PROJECT_ID'), 'p');
@@ -66,7 +66,7 @@ s('sys.get_env raises TypeError for a name or default that is not a string, set 
   raises(() => call('sys.get_env', 5n, 'd'), 'TypeError', 'name');
 });
 
-s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', () => {
+s('sys.now is the clock time as double seconds, sub-millisecond (docs/standard-library.md#sys)', () => {
   const { call, clock } = setup();
   const t = call('sys.now');
   assert.is(typeof t, 'number');
@@ -74,7 +74,7 @@ s('sys.now is the clock time as double seconds, sub-millisecond (spec "sys")', (
   assert.ok(!Number.isInteger((t as number) * 1000));
 });
 
-s('sys.log records data with DEFAULT severity; text is an alias of data; a map or list as data is structured (spec "sys"; Google\'s sys.log)', () => {
+s('sys.log records data with DEFAULT severity; text is an alias of data; a map or list as data is structured (docs/standard-library.md#sys; Google\'s sys.log)', () => {
   const { named, logs, clock } = setup();
   assert.is(named('sys.log', { data: mapOf({ a: 1n }) }), null);
   named('sys.log', { text: 'hello', severity: 'warning' });
@@ -90,7 +90,7 @@ s('sys.log records data with DEFAULT severity; text is an alias of data; a map o
   assert.equal([logs[1]!.severity, logs[1]!.payload], ['WARNING', 'hello']);
 });
 
-s('sys.log with json is structured logging of a map (spec "sys")', () => {
+s('sys.log with json is structured logging of a map (docs/standard-library.md#sys)', () => {
   const { named, logs } = setup();
   named('sys.log', { json: mapOf({ k: 'v' }), severity: 'INFO' });
   assert.is(logs[0]!.structured, true);
@@ -115,7 +115,7 @@ s('sys.log: json other than a map, data or text of another type (bytes, null alo
   assert.is(logs.length, 2);
 });
 
-s('sys.log accepts every spec severity and refuses others (spec "sys")', () => {
+s('sys.log accepts every spec severity and refuses others (docs/standard-library.md#sys)', () => {
   const { named, logs } = setup();
   for (const sev of ['DEFAULT', 'DEBUG', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL', 'ALERT', 'EMERGENCY']) {
     named('sys.log', { data: 1n, severity: sev });
@@ -124,7 +124,7 @@ s('sys.log accepts every spec severity and refuses others (spec "sys")', () => {
   raises(() => named('sys.log', { data: 1n, severity: 'LOUD' }), 'ValueError');
 });
 
-s('sys.sleep waits the given seconds on the clock and returns null (spec "sys")', async () => {
+s('sys.sleep waits the given seconds on the clock and returns null (docs/standard-library.md#sys)', async () => {
   const { call, clock } = setup();
   assert.is(await call('sys.sleep', 1.5), null);
   assert.is(await call('sys.sleep', 2n), null);
@@ -143,7 +143,7 @@ s('sys.sleep accepts up to 31,536,000 seconds (one year) and raises ValueError b
   raises(() => call('sys.sleep_until', '2999-01-01T00:00:00Z'), 'ValueError', 'one year');
 });
 
-s('sys.sleep rejects with the signal reason when the execution is cancelled (issue 3)', async () => {
+s('sys.sleep rejects with the signal reason when the execution is cancelled (docs/standard-library.md#sys)', async () => {
   const { ctx } = setup();
   const ctrl = new AbortController();
   const fn = STDLIB.get('sys.sleep')!;
@@ -185,7 +185,7 @@ s("GOOGLE_CLOUD_PROJECT_NUMBER and GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME: the projec
   assert.is(executionEnv({ ...ids, serviceAccount: 'bare@p.iam.gserviceaccount.com' }).get('GOOGLE_CLOUD_SERVICE_ACCOUNT_NAME'), 'bare@p.iam.gserviceaccount.com');
 });
 
-s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (spec "sys")', () => {
+s('an execution\'s environment: built-ins (CLOUD_* and GOOGLE_CLOUD_*) win over userEnvVars, which win over the server\'s values (docs/standard-library.md#sys)', () => {
   const ids = { project: 'p', location: 'l', workflowId: 'w', revisionId: '000001-abc', executionId: 'e1' };
   const user = JSON.parse('{"MODE": "user", "CLOUD_PROJECT_ID": "spoofed", "__proto__": "just a key"}') as Record<string, string>;
   const env = executionEnv(ids, user, { MODE: 'server', REGION: 'eu' });

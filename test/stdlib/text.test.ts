@@ -2,11 +2,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { b, call, callNamed, m, raises } from './helpers.ts';
 
-// Spec "Standard library" (text) and Google's text.* pages.
+// docs/standard-library.md#namespaces (text) and Google's text.* pages.
 const s = suite('stdlib text');
 const hit = (index: bigint, match: string) => m({ index, match });
 
-s('text.find_all lists every occurrence with its index (spec "Standard library")', () => {
+s('text.find_all lists every occurrence with its index (docs/standard-library.md)', () => {
   assert.equal(call('text.find_all', 'abcabc', 'bc'), [hit(1n, 'bc'), hit(4n, 'bc')]);
   assert.equal(call('text.find_all', 'aaaa', 'aa'), [hit(0n, 'aa'), hit(2n, 'aa')]);
   assert.equal(call('text.find_all', 'abc', 'x'), []);
@@ -15,7 +15,7 @@ s('text.find_all lists every occurrence with its index (spec "Standard library")
   raises(() => call('text.find_all', 'a', null), 'TypeError', 'substr');
 });
 
-s('text.find_all indexes count code points, not UTF-16 units (spec "Data types")', () => {
+s('text.find_all indexes count code points, not UTF-16 units (docs/language.md#data-types)', () => {
   assert.equal(call('text.find_all', '😀a😀a', 'a'), [hit(1n, 'a'), hit(3n, 'a')]);
   assert.equal(call('text.find_all', 'é😀', ''), [hit(0n, ''), hit(1n, ''), hit(2n, '')]);
 });
@@ -37,7 +37,7 @@ s('text.find_all_regex lists RE2 matches (Google text.find_all_regex)', () => {
   assert.equal(callNamed('text.find_all_regex', { source: 'ab', pattern: 'a' }), [hit(0n, 'a')]);
 });
 
-s('regexes are RE2 only: backreferences and lookaround are ValueErrors (spec "Standard library")', () => {
+s('regexes are RE2 only: backreferences and lookaround are ValueErrors (docs/standard-library.md)', () => {
   raises(() => call('text.find_all_regex', 'aa', '(a)\\1'), 'ValueError', 'invalid regular expression');
   raises(() => call('text.match_regex', 'ab', 'a(?=b)'), 'ValueError', 'text.match_regex');
   raises(() => call('text.replace_all_regex', 'ab', '(?<=a)b', 'x'), 'ValueError');
@@ -53,7 +53,7 @@ s('text.match_regex is true when the pattern matches anywhere (Google text.match
   assert.is(call('text.match_regex', 'αβγ', '\\p{Greek}+'), true);
 });
 
-s('text.replace_all replaces every literal occurrence (spec "Standard library")', () => {
+s('text.replace_all replaces every literal occurrence (docs/standard-library.md)', () => {
   assert.is(call('text.replace_all', 'a.b.c', '.', '-'), 'a-b-c');
   assert.is(call('text.replace_all', 'aaa', 'aa', 'b'), 'ba');
   assert.is(call('text.replace_all', 'ab', '', '-'), '-a-b-');
@@ -62,7 +62,7 @@ s('text.replace_all replaces every literal occurrence (spec "Standard library")'
   raises(() => call('text.replace_all', 'a', 'a', 1n), 'TypeError', 'repl');
 });
 
-s('text.replace_all_regex expands \\0 to \\9 group references (spec "Standard library")', () => {
+s('text.replace_all_regex expands \\0 to \\9 group references (docs/standard-library.md)', () => {
   assert.is(call('text.replace_all_regex', 'one two', 'one|two', 'three'), 'three three');
   assert.is(call('text.replace_all_regex', 'John Smith', '(\\w+) (\\w+)', '\\2, \\1'), 'Smith, John');
   assert.is(call('text.replace_all_regex', 'abc', 'b', '[\\0]'), 'a[b]c');
@@ -97,13 +97,13 @@ s('text.substring takes code points [start, end), negative from the end, clamped
   raises(() => call('text.substring', 'hello', 1n), 'TypeError', 'end');
 });
 
-s('text.to_lower and text.to_upper change case (spec "Standard library")', () => {
+s('text.to_lower and text.to_upper change case (docs/standard-library.md)', () => {
   assert.is(call('text.to_lower', 'HeLLo É'), 'hello é');
   assert.is(call('text.to_upper', 'straße'), 'STRASSE');
   raises(() => call('text.to_upper', null), 'TypeError', 'text.to_upper');
 });
 
-s('text.url_encode percent-encodes all but unreserved characters (spec "Standard library")', () => {
+s('text.url_encode percent-encodes all but unreserved characters (docs/standard-library.md)', () => {
   assert.is(call('text.url_encode', 'a/b/c?item=d+e f'), 'a%2Fb%2Fc%3Fitem%3Dd%2Be%20f');
   assert.is(call('text.url_encode', 'a b&c=d/é~._-'), 'a%20b%26c%3Dd%2F%C3%A9%7E._-');
   assert.is(call('text.url_encode', "!*'()+"), '%21%2A%27%28%29%2B');
@@ -120,7 +120,7 @@ s('text.url_decode decodes percent-encoding and pluses, rejecting a bad "%" (Goo
   raises(() => call('text.url_decode', 'abc%2'), 'ValueError');
 });
 
-s('text.encode and text.decode convert with UTF-8 by default (spec "Standard library")', () => {
+s('text.encode and text.decode convert with UTF-8 by default (docs/standard-library.md)', () => {
   assert.equal(call('text.encode', 'hé'), b('hé'));
   assert.is(call('text.decode', b('hé')), 'hé');
   assert.is(call('text.decode', call('text.encode', 'x😀', 'UTF-8')), 'x😀');

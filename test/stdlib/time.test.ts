@@ -27,7 +27,7 @@ s('time.format raises ValueError for unknown zones or out-of-range times (Google
   raises(() => call('time.format', 0n, 'Mars/Olympus'), 'ValueError', 'timezone');
   raises(() => call('time.format', 1e20), 'ValueError', 'time.format');
   raises(() => call('time.format', NaN), 'ValueError');
-  // Finite seconds whose microseconds are not (issue 11: was a SystemError about BigInt).
+  // Finite seconds whose microseconds are not (docs/api-resources.md#errors: was a SystemError about BigInt).
   raises(() => call('time.format', 1e303), 'ValueError', 'not a valid time');
   raises(() => call('time.format', -Number.MAX_VALUE), 'ValueError');
   raises(() => call('time.format', '0'), 'TypeError', 'seconds');

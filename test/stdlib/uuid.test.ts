@@ -2,10 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, raises } from './helpers.ts';
 
-// Spec "Standard library" (uuid) and Google's uuid.generate page.
+// docs/standard-library.md#namespaces (uuid) and Google's uuid.generate page.
 const s = suite('stdlib uuid');
 
-s('uuid.generate returns a random version 4 UUID string (spec "Standard library")', () => {
+s('uuid.generate returns a random version 4 UUID string (docs/standard-library.md)', () => {
   const a = call('uuid.generate');
   const b = call('uuid.generate');
   assert.type(a, 'string');
@@ -13,7 +13,7 @@ s('uuid.generate returns a random version 4 UUID string (spec "Standard library"
   assert.is.not(a, b);
 });
 
-s('uuid.generate takes no arguments (spec "Errors")', () => {
+s('uuid.generate takes no arguments (docs/api-resources.md#errors)', () => {
   raises(() => call('uuid.generate', 1n), 'TypeError', 'uuid.generate');
 });
 

@@ -1,11 +1,11 @@
 /**
- * The product's callback hub (src/service/callbacks.ts, CallbackRegistry) for tests that run the engine in
+ * The product's callback hub (src/service/callbacks/callback-registry.ts, CallbackRegistry) for tests that run the engine in
  * process: one execution's hub, and the two things the REST endpoint `/callbacks/{id}` does with it — list the
  * callbacks and deliver a request — without a port.
  */
 import { toJson } from '../../src/lang/json.ts';
 import type { Value } from '../../src/lang/value.ts';
-import { CallbackRegistry, type DeliveryResult } from '../../src/service/callbacks.ts';
+import { CallbackRegistry, type DeliveryResult } from '../../src/service/callbacks/callback-registry.ts';
 import type { CallbackHub, Clock } from '../../src/stdlib/types.ts';
 
 /** A request as a test writes it: a body that is a string is sent as text, any other value as JSON. */

@@ -1,6 +1,6 @@
 /**
  * Helpers for in-process tests of the gRPC port with Connect's clients: a service core with its gRPC server
- * on a free loopback port, and the three protocols the port speaks (SPEC.md "gRPC API").
+ * on a free loopback port, and the three protocols the port speaks (docs/grpc.md#the-grpc-api).
  */
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { startGrpcServer, type GrpcServer } from '../../src/api/grpc.ts';

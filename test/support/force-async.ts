@@ -1,5 +1,5 @@
 /**
- * The engine's second path, forced (issue 10 "The engine's two paths, both proven"): the engine runs
+ * The engine's second path, forced (docs/architecture.md#layers-and-where-things-are): the engine runs
  * synchronously until something waits, then continues asynchronously. These helpers make everything wait, so a
  * test can run a workflow entirely on the asynchronous path and compare the outcome with the synchronous one:
  *

@@ -1,5 +1,5 @@
 /**
- * Real node:http servers for http.* tests (issue 3 "Tests"): echo, status codes, content types, slow
+ * Real node:http servers for http.* tests (docs/standard-library.md#http): echo, status codes, content types, slow
  * responses, connection drops, and a closed port. Each test file starts its own server on an ephemeral port.
  *
  * Routes of {@link startTestServer}:

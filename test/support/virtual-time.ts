@@ -29,6 +29,7 @@ export function recordingVirtualTime(startMs: number = Date.UTC(2026, 0, 1)): Re
       return time.deadline(ms, signal);
     },
     advance: (ms) => time.advance(ms),
+    advanceProblem: (ms) => time.advanceProblem(ms),
     hold: (work) => time.hold(work),
     pending: () => time.pending(),
   };

@@ -2,7 +2,7 @@
  * Workflow sources several test files share.
  */
 
-/** Creates a POST callback, waits up to an hour on it, and returns the body it received (spec "Events"). */
+/** Creates a POST callback, waits up to an hour on it, and returns the body it received (docs/api-resources.md#events). */
 export const CALLBACK_WAITER = `main:
   steps:
     - make:

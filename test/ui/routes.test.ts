@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { idOf, startUi, type UiHarness, type UiResponse } from './harness.ts';
 import { CALLBACK_WAITER } from '../support/workflows.ts';
 
-// SPEC.md "Web UI" (and issue 6): every route of the UI handler, in process, over a real ServiceCore.
-const s = suite<{ ui: UiHarness }>('ui routes (spec "Web UI")');
+// docs/web-ui.md#pages (and docs/web-ui.md#pages): every route of the UI handler, in process, over a real ServiceCore.
+const s = suite<{ ui: UiHarness }>('ui routes (docs/web-ui.md#pages)');
 
 const HELLO = `main:
   params: [args]
@@ -121,13 +121,13 @@ s.after.each(async (ctx) => {
 // ---------------------------------------------------------------------------------------------------------
 // Navigation
 
-s('/ redirects to /ui (spec "Web UI": "/ ... redirects")', async ({ ui }) => {
+s('/ redirects to /ui (docs/web-ui.md#pages: "/ ... redirects")', async ({ ui }) => {
   const r = await ui.get('/');
   assert.is(r.status, 302);
   assert.is(r.headers.get('location'), '/ui');
 });
 
-s('unknown UI paths get the 404 page with status 404 (issue 6 "Unknown workflow or execution")', async ({ ui }) => {
+s('unknown UI paths get the 404 page with status 404 (docs/web-ui.md#pages)', async ({ ui }) => {
   for (const path of ['/ui/nope', '/ui/workflows/hello/elsewhere', '/ui/executions/hello', '/ui/%E0%A4%A']) {
     const r = await ui.get(path);
     isHtmlPage(r, 404);
@@ -135,7 +135,7 @@ s('unknown UI paths get the 404 page with status 404 (issue 6 "Unknown workflow 
   }
 });
 
-s('a wrong method is answered 405 with Allow (spec "Web UI": pages are HTTP GET)', async ({ ui }) => {
+s('a wrong method is answered 405 with Allow (docs/web-ui.md#pages: pages are HTTP GET)', async ({ ui }) => {
   const r = await ui.request('DELETE', '/ui/workflows');
   assert.is(r.status, 405);
   assert.is(r.headers.get('allow'), 'GET, HEAD');
@@ -144,14 +144,14 @@ s('a wrong method is answered 405 with Allow (spec "Web UI": pages are HTTP GET)
   assert.is(p.headers.get('allow'), 'POST');
 });
 
-s('HEAD is answered like GET without a body (spec "Web UI")', async ({ ui }) => {
+s('HEAD is answered like GET without a body (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.request('HEAD', '/ui');
   assert.is(r.status, 200);
   assert.is(r.headers.get('content-type'), HTML);
   assert.is(r.text, '');
 });
 
-s('pages carry a CSP allowing only same-origin scripts and styles, and no-store (issue 6 security)', async ({ ui }) => {
+s('pages carry a CSP allowing only same-origin scripts and styles, and no-store (docs/web-ui.md#pages: security)', async ({ ui }) => {
   const r = await ui.get('/ui');
   const csp = r.headers.get('content-security-policy') ?? '';
   assert.match(csp, /script-src 'self'/);
@@ -171,7 +171,7 @@ s('pages carry a CSP allowing only same-origin scripts and styles, and no-store 
 // ---------------------------------------------------------------------------------------------------------
 // Assets
 
-s('htmx is served from the emulator, from the htmx.org package (issue 6 "no CDN")', async ({ ui }) => {
+s('htmx is served from the emulator, from the htmx.org package (docs/web-ui.md#pages)', async ({ ui }) => {
   const page = await ui.get('/ui');
   const src = /src="(\/ui\/assets\/htmx\.min\.js\?v=([0-9a-f]+))"/.exec(page.text)!;
   const r = await ui.get(src[1]!);
@@ -184,7 +184,7 @@ s('htmx is served from the emulator, from the htmx.org package (issue 6 "no CDN"
   assert.not.match(page.text, /https?:\/\/(?!localhost|127\.0\.0\.1)[a-z]/i, 'no external URL in the page');
 });
 
-s('the stylesheet and ui.js are served; an ETag match is 304; unknown assets 404 (issue 6)', async ({ ui }) => {
+s('the stylesheet and ui.js are served; an ETag match is 304; unknown assets 404 (docs/web-ui.md#pages)', async ({ ui }) => {
   const css = await ui.get('/ui/assets/styles.css');
   assert.is(css.status, 200);
   assert.is(css.headers.get('content-type'), 'text/css; charset=utf-8');
@@ -203,7 +203,7 @@ s('the stylesheet and ui.js are served; an ETag match is 304; unknown assets 404
 // ---------------------------------------------------------------------------------------------------------
 // Dashboard
 
-s('dashboard shows counts by state, every workflow and recent executions (spec "Web UI" /ui)', async ({ ui }) => {
+s('dashboard shows counts by state, every workflow and recent executions (docs/web-ui.md#pages /ui)', async ({ ui }) => {
   const ok = start(ui, 'hello', { name: 'Ada' });
   await ui.settle('hello', ok);
   const bad = start(ui, 'failing');
@@ -218,7 +218,7 @@ s('dashboard shows counts by state, every workflow and recent executions (spec "
   assert.match(r.text, /href="\/ui\/executions\?state=FAILED"/);
 });
 
-s('dashboard polls itself while an execution is ACTIVE and stops when none is (issue 6)', async ({ ui }) => {
+s('dashboard polls itself while an execution is ACTIVE and stops when none is (docs/web-ui.md#pages)', async ({ ui }) => {
   const waiting = start(ui, 'waiter');
   const r = await ui.get('/ui');
   assert.match(r.text, /<div id="live" hx-get="\/ui" hx-trigger="every \d+s" hx-target="this" hx-swap="outerHTML"/);
@@ -228,7 +228,7 @@ s('dashboard polls itself while an execution is ACTIVE and stops when none is (i
   assert.not.match(after.text, /hx-trigger="every/);
 });
 
-s('a poll of a live region gets that region alone (issue 6 htmx fragments)', async ({ ui }) => {
+s('a poll of a live region gets that region alone (docs/web-ui.md#pages: htmx fragments)', async ({ ui }) => {
   start(ui, 'waiter');
   const r = await ui.get('/ui', LIVE);
   assert.is(r.status, 200);
@@ -239,7 +239,7 @@ s('a poll of a live region gets that region alone (issue 6 htmx fragments)', asy
   assert.match(r.headers.get('vary') ?? '', /HX-Target/);
 });
 
-s('dashboard without workflows explains how to deploy one (spec "Configuration": API-only mode)', async () => {
+s('dashboard without workflows explains how to deploy one (docs/cli.md#configuration: API-only mode)', async () => {
   const empty = await startUi();
   try {
     const r = await empty.get('/ui');
@@ -255,7 +255,7 @@ s('dashboard without workflows explains how to deploy one (spec "Configuration":
 // ---------------------------------------------------------------------------------------------------------
 // Workflows
 
-s('/ui/workflows lists ID, state, total and active execution counts, update time (spec "Web UI")', async ({ ui }) => {
+s('/ui/workflows lists ID, state, total and active execution counts, update time (docs/web-ui.md#pages)', async ({ ui }) => {
   start(ui, 'waiter');
   start(ui, 'waiter');
   const done = start(ui, 'hello', { name: 'x' });
@@ -274,7 +274,7 @@ s('/ui/workflows lists ID, state, total and active execution counts, update time
   assert.ok(r.text.indexOf('>hello<') < r.text.indexOf('>waiter<'));
 });
 
-s('workflow page shows description, revision, update time, numbered source, history newest first, form (issue 6)', async ({ ui }) => {
+s('workflow page shows description, revision, update time, numbered source, history newest first, form (docs/web-ui.md#pages)', async ({ ui }) => {
   const first = start(ui, 'hello', { name: 'one' });
   await ui.settle('hello', first);
   await sleep(5);
@@ -299,7 +299,7 @@ s('workflow page shows description, revision, update time, numbered source, hist
   assert.match(r.text, /<label for="argument">/);
 });
 
-s('workflow page lists the revisions newest first; ?revision= shows that revision\'s source, escaped (issue 15)', async ({ ui }) => {
+s('workflow page lists the revisions newest first; ?revision= shows that revision\'s source, escaped (docs/rest-api.md#workflow-settings-and-revisions)', async ({ ui }) => {
   ui.core.createWorkflow('revised', { sourceContents: 'main:\n  steps:\n    - r:\n        return: "<one>"\n' });
   const first = ui.core.getWorkflow('revised').revisionId;
   const second = ui.core.updateWorkflow('revised', { sourceContents: 'main:\n  steps:\n    - r:\n        return: "<two>"\n' }).revisionId;
@@ -315,14 +315,14 @@ s('workflow page lists the revisions newest first; ?revision= shows that revisio
   assert.is(missing.status, 404);
 });
 
-s('unknown workflow: 404 page, for the page and its executions (issue 6)', async ({ ui }) => {
+s('unknown workflow: 404 page, for the page and its executions (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.get('/ui/workflows/nope');
   isHtmlPage(r, 404);
   assert.match(r.text, /There is no workflow “nope”/);
   isHtmlPage(await ui.get('/ui/workflows/nope/executions'), 404);
 });
 
-s('a poll whose workflow was deleted gets 404 and HX-Refresh (issue 6)', async ({ ui }) => {
+s('a poll whose workflow was deleted gets 404 and HX-Refresh (docs/web-ui.md#pages)', async ({ ui }) => {
   ui.core.deleteWorkflow('failing');
   const r = await ui.get('/ui/workflows/failing', LIVE);
   assert.is(r.status, 404);
@@ -332,7 +332,7 @@ s('a poll whose workflow was deleted gets 404 and HX-Refresh (issue 6)', async (
 // ---------------------------------------------------------------------------------------------------------
 // Executions lists
 
-s('/ui/executions lists all executions newest first (spec "Web UI": sorted by start time)', async ({ ui }) => {
+s('/ui/executions lists all executions newest first (docs/web-ui.md#pages: sorted by start time)', async ({ ui }) => {
   const ids: string[] = [];
   for (const wf of ['hello', 'failing', 'waiter']) {
     ids.push(start(ui, wf, wf === 'hello' ? { name: 'n' } : undefined));
@@ -347,7 +347,7 @@ s('/ui/executions lists all executions newest first (spec "Web UI": sorted by st
   assert.match(r.text, /href="\/ui\/workflows\/failing"/);
 });
 
-s('/ui/executions?state= filters by state, with counts per state (issue 6)', async ({ ui }) => {
+s('/ui/executions?state= filters by state, with counts per state (docs/web-ui.md#pages)', async ({ ui }) => {
   const ok = start(ui, 'hello', { name: 'n' });
   const bad = start(ui, 'failing');
   await ui.settle('hello', ok);
@@ -366,7 +366,7 @@ s('/ui/executions?state= filters by state, with counts per state (issue 6)', asy
   assert.match(none.text, /No cancelled executions\./);
 });
 
-s('/ui/workflows/{id}/executions lists the executions of one workflow, filterable (spec "Web UI")', async ({ ui }) => {
+s('/ui/workflows/{id}/executions lists the executions of one workflow, filterable (docs/web-ui.md#pages)', async ({ ui }) => {
   const mine = start(ui, 'hello', { name: 'n' });
   const other = start(ui, 'failing');
   await ui.settle('hello', mine);
@@ -385,7 +385,7 @@ s('/ui/workflows/{id}/executions lists the executions of one workflow, filterabl
 // ---------------------------------------------------------------------------------------------------------
 // Execution page
 
-s('a succeeded execution shows state, times, duration, argument and pretty result (spec "Web UI")', async ({ ui }) => {
+s('a succeeded execution shows state, times, duration, argument and pretty result (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'hello', { name: 'Ada' });
   const e = await ui.settle('hello', id);
   const r = await ui.get(`/ui/executions/hello/${id}`);
@@ -405,7 +405,7 @@ s('a succeeded execution shows state, times, duration, argument and pretty resul
   assert.not.match(r.text, /Cancel execution/);
 });
 
-s('an execution shows its sys.log lines with time and severity (issue 6)', async ({ ui }) => {
+s('an execution shows its sys.log lines with time and severity (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'hello', { name: 'Bo' });
   await ui.settle('hello', id);
   const log = ui.core.executionLogs('hello', id)[0]!;
@@ -414,7 +414,7 @@ s('an execution shows its sys.log lines with time and severity (issue 6)', async
   assert.ok(r.text.includes(`datetime="${log.time}"`));
 });
 
-s('an execution with more sys.log lines than the page shows lists the newest ones (issue 6 "sys.log lines")', async ({ ui }) => {
+s('an execution with more sys.log lines than the page shows lists the newest ones (docs/web-ui.md#pages)', async ({ ui }) => {
   ui.core.createWorkflow('chatty', {
     sourceContents: `main:
   steps:
@@ -440,7 +440,7 @@ s('an execution with more sys.log lines than the page shows lists the newest one
   assert.not.ok(r.text.includes('>line 5</pre>'));
 });
 
-s('a failed execution shows the error message, tags, context and pretty payload (spec "Web UI")', async ({ ui }) => {
+s('a failed execution shows the error message, tags, context and pretty payload (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'failing');
   const e = await ui.settle('failing', id);
   assert.is(e.state, 'FAILED');
@@ -456,7 +456,7 @@ s('a failed execution shows the error message, tags, context and pretty payload 
   assert.match(text, /Argument None\./);
 });
 
-s('an ACTIVE execution shows its callbacks with URLs, a Cancel button, and polls itself (issue 6)', async ({ ui }) => {
+s('an ACTIVE execution shows its callbacks with URLs, a Cancel button, and polls itself (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'waiter');
   await waitForCallback(ui, 'waiter', id);
   const cb = ui.core.listCallbacks('waiter', id)[0]!;
@@ -475,7 +475,7 @@ s('an ACTIVE execution shows its callbacks with URLs, a Cancel button, and polls
   assert.match(r.text, new RegExp(`<div id="live" hx-get="/ui/executions/waiter/${id}" hx-trigger="every 1s"`));
 });
 
-s('Run again opens the start form filled in with the same argument, to edit before starting (issue 16)', async ({ ui }) => {
+s('Run again opens the start form filled in with the same argument, to edit before starting (docs/web-ui.md#pages)', async ({ ui }) => {
   const first = start(ui, 'hello', { name: `<i>"Q"</i>` });
   await ui.settle('hello', first);
   const page = await ui.get(`/ui/executions/hello/${first}`);
@@ -493,7 +493,7 @@ s('Run again opens the start form filled in with the same argument, to edit befo
   assert.is(ui.core.listExecutions('hello').find((e) => idOf(e) !== first)!.argument, '{"name": "edited"}');
 });
 
-s('an executions list pages: 100 a page, newest first, with links to the older and newer pages (issue 16)', async ({ ui }) => {
+s('an executions list pages: 100 a page, newest first, with links to the older and newer pages (docs/web-ui.md#pages)', async ({ ui }) => {
   for (let i = 0; i < 250; i++) ui.core.createExecution('hello', { argument: JSON.stringify({ name: `n${i}` }) });
   const first = await ui.get('/ui/executions');
   isHtmlPage(first);
@@ -513,7 +513,7 @@ s('an executions list pages: 100 a page, newest first, with links to the older a
   assert.match(beyond.text, /page 3 of 3/);
 });
 
-s('a waiting execution offers a form per callback; sending it resumes the execution with that body (issue 16)', async ({ ui }) => {
+s('a waiting execution offers a form per callback; sending it resumes the execution with that body (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'waiter');
   const callback = await until(() => ui.core.listCallbacks('waiter', id)[0]);
   const cbId = callback.name.split('/').pop()!;
@@ -540,7 +540,7 @@ s('a callback body that is not JSON is sent as text; htmx gets the live region w
   assert.is(JSON.parse((await ui.settle('waiter', id)).result!), 'plain <b>text</b>');
 });
 
-s('a watched file that failed to deploy is shown, escaped, on the dashboard and on its workflow page (issue 16)', async ({ ui }) => {
+s('a watched file that failed to deploy is shown, escaped, on the dashboard and on its workflow page (docs/web-ui.md#pages)', async ({ ui }) => {
   ui.core.sourceProblems.set({
     workflowId: 'hello',
     file: '/tmp/flows/hello.yaml',
@@ -562,7 +562,7 @@ s('a watched file that failed to deploy is shown, escaped, on the dashboard and 
   assert.not.match((await ui.get('/ui')).text, 'failed to deploy');
 });
 
-s('an execution page for an unknown execution or workflow is a 404 page (issue 6)', async ({ ui }) => {
+s('an execution page for an unknown execution or workflow is a 404 page (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.get('/ui/executions/hello/no-such-id');
   isHtmlPage(r, 404);
   assert.match(r.text, /There is no execution “no-such-id” of workflow “hello”/);
@@ -572,7 +572,7 @@ s('an execution page for an unknown execution or workflow is a 404 page (issue 6
 // ---------------------------------------------------------------------------------------------------------
 // Starting and cancelling
 
-s('the start form creates an execution with the JSON argument and redirects to it (issue 6)', async ({ ui }) => {
+s('the start form creates an execution with the JSON argument and redirects to it (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/hello/executions', { argument: ' {"name": "Form"} ' });
   assert.is(r.status, 303);
   const [e] = ui.core.listExecutions('hello');
@@ -583,21 +583,21 @@ s('the start form creates an execution with the JSON argument and redirects to i
   assert.match(done.result ?? '', /Hello, Form/);
 });
 
-s('the start form over htmx answers HX-Redirect to the new execution (issue 6)', async ({ ui }) => {
+s('the start form over htmx answers HX-Redirect to the new execution (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/hello/executions', { argument: '{"name": "X"}' }, HTMX);
   assert.is(r.status, 200);
   const [e] = ui.core.listExecutions('hello');
   assert.is(r.headers.get('hx-redirect'), `/ui/executions/hello/${idOf(e!)}`);
 });
 
-s('an empty argument starts an execution without one (issue 6)', async ({ ui }) => {
+s('an empty argument starts an execution without one (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/failing/executions', { argument: '  ' });
   assert.is(r.status, 303);
   const [e] = ui.core.listExecutions('failing');
   assert.is(e!.argument, undefined);
 });
 
-s('invalid JSON is shown as an error in the form and nothing is started (issue 6)', async ({ ui }) => {
+s('invalid JSON is shown as an error in the form and nothing is started (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/hello/executions', { argument: '{"name": <b>}' });
   isHtmlPage(r, 422);
   assert.match(r.text, /<p id="argument-error" class="field-error" role="alert" data-json-error>The argument is not valid JSON: [^<]+<\/p>/);
@@ -612,7 +612,7 @@ s('invalid JSON is shown as an error in the form and nothing is started (issue 6
   assert.is(ui.core.listExecutions('hello').length, 0);
 });
 
-s('an argument the service rejects (over 32 KB) comes back as an error in the form (spec "Limits")', async ({ ui }) => {
+s('an argument the service rejects (over 32 KB) comes back as an error in the form (docs/api-resources.md#limits)', async ({ ui }) => {
   const big = JSON.stringify({ name: 'x'.repeat(33 * 1024) });
   const r = await ui.post('/ui/workflows/hello/executions', { argument: big }, HTMX);
   assert.is(r.status, 422);
@@ -620,7 +620,7 @@ s('an argument the service rejects (over 32 KB) comes back as an error in the fo
   assert.is(ui.core.listExecutions('hello').length, 0);
 });
 
-s('starting an execution of an unknown workflow is a 404 (spec "Endpoints": 404 for unknown workflow)', async ({ ui }) => {
+s('starting an execution of an unknown workflow is a 404 (docs/rest-api.md#endpoints: 404 for unknown workflow)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/nope/executions', { argument: '' });
   isHtmlPage(r, 404);
   const h = await ui.post('/ui/workflows/nope/executions', { argument: '' }, HTMX);
@@ -628,7 +628,7 @@ s('starting an execution of an unknown workflow is a 404 (spec "Endpoints": 404 
   assert.is(h.headers.get('hx-refresh'), 'true');
 });
 
-s('Cancel moves an ACTIVE execution to CANCELLED and redirects back (spec "States and transitions")', async ({ ui }) => {
+s('Cancel moves an ACTIVE execution to CANCELLED and redirects back (docs/api-resources.md#states-and-transitions)', async ({ ui }) => {
   const id = start(ui, 'waiter');
   const r = await ui.post(`/ui/executions/waiter/${id}/cancel`, {});
   assert.is(r.status, 303);
@@ -639,7 +639,7 @@ s('Cancel moves an ACTIVE execution to CANCELLED and redirects back (spec "State
   assert.not.match(page.text, /Cancel execution/);
 });
 
-s('Cancel over htmx answers the refreshed live region; a finished one gets a notice (issue 6)', async ({ ui }) => {
+s('Cancel over htmx answers the refreshed live region; a finished one gets a notice (docs/web-ui.md#pages)', async ({ ui }) => {
   const id = start(ui, 'waiter');
   const r = await ui.post(`/ui/executions/waiter/${id}/cancel`, {}, { 'hx-request': 'true', 'hx-target': 'live' });
   assert.is(r.status, 200);
@@ -652,7 +652,7 @@ s('Cancel over htmx answers the refreshed live region; a finished one gets a not
   isHtmlPage(missing, 404);
 });
 
-s('element IDs are unique on every page, so htmx can keep the focus across refreshes (issue 6 keyboard)', async ({ ui }) => {
+s('element IDs are unique on every page, so htmx can keep the focus across refreshes (docs/web-ui.md#pages: keyboard)', async ({ ui }) => {
   const done = start(ui, 'hello', { name: 'n' });
   await ui.settle('hello', done);
   const waiting = start(ui, 'waiter');
@@ -670,7 +670,7 @@ s('element IDs are unique on every page, so htmx can keep the focus across refre
 // ---------------------------------------------------------------------------------------------------------
 // Escaping
 
-s('user strings are HTML-escaped: source, description, argument, result, log lines, error (issue 6)', async ({ ui }) => {
+s('user strings are HTML-escaped: source, description, argument, result, log lines, error (docs/web-ui.md#pages)', async ({ ui }) => {
   ui.core.createWorkflow('xss', { sourceContents: XSS, description: `<img src=x onerror="alert('desc')">` });
   const ok = start(ui, 'xss', { x: "<script>alert('arg')</script>" });
   const okDone = await ui.settle('xss', ok);
@@ -701,7 +701,7 @@ s('user strings are HTML-escaped: source, description, argument, result, log lin
   assert.ok(badPage!.text.includes('<p class="error-message">&lt;script&gt;alert(&#39;error&#39;)&lt;/script&gt;</p>'), 'error');
 });
 
-s('the argument typed into a failed form comes back escaped inside the textarea (issue 6)', async ({ ui }) => {
+s('the argument typed into a failed form comes back escaped inside the textarea (docs/web-ui.md#pages)', async ({ ui }) => {
   const r = await ui.post('/ui/workflows/hello/executions', { argument: '</textarea><script>alert(1)</script>' });
   assert.is(r.status, 422);
   assert.ok(r.text.includes('&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;</textarea>'));

@@ -1,4 +1,4 @@
-// The execution page's source links go to the source of the revision the execution ran (issue 12 "Terminal
+// The execution page's source links go to the source of the revision the execution ran (docs/web-ui.md#pages "Terminal
 // and UI": "The failing step links to the source, shown with line numbers and that line highlighted"; "The
 // workflow page shows the source with line numbers (any revision the service still holds)"; Google's
 // Execution.workflowRevisionId): in process, over a real service core and the UI handler.
@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { idOf, startUi, type UiHarness } from './harness.ts';
 
-const s = suite<{ ui: UiHarness }>('ui source links of an execution (issue 12)');
+const s = suite<{ ui: UiHarness }>('ui source links of an execution (docs/web-ui.md#pages)');
 
 s.before.each(async (ctx) => {
   ctx.ui = await startUi();
@@ -44,7 +44,8 @@ function sourceLinks(markup: string): string[] {
 
 /** The text of the numbered source line `n` on a workflow page. */
 function sourceLine(markup: string, n: number): string {
-  return new RegExp(`<span class="line" id="L${n}">([^<]*)</span>`).exec(markup)?.[1] ?? '';
+  // A line may also carry its coverage (docs/coverage.md#in-the-web-ui): a class and a title.
+  return new RegExp(`<span class="line[^"]*" id="L${n}"[^>]*>([^<]*)</span>`).exec(markup)?.[1] ?? '';
 }
 
 async function failedRun(ui: UiHarness, workflowId: string): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * Assignment targets of `assign` steps (spec "Assign"): `a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`.
+ * Assignment targets of `assign` steps (docs/language.md#step-types): `a`, `a.b`, `a[i]`, `a['k']`, `a.b[0].c`.
  */
 import type { CompiledExpression, Expr } from '../expr/ast.ts';
 import { compileExpression } from '../expr/compile.ts';
@@ -53,7 +53,7 @@ export function compileAssignTarget(e: SEntry, cx: TemplateContext): AssignTarge
   return { root, path, text: text.trim() };
 }
 
-/** Names that do not parse as a variable: the word operators (spec "Expressions"; lexer.ts). */
+/** Names that do not parse as a variable: the word operators (docs/language.md#expressions; lexer.ts). */
 const OPERATOR_WORDS: ReadonlySet<string> = new Set(['in', 'and', 'AND', 'or', 'OR', 'not', 'NOT']);
 
 /** @throws DefinitionError (BAD_EXPRESSION) for an invalid assignment target, saying `why`. */
@@ -63,7 +63,7 @@ function bad(cx: TemplateContext, keyNode: SScalar, why: string): never {
 
 /**
  * Whether `text` is one name, `[A-Za-z_][A-Za-z0-9_]*`: a variable, parameter, loop variable or result name
- * (spec "Expressions"). @internal
+ * (docs/language.md#expressions). @internal
  */
 export function isPlainName(text: string): boolean {
   return text.length > 0 && nameEnd(text, 0) === text.length;

@@ -1,5 +1,5 @@
 /**
- * The compiled workflow definition (spec "Workflow definition language"): what `compileDefinition` produces
+ * The compiled workflow definition (docs/language.md#definitions): what `compileDefinition` produces
  * from YAML or JSON source and what the engine runs. Steps are a union tagged by `kind`; every step keeps its
  * name and source position so runtime errors can say `step: <name>` and validation errors `line:col`.
  *
@@ -90,7 +90,7 @@ export type CallTarget =
   | { readonly kind: 'subworkflow'; readonly name: string }
   /**
    * A connector or another namespace of the real service that the emulator does not emulate
-   * (`googleapis.*`): it deploys, and running it raises a clear error (spec "Not supported").
+   * (`googleapis.*`): it deploys, and running it raises a clear error (docs/differences.md#the-service).
    */
   | { readonly kind: 'unsupported'; readonly name: string };
 

@@ -1,5 +1,5 @@
 /**
- * The definition compiler (spec "Workflow definition language"): workflow source in, a validated
+ * The definition compiler (docs/language.md#definitions): workflow source in, a validated
  * {@link Definition} out, with every expression compiled and every jump resolved once, at deploy time.
  *
  * Both document forms of the real service are accepted: a map of workflows (`main` plus named
@@ -7,7 +7,7 @@
  * without params). Every step kind of the spec compiles to its node of `ast.ts`; anything the real service
  * refuses at deploy is a {@link DefinitionError} naming the step and the `line:col`: unknown or conflicting
  * fields, jumps to missing or unreachable steps, unknown functions and subworkflows, bad params, the limits of
- * spec "Limits" that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
+ * docs/api-resources.md#limits that are visible in the source (50 assignments, 50 conditions, 10 branches, 400-character
  * expressions, parallel nesting 2, 128 KB).
  *
  * Jumps: `next` may name a step of the same list or of an enclosing list (Google's `error_catch` sample jumps
@@ -32,7 +32,7 @@ import type {
   Template,
   WorkflowDef,
 } from './ast.ts';
-import { MAX_ASSIGNMENTS } from '../limits.ts';
+import { MAX_ASSIGNMENTS } from '../language-limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
@@ -64,7 +64,7 @@ export interface CompileOptions {
 }
 
 /**
- * Parses, validates and compiles a workflow definition (spec "Workflow definition language").
+ * Parses, validates and compiles a workflow definition (docs/language.md#definitions).
  *
  * @param source the YAML or JSON text, at most 128 KB of UTF-8.
  * @param library the functions, retry policies and backoffs calls and retries may name (the standard
@@ -77,6 +77,15 @@ export interface CompileOptions {
 export function compileDefinition(source: string, library: DefinitionLibrary, options: CompileOptions = {}): Definition {
   const load = loadSource(source, options.format);
   return new Compiler(load, library, options.compat ?? 'spec').definition();
+}
+
+/**
+ * {@link compileDefinition} of a source already loaded with `loadSource` (tools that read the source tree
+ * themselves, such as the lint of src/lint/, load it once); `compat` as {@link CompileOptions.compat}.
+ * @throws DefinitionError as {@link compileDefinition} does.
+ */
+export function compileLoadedSource(load: LoadedSource, library: DefinitionLibrary, compat: Compat = 'spec'): Definition {
+  return new Compiler(load, library, compat).definition();
 }
 
 
@@ -494,7 +503,7 @@ class Compiler implements StepCompiler {
 
 /**
  * A step node: the fields every step has, then the kind's own. Built without object spread: spreading these
- * varied shapes made a quarter of the compile stage (issue 17).
+ * varied shapes made a quarter of the compile stage (docs/architecture.md#compile-time).
  */
 function makeStep(name: string, pos: SourcePos, next: JumpTarget | undefined, kind: Step['kind'], fields: object | undefined): Step {
   const out: Record<string, unknown> = next ? { name, pos, next, kind } : { name, pos, kind };

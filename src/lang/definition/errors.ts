@@ -1,6 +1,6 @@
 /**
- * The one error a workflow definition can fail with at deploy time (spec "Errors": "invalid workflow
- * definition", a 400; "Limits": the limits checked before the run). It names the step, the `line:col` of the
+ * The one error a workflow definition can fail with at deploy time (docs/api-resources.md#errors: "invalid workflow
+ * definition", a 400; docs/api-resources.md#limits: the limits checked before the run). It names the step, the `line:col` of the
  * source and the problem, so that the service's 400 message points the author at the exact place.
  */
 import type { SourcePos } from './ast.ts';
@@ -26,8 +26,9 @@ import type { SourcePos } from './ast.ts';
  * - `UNKNOWN_FUNCTION`: a call of something that is neither a function nor a subworkflow;
  * - `UNKNOWN_RETRY`: an unknown retry policy, predicate or backoff;
  * - `BAD_EXPRESSION`: an expression that does not parse, is empty or nested, or a bad assignment target;
- * - `LIMIT_EXCEEDED`: a limit of spec "Limits" visible in the source (assignments, conditions, branches,
- *   parallel nesting, expression length);
+ * - `LIMIT_EXCEEDED`: a limit of docs/api-resources.md#limits visible in the source (assignments, conditions,
+ *   branches, parallel nesting, expression length), or the emulator's bound on what aliases may expand to
+ *   (docs/limits.md);
  * - `EXCEPT_VARIABLE_OUT_OF_SCOPE`, `UNSHARED_PARENT_ASSIGNMENT`, `SIBLING_BRANCH_VARIABLE`: the scope rules
  *   Google checks at deploy (scope-check.ts): a variable created in an `except` block read after it, a
  *   parallel branch assigning a parent variable not in `shared`, a branch reading a sibling's variable;

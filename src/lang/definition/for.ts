@@ -1,5 +1,5 @@
 /**
- * The loop of a `for` step and of a parallel `for` (spec "For"): `value`, optional `index`, `in` (a list or
+ * The loop of a `for` step and of a parallel `for` (docs/language.md#jumps-loops-and-scopes): `value`, optional `index`, `in` (a list or
  * map) or `range` (`[start, end]`), and the body `steps`.
  */
 import type { ForSpec, StepList, Template } from './ast.ts';

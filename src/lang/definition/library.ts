@@ -4,7 +4,7 @@
  * standard library describes itself in these terms (src/stdlib/index.ts `DEFINITION_LIBRARY`).
  */
 
-/** A backoff of a retry policy (spec "Retry"): delays in seconds. */
+/** A backoff of a retry policy (docs/language.md#try-retry-and-except): delays in seconds. */
 export interface BackoffSpec {
   /** First delay, in seconds. */
   readonly initialDelaySec: number;

@@ -1,37 +1,45 @@
 /**
- * Loading a workflow source (spec "Workflow definition language": "A definition (YAML or JSON)"): text in,
+ * Loading a workflow source (docs/language.md#definitions: "A definition (YAML or JSON)"): text in,
  * a tree of source nodes out, each node keeping its offset so every later error can name `line:col`.
  *
  * YAML is read with js-yaml 4 (a port of PyYAML's reader), because it accepts what libyaml/PyYAML (and so the
  * real service) accept and the `yaml` package rejects: flow collections whose continuation lines are indented
  * no more than their key, and quoted scalars continued at a lower indentation, folded as libyaml folds them.
- * It is also about 10x faster (README "The YAML reader" has the measurements). Scalars are resolved with the
+ * It is also about 10x faster (docs/architecture.md#reading-definitions-the-yaml-reader has the measurements). Scalars are resolved with the
  * YAML 1.2 core schema (`true`/`True`/`TRUE` are booleans; ints are read as bigint and stay exact; `1.0` is a
  * double). The tree is built from js-yaml's `listener` events: each node's `open` gives where it starts.
  * JSON sources are read by the same reader after a strict JSON syntax check, with JSON's semantics where they
  * differ: a repeated key keeps the last value instead of being an error. In both, an int beyond 64 bits
- * becomes a double, as `parseJson` does (spec "Data types").
+ * becomes a double, as `parseJson` does (docs/language.md#data-types).
  *
  * Maps become ordered entry lists with string keys (so `__proto__` is just a key); anchors and aliases are
  * shared, not copied, and the nodes they stand for are counted against {@link MAX_SOURCE_NODES} (so a
  * "billion laughs" alias bomb is a DefinitionError within milliseconds); anything the workflow language has no
  * value for (complex keys, custom tags) is an error.
  */
-import { utf8Length } from '../size-limits.ts';
+import { utf8Length } from '../size-checks.ts';
 import { load as loadYaml, type State as YamlState } from 'js-yaml';
 import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
 import { DefinitionError } from './errors.ts';
 import { CORE_SCHEMA } from './yaml-schema.ts';
 
-/** Largest accepted source, in UTF-8 bytes (spec "Limits": workflow source 128 KB). */
+/** Largest accepted source, in UTF-8 bytes (docs/api-resources.md#limits: workflow source 128 KB). */
 export const MAX_SOURCE_BYTES = 128 * 1024;
 
 /**
- * Most nodes a source may stand for, aliases expanded (issue 11: alias bombs). A 128 KB source written out
+ * Most nodes a source may stand for, aliases expanded (docs/api-resources.md#limits: alias bombs). A 128 KB source written out
  * without aliases holds at most about 65,000 nodes (`[0,0,...]`), so this is three times that.
  */
 const MAX_SOURCE_NODES = 200_000;
+
+/**
+ * Most bytes of values a source may stand for, aliases expanded (docs/limits.md "Definitions"): 2 MB, 16
+ * times the largest source, four times the 512 KB a whole execution's variables may hold. An alias of a 60 KB
+ * string repeated 10,000 times (600 MB, within the node limit) is refused at deploy instead of frozen on
+ * when it is returned, raised or logged.
+ */
+export const MAX_EXPANDED_BYTES = 2 * 1024 * 1024;
 
 /** A scalar of the source: its value and where it is written. */
 export interface SScalar {
@@ -86,14 +94,14 @@ export interface LoadedSource {
 }
 
 /** The UTF-8 length of a string in bytes (one implementation, in size-limits.ts). */
-export { utf8Length } from '../size-limits.ts';
+export { utf8Length } from '../size-checks.ts';
 
 /**
  * Parses a workflow source into a position-keeping tree.
  *
  * @param format `yaml` or `json`; when omitted, a source whose first non-blank character is `{` or `[` and
  *   that is valid JSON is read as JSON, anything else as YAML.
- * @param maxBytes the size limit in UTF-8 bytes: a workflow's is 128 KB (spec "Limits"); other files read
+ * @param maxBytes the size limit in UTF-8 bytes: a workflow's is 128 KB (docs/api-resources.md#limits); other files read
  *   with this loader (test files, mock files) pass their own.
  * @throws DefinitionError for a source over `maxBytes` (UTF-8), an empty source, a YAML or JSON syntax error
  *   (naming its line and column), a source standing for more than {@link MAX_SOURCE_NODES} nodes with its
@@ -106,7 +114,7 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
   }
   // Made in a function of its own: a closure made here would keep every variable of this function that any
   // closure here uses (the tree builder and through it js-yaml's whole result) alive as long as the loaded
-  // source, and the garbage collector would copy them all through a compile (issue 17).
+  // source, and the garbage collector would copy them all through a compile (docs/architecture.md#compile-time).
   const posAt = positionsIn(source);
 
   let fmt = format;
@@ -217,7 +225,7 @@ function lineStartsOf(source: string): Int32Array {
 const MAX_DEPTH = 500;
 
 /**
- * Builds the tree from js-yaml's events on flat stacks (issue 17: no object per event): `open` pushes where a
+ * Builds the tree from js-yaml's events on flat stacks (docs/architecture.md#compile-time: no object per event): `open` pushes where a
  * node starts and how many nodes were read before it; `close` builds the node from the nodes read since and
  * puts it in their place. Beside each node read, `results` keeps js-yaml's value for it, so that a map or list
  * js-yaml read twice (see `node`) and the pairs of a flow list (see `seq`) are told apart by identity.
@@ -459,26 +467,49 @@ function contentStart(src: string, from: number, limit: number): number {
 }
 
 /**
- * Counts the nodes the tree stands for, each alias counted as the whole node it stands for, and stops at
- * {@link MAX_SOURCE_NODES}. Shared nodes are measured once (memoised), so this is linear in the source.
+ * Counts the nodes and the bytes the tree stands for, each alias counted as the whole node it stands for, and
+ * stops at {@link MAX_SOURCE_NODES} nodes or {@link MAX_EXPANDED_BYTES} bytes (a string counts its UTF-16
+ * length, any other scalar 8, a map key its length). Shared nodes are measured once (memoised), so this is
+ * linear in the source.
+ * @throws DefinitionError (code LIMIT_EXCEEDED) at the node that passes either limit.
  */
 function countNodes(root: SNode, posAt: (offset: number) => SourcePos): void {
-  const sizes = new Map<SNode, number>();
-  const size = (n: SNode): number => {
-    if (n.kind === 'scalar') return 1;
+  const sizes = new Map<SNode, { nodes: number; bytes: number }>();
+  const scalarBytes = (n: SScalar): number => (typeof n.value === 'string' ? n.value.length : 8);
+  const size = (n: SNode): { nodes: number; bytes: number } => {
+    if (n.kind === 'scalar') return { nodes: 1, bytes: scalarBytes(n) };
     const known = sizes.get(n);
     if (known !== undefined) return known;
-    let total = 1;
-    if (n.kind === 'seq') for (const i of n.items) total += size(i);
-    else for (const e of n.entries) total += 1 + size(e.value);
-    if (total > MAX_SOURCE_NODES) {
+    let nodes = 1;
+    let bytes = 0;
+    const add = (m: SNode): void => {
+      const s = size(m);
+      nodes += s.nodes;
+      bytes += s.bytes;
+    };
+    if (n.kind === 'seq') for (const i of n.items) add(i);
+    else {
+      for (const e of n.entries) {
+        nodes += 1;
+        bytes += e.key.length;
+        add(e.value);
+      }
+    }
+    if (nodes > MAX_SOURCE_NODES) {
       throw new DefinitionError(
         `the source stands for more than ${MAX_SOURCE_NODES} nodes with its aliases expanded (an alias bomb?)`,
-        { pos: posAt(n.offset) },
+        { pos: posAt(n.offset), code: 'LIMIT_EXCEEDED' },
       );
     }
-    sizes.set(n, total);
-    return total;
+    if (bytes > MAX_EXPANDED_BYTES) {
+      throw new DefinitionError(
+        `the source stands for more than ${MAX_EXPANDED_BYTES} bytes of values with its aliases expanded (docs/limits.md "Definitions")`,
+        { pos: posAt(n.offset), code: 'LIMIT_EXCEEDED' },
+      );
+    }
+    const measured = { nodes, bytes };
+    sizes.set(n, measured);
+    return measured;
   };
   size(root);
 }

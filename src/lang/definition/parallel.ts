@@ -1,8 +1,8 @@
 /**
- * The `parallel` field of a step (spec "Parallel"): `branches` or a parallel `for`, with `shared`,
- * `concurrency_limit` and `exception_policy`, within the limits of spec "Limits" (10 branches, nesting 2).
+ * The `parallel` field of a step (docs/language.md#parallel-steps): `branches` or a parallel `for`, with `shared`,
+ * `concurrency_limit` and `exception_policy`, within the limits of docs/api-resources.md#limits (10 branches, nesting 2).
  */
-import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../limits.ts';
+import { MAX_BRANCHES, MAX_PARALLEL_DEPTH } from '../language-limits.ts';
 import type { Step } from './ast.ts';
 import { compileFor } from './for.ts';
 import { entryOf, type SNode, type SScalar } from './load.ts';

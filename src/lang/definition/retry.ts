@@ -1,5 +1,5 @@
 /**
- * The `retry` field of a `try` step (spec "Retry"): a named policy (`${http.default_retry}`) or a map with
+ * The `retry` field of a `try` step (docs/language.md#try-retry-and-except): a named policy (`${http.default_retry}`) or a map with
  * `predicate`, `max_retries` and an optional `backoff` (a named backoff or `initial_delay`, `max_delay`,
  * `multiplier`).
  */

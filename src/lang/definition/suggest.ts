@@ -1,5 +1,5 @@
 /**
- * "Did you mean ...?" for names a definition misspells (issue 16): an unknown function or subworkflow, a
+ * "Did you mean ...?" for names a definition misspells (docs/standard-library.md): an unknown function or subworkflow, a
  * `next` to a step that does not exist. The closest known name by edit distance (optimal string alignment:
  * insertions, deletions, substitutions and swaps of neighbours each cost 1; case is ignored), offered only when
  * it is close for the name's length, so an unrelated name gets no suggestion.

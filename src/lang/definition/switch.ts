@@ -1,15 +1,15 @@
 /**
- * The conditions of a `switch` step (spec "Switch"; https://cloud.google.com/workflows/docs/reference/syntax/conditions):
+ * The conditions of a `switch` step (docs/language.md#step-types; https://cloud.google.com/workflows/docs/reference/syntax/conditions):
  * each a `condition` with `next`, `steps`, both, or a step's fields written inline.
  */
 import type { SwitchCase } from './ast.ts';
-import { MAX_SWITCH_CONDITIONS } from '../limits.ts';
+import { MAX_SWITCH_CONDITIONS } from '../language-limits.ts';
 import type { SMap, SNode, SScalar } from './load.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 import { compileTemplate } from './template.ts';
 
 /**
- * Compiles the list of a `switch` field: at most MAX_SWITCH_CONDITIONS conditions (spec "Switch").
+ * Compiles the list of a `switch` field: at most MAX_SWITCH_CONDITIONS conditions (docs/language.md#step-types).
  * @throws DefinitionError for a non-list, an empty list, too many conditions (LIMIT_EXCEEDED), or a bad entry.
  */
 export function compileSwitch(c: StepCompiler, name: string, at: SScalar, node: SNode, frame: Frame): SwitchCase[] {

@@ -1,5 +1,5 @@
 /**
- * Values as written in a workflow, with their expressions compiled once at deploy time (spec "Expressions":
+ * Values as written in a workflow, with their expressions compiled once at deploy time (docs/language.md#expressions:
  * "Expressions are written `${...}`, allowed wherever a value is expected").
  *
  * A string value that is exactly one `${...}` is an expression; any other string is literal, even when it
@@ -21,13 +21,13 @@ import type { DefinitionLibrary } from './library.ts';
 import { skipJsSpace, type LoadedSource, type SNode, type SScalar } from './load.ts';
 
 /**
- * Longest expression text between `${` and `}`, in characters (spec "Limits": expression length 400
+ * Longest expression text between `${` and `}`, in characters (docs/api-resources.md#limits: expression length 400
  * characters; counted as the expression compiler counts it).
  */
 const MAX_EXPRESSION_CHARS = MAX_EXPRESSION_LENGTH;
 
 /**
- * Namespaces of the real service that the emulator does not emulate (spec "Not supported"): calls into
+ * Namespaces of the real service that the emulator does not emulate (docs/differences.md#the-service): calls into
  * them deploy, and running one raises an error saying so.
  */
 const UNSUPPORTED_PREFIXES: readonly string[] = ['googleapis.', 'experimental.', 'gke.'];
@@ -268,7 +268,7 @@ function checkCalls(e: Expr, node: SScalar, valueIndex: number, cx: TemplateCont
  * The source offset of a character of a scalar's value. Exact for plain scalars on one line and for quoted
  * ones whose expression is written without escapes or line breaks; otherwise the scalar's start.
  */
-function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
+export function sourceOffset(load: LoadedSource, node: SScalar, valueIndex: number): number {
   const value = typeof node.value === 'string' ? node.value : '';
   const raw = load.source.slice(node.offset, node.end);
   if (node.style === 'plain' && raw === value) return node.offset + Math.max(0, valueIndex);

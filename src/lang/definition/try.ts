@@ -1,5 +1,5 @@
 /**
- * The fields of a `try` step: its body, `retry` and `except` (spec "Try", "Retry").
+ * The fields of a `try` step: its body, `retry` and `except` (docs/language.md#try-retry-and-except).
  */
 import type { RetrySpec, StepList } from './ast.ts';
 import type { SEntry, SScalar } from './load.ts';
@@ -7,7 +7,7 @@ import { compileRetry } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
 
 /**
- * Compiles a `try` step's `try` (a step's fields or `steps`), `retry` and `except` (`as`, `steps`) (spec "Try",
+ * Compiles a `try` step's `try` (a step's fields or `steps`), `retry` and `except` (`as`, `steps`) (docs/language.md#try-retry-and-except,
  * "Retry"; https://cloud.google.com/workflows/docs/reference/syntax/catching-errors).
  * @throws DefinitionError for a malformed field, an unknown field in `except` (UNKNOWN_FIELD), a bad retry.
  */

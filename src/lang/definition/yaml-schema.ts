@@ -2,12 +2,12 @@
  * The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution) as js-yaml types, with exact
  * ints: a plain scalar is null (`~`, `null`, `Null`, `NULL`, empty), a bool (`true`, `True`, `TRUE`, and the
  * same for false), an int (`[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`; read as bigint, so it stays exact; one
- * beyond 64 bits becomes a double, as `parseJson` does, spec "Data types"), a float (`1.5`, `.5`, `1e3`,
+ * beyond 64 bits becomes a double, as `parseJson` does, docs/language.md#data-types), a float (`1.5`, `.5`, `1e3`,
  * `.inf`, `-.Inf`, `.nan`) or else a string. Used by load.ts for every workflow source.
  *
  * The patterns are matched by the scanners below, not by regular expressions: every plain scalar of a
  * source (step names, variable names, values) is tried against int and float, and a scan that stops at the
- * first character that cannot start a number costs far less (issue 17: compile time).
+ * first character that cannot start a number costs far less (docs/architecture.md#compile-time: compile time).
  */
 import { Type, FAILSAFE_SCHEMA } from 'js-yaml';
 import { INT_MAX, INT_MIN } from '../value.ts';
@@ -116,7 +116,7 @@ const floatType = new Type('tag:yaml.org,2002:float', {
   predicate: (data: unknown) => typeof data === 'number',
 });
 
-// Compared by length first: looking every plain scalar up in a Set would hash each one (issue 17).
+// Compared by length first: looking every plain scalar up in a Set would hash each one (docs/architecture.md#compile-time).
 
 /** Whether a plain scalar is null in the core schema: empty, `~`, `null`, `Null`, `NULL`. */
 function isCoreNull(s: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * The expression AST (spec "Expressions"): what the parser produces from the text inside `${...}` and what
+ * The expression AST (docs/language.md#expressions): what the parser produces from the text inside `${...}` and what
  * the compiler turns into evaluators. A union tagged by `kind`; every node keeps `pos`, the character offset
  * of its first character within the expression text, so errors can point at `line:col` of the source.
  */

@@ -1,5 +1,5 @@
 /**
- * The asynchronous half of the expression compiler (spec "Expressions"; the front is compile.ts): for an
+ * The asynchronous half of the expression compiler (docs/language.md#expressions; the front is compile.ts): for an
  * expression that calls something that waits (subworkflows, http.*, sys.sleep, ...), the nodes on a path to
  * such a call become closures that may return a promise; every other subtree reuses its synchronous closure
  * (compile-sync.ts), and both kinds use the same ops.ts functions.

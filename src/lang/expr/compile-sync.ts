@@ -1,5 +1,5 @@
 /**
- * The synchronous half of the expression compiler (spec "Expressions"; the front is compile.ts): an AST node
+ * The synchronous half of the expression compiler (docs/language.md#expressions; the front is compile.ts): an AST node
  * becomes a closure `(env) => Value`, the engine's hot path. Operators call the functions of ops.ts, with one
  * closure shape per operator and specializations for a literal right operand; `o.name` and `o["name"]` read a
  * map inline; calls go through `env.call(name, args)`, except the special forms `if` (lazy) and `not`.

@@ -1,5 +1,5 @@
 /**
- * The expression compiler (spec "Expressions"): validates an expression's text, parses it once and turns the
+ * The expression compiler (docs/language.md#expressions): validates an expression's text, parses it once and turns the
  * AST into a tree of closures, so that evaluating it at run time is a few direct calls with no re-parsing, no
  * AST dispatch and no `eval` ("compile once, run many", as in cel-es's planner).
  *
@@ -24,7 +24,7 @@ import { compileAsync, type AsyncFn } from './compile-async.ts';
 import type { Value } from '../value.ts';
 import type { Compat } from '../compat.ts';
 
-/** Longest expression text accepted, in characters (spec "Limits": expression length 400 characters). */
+/** Longest expression text accepted, in characters (docs/api-resources.md#limits: expression length 400 characters). */
 export const MAX_EXPRESSION_LENGTH = 400;
 
 /** What the compiler needs to know about the names an expression calls. */
@@ -43,7 +43,7 @@ export interface CompileOptions {
  *
  * @param text the expression text, at most {@link MAX_EXPRESSION_LENGTH} characters.
  * @returns the compiled expression; `isAsync` tells which evaluator to use (see {@link CompiledExpression}).
- * @throws ExpressionSyntaxError (spec "Expressions" and "Limits") for text over 400 characters (offset 400),
+ * @throws ExpressionSyntaxError (docs/language.md#expressions and docs/api-resources.md#limits) for text over 400 characters (offset 400),
  *   an empty expression (offset 0), a nested `${` outside a string literal (its offset), any syntax error, or
  *   an `if(...)` without exactly three arguments.
  */
@@ -74,7 +74,7 @@ export function compileExpression(text: string, options: CompileOptions): Compil
 
 // The evaluators are made by these functions rather than written inline in the object literals above: a
 // function written there would be named at run time for every expression compiled (keepNames), which cost
-// more than the rest of a small expression's compile (issue 17).
+// more than the rest of a small expression's compile (docs/architecture.md#compile-time).
 
 /** The compiled expression of `text` when no call in it waits. */
 function syncExpression(text: string, ast: Expr, sync: Fn): CompiledExpression {

@@ -1,5 +1,5 @@
 /**
- * The lexer of the expression language (spec "Expressions"): turns the text between `${` and `}` into
+ * The lexer of the expression language (docs/language.md#expressions): turns the text between `${` and `}` into
  * tokens for the Pratt parser in parser.ts.
  *
  * Tokens are numbers (int and double kept apart, ints exact), strings (single or double quotes, with
@@ -136,12 +136,12 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** Whether a UTF-16 code unit may start a name, `[A-Za-z_]` (spec "Expressions"). @internal */
+/** Whether a UTF-16 code unit may start a name, `[A-Za-z_]` (docs/language.md#expressions). @internal */
 export function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-/** Whether a UTF-16 code unit may continue a name, `[A-Za-z0-9_]` (spec "Expressions"). @internal */
+/** Whether a UTF-16 code unit may continue a name, `[A-Za-z0-9_]` (docs/language.md#expressions). @internal */
 export function isNamePart(c: number): boolean {
   return isNameStart(c) || isDigit(c);
 }

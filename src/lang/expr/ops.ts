@@ -1,5 +1,5 @@
 /**
- * The operators of the expression language as functions on values (spec "Expressions"), shared by the
+ * The operators of the expression language as functions on values (docs/language.md#expressions), shared by the
  * synchronous closures (compile-sync.ts) and the asynchronous evaluator (compile-async.ts) so both have one
  * set of semantics.
  *
@@ -9,8 +9,8 @@
  *   (`10 / 2` is 2.0); `//` is floor division (`-10 // 3` is -4; int // int is int); `%` is the matching
  *   floor modulo (`-10 % 3` is 2: the result takes the divisor's sign, so `a == (a // b) * b + a % b`).
  *   Division, floor division or modulo by zero (int or double) raise ZeroDivisionError.
- * - `+` on two strings concatenates; any other mix (string + number, list + list, ...) is a TypeError (spec:
- *   "string plus number is a TypeError (use string())"; Google's table lists no list operand for `+`).
+ * - `+` on two strings concatenates; any other mix (string + number, list + list, ...) is a TypeError
+ *   (docs/language.md#expressions: string plus number is a TypeError, use string()); Google's table lists no list operand for `+`).
  * - `==`/`!=` are deep equality ({@link deepEqual}): `1 == 1.0`; incompatible types are unequal, no error.
  * - `<`, `>`, `<=`, `>=` order numbers with numbers and strings with strings (lexicographically by Unicode
  *   code point); any other pair is a TypeError.
@@ -24,7 +24,7 @@
  * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
  * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
-import { checkString } from '../size-limits.ts';
+import { checkString } from '../size-checks.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
 import { compareNumbers, deepEqual, formatDouble, typeName, wrapInt, type Value } from '../value.ts';

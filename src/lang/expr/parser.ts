@@ -1,5 +1,5 @@
 /**
- * The parser of the expression language (spec "Expressions"): a hand-written Pratt parser from the tokens of
+ * The parser of the expression language (docs/language.md#expressions): a hand-written Pratt parser from the tokens of
  * lexer.ts to the `kind`-tagged AST of ast.ts. The precedence table below is the spec's, highest first:
  *
  * | binding | operators                         | form                              |
@@ -31,10 +31,10 @@ import type { Compat } from '../compat.ts';
 
 export { ExpressionSyntaxError } from './lexer.ts';
 
-/** Binding power of the prefix operators `not` and unary `-` (spec "Expressions" precedence table). */
+/** Binding power of the prefix operators `not` and unary `-` (docs/language.md#expressions precedence table). */
 const PREFIX_BP = 8;
 
-/** Binding power of each binary operator (spec "Expressions" precedence table; higher binds tighter). */
+/** Binding power of each binary operator (docs/language.md#expressions precedence table; higher binds tighter). */
 const BINARY_BP: Readonly<Record<BinaryOp, number>> = {
   '*': 7,
   '/': 7,
@@ -327,7 +327,7 @@ function dottedName(e: Expr): string | undefined {
 }
 
 // An int literal in 64 bits stays an int; beyond, it becomes a double (the rule JSON input follows, so the
-// two agree; spec "Data types": int is 64-bit signed).
+// two agree; docs/language.md#data-types: int is 64-bit signed).
 function intLiteral(v: bigint): bigint | number {
   return v <= INT_MAX && v >= INT_MIN ? v : Number(v);
 }

@@ -1,5 +1,5 @@
 // compileDefinition: both document forms, YAML and JSON, every step kind and field compiled to its ast.ts
-// node, templates, jumps as (depth, index), and source positions (spec "Workflow definition language").
+// node, templates, jumps as (depth, index), and source positions (docs/language.md#definitions).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Definition, JumpTarget, Step, StepList, Template } from '../../../src/lang/definition/ast.ts';
@@ -41,7 +41,7 @@ function names(list: StepList): string[] {
 // ---------------------------------------------------------------------------------------------------------
 // Document forms
 
-s('a map with main and subworkflows compiles every workflow with its params (spec "Workflow definition language")', () => {
+s('a map with main and subworkflows compiles every workflow with its params (docs/language.md#definitions)', () => {
   const d = compileDefinition(`
 main:
   params: [args]
@@ -65,14 +65,14 @@ sub:
   assert.equal(d.workflows.get('sub')!.pos, { line: 7, col: 1 });
 });
 
-s('a document that is only a list of steps is main without params (spec "Workflow definition language")', () => {
+s('a document that is only a list of steps is main without params (docs/language.md#definitions)', () => {
   const d = compileDefinition('- a:\n    return: 1\n', DEFINITION_LIBRARY);
   assert.equal([...d.workflows.keys()], ['main']);
   assert.equal(d.main.params, []);
   assert.equal(names(d.main.steps), ['a']);
 });
 
-s('JSON sources compile like YAML, with exact ints and distinct doubles (spec "Data types")', () => {
+s('JSON sources compile like YAML, with exact ints and distinct doubles (docs/language.md#data-types)', () => {
   const src = JSON.stringify({ main: { steps: [{ a: { assign: [{ i: 1 }, { d: 1.5 }] } }, { r: { return: '${i}' } }] } })
     .replace('1.5', '2.0')
     .replace('"i":1', '"i":9007199254740993');
@@ -85,12 +85,12 @@ s('JSON sources compile like YAML, with exact ints and distinct doubles (spec "D
   }
 });
 
-s('JSON semantics: a repeated key keeps the last value (spec "Workflow definition language")', () => {
+s('JSON semantics: a repeated key keeps the last value (docs/language.md#definitions)', () => {
   const steps = mainSteps('{"main": {"steps": [{"a": {"return": 1, "return": 2}}]}}', 'json');
   assert.is(constOf(as(steps[0], 'return').value), 2n);
 });
 
-s('a .json source that is not strict JSON is rejected with its position (spec "Errors")', () => {
+s('a .json source that is not strict JSON is rejected with its position (docs/api-resources.md#errors)', () => {
   try {
     compileDefinition('{"main": {"steps": [{"a": {"return": 1}}]},}', DEFINITION_LIBRARY, { format: 'json' });
     assert.unreachable();
@@ -99,7 +99,7 @@ s('a .json source that is not strict JSON is rejected with its position (spec "E
   }
 });
 
-s('YAML scalars: True/FALSE are booleans, ints stay bigint (exact), floats numbers, ~ is null (spec "Data types")', () => {
+s('YAML scalars: True/FALSE are booleans, ints stay bigint (exact), floats numbers, ~ is null (docs/language.md#data-types)', () => {
   const a = as(
     mainSteps(`
 - a:
@@ -122,7 +122,7 @@ s('YAML scalars: True/FALSE are booleans, ints stay bigint (exact), floats numbe
   assert.equal(v, [true, false, 9223372036854775807n, -9223372036854775808n, 18446744073709551616, 31n, 1, 2000, null, '1', 'yes']);
 });
 
-s('maps are Maps: __proto__ and constructor are plain keys (spec "Data types")', () => {
+s('maps are Maps: __proto__ and constructor are plain keys (docs/language.md#data-types)', () => {
   const a = as(mainSteps('- a:\n    assign:\n      - m: {__proto__: 1, constructor: 2}\n')[0], 'assign');
   const m = constOf(a.assignments[0]!.value) as Map<string, Value>;
   assert.ok(m instanceof Map);
@@ -146,7 +146,7 @@ s('block scalars, folded and literal, read as the yaml package reads them', () =
 // ---------------------------------------------------------------------------------------------------------
 // Templates
 
-s('a string that is exactly one ${...} is an expression; text around it stays literal (spec "Expressions")', () => {
+s('a string that is exactly one ${...} is an expression; text around it stays literal (docs/language.md#expressions)', () => {
   const a = as(
     mainSteps(`
 - a:
@@ -173,12 +173,12 @@ s('a string that is exactly one ${...} is an expression; text around it stays li
   assert.equal(c.get('k'), [1n, 2n]);
 });
 
-s('an expression keeps the position of its scalar (spec "Expressions")', () => {
+s('an expression keeps the position of its scalar (docs/language.md#expressions)', () => {
   const r = as(mainSteps('- a:\n    return: ${x}\n')[0], 'return');
   assert.equal((r.value as Extract<Template, { kind: 'expr' }>).pos, { line: 2, col: 13 });
 });
 
-s('an expression written several times is compiled once per definition, and each use keeps its own position (spec "Expressions")', () => {
+s('an expression written several times is compiled once per definition, and each use keeps its own position (docs/language.md#expressions)', () => {
   const d = compileDefinition('main:\n  steps:\n    - a:\n        assign:\n          - x: ${len("ab") + 1}\n          - y: ${len("ab") + 1}\n    - b:\n        return: ${len("ab") + 1}\nsub:\n  steps:\n    - c:\n        return: ${len("ab") + 1}\n', DEFINITION_LIBRARY);
   const [x, y] = as(d.main.steps.steps[0], 'assign').assignments;
   const r = as(d.main.steps.steps[1], 'return').value as Extract<Template, { kind: 'expr' }>;
@@ -199,7 +199,7 @@ s('a map key written ${...} is a computed key (Google "Maps": dynamic keys)', ()
   assert.equal(m.entries.map(([k]) => k), ['${k}', 'fixed']);
 });
 
-s('calls of subworkflows and blocking functions make the template async (spec "Expressions")', () => {
+s('calls of subworkflows and blocking functions make the template async (docs/language.md#expressions)', () => {
   const d = compileDefinition(`
 main:
   steps:
@@ -224,7 +224,7 @@ sub:
 // ---------------------------------------------------------------------------------------------------------
 // Steps
 
-s('assign targets: name, a.b, a[i], a["k"], a[\'k\'] and nested paths (spec "assign")', () => {
+s('assign targets: name, a.b, a[i], a["k"], a[\'k\'] and nested paths (docs/language.md#step-types)', () => {
   const a = as(
     mainSteps(`
 - a:
@@ -252,7 +252,7 @@ s('assign targets: name, a.b, a[i], a["k"], a[\'k\'] and nested paths (spec "ass
   assert.equal(a.assignments.map((x) => constOf(x.value)), [1n, 2n, 3n, 4n, 5n]);
 });
 
-s('call: stdlib, subworkflow and connector targets with args and result (spec "call")', () => {
+s('call: stdlib, subworkflow and connector targets with args and result (docs/language.md#step-types)', () => {
   const d = compileDefinition(`
 main:
   steps:
@@ -291,7 +291,7 @@ sub:
   assert.equal(as(dd, 'call').target, { kind: 'stdlib', name: 'sys.log' });
 });
 
-s('switch: conditions with next, steps, inline content, steps plus next, and the switch next (spec "switch")', () => {
+s('switch: conditions with next, steps, inline content, steps plus next, and the switch next (docs/language.md#step-types)', () => {
   const steps = mainSteps(`
 - s:
     switch:
@@ -340,7 +340,7 @@ s('switch: conditions with next, steps, inline content, steps plus next, and the
   assert.equal(c0!.pos, { line: 4, col: 9 });
 });
 
-s('for: value, index, in; and range as a list or as one ${[a, b]} expression (spec "for")', () => {
+s('for: value, index, in; and range as a list or as one ${[a, b]} expression (docs/language.md#jumps-loops-and-scopes)', () => {
   const steps = mainSteps(`
 - f1:
     for:
@@ -385,7 +385,7 @@ s('for: value, index, in; and range as a list or as one ${[a, b]} expression (sp
   assert.equal((f3.range as Extract<Template, { kind: 'expr' }>).expr.evaluate(env), [0n, 2n]);
 });
 
-s('parallel: branches with shared, concurrency_limit and exception_policy; parallel for (spec "parallel")', () => {
+s('parallel: branches with shared, concurrency_limit and exception_policy; parallel for (docs/language.md#parallel-steps)', () => {
   const steps = mainSteps(`
 - p:
     parallel:
@@ -430,7 +430,7 @@ s('parallel: branches with shared, concurrency_limit and exception_policy; paral
   assert.equal(constOf(q.for!.in), [1n, 2n]);
 });
 
-s('try with one step, or with steps; retry as a policy or a map; except with as (spec "try / except / retry")', () => {
+s('try with one step, or with steps; retry as a policy or a map; except with as (docs/language.md#try-retry-and-except)', () => {
   const d = compileDefinition(`
 main:
   steps:
@@ -513,7 +513,7 @@ s('backoff may name the default backoff: ${retry.default_backoff} (Google standa
   assert.equal([constOf(r.initialDelaySec), constOf(r.maxDelaySec), constOf(r.multiplier)], [1, 60, 1.25]);
 });
 
-s('raise, return, nested steps and a pure jump (spec "Step types")', () => {
+s('raise, return, nested steps and a pure jump (docs/language.md#step-types)', () => {
   const steps = mainSteps(`
 - r1:
     raise:
@@ -540,7 +540,7 @@ s('raise, return, nested steps and a pure jump (spec "Step types")', () => {
   assert.is(constOf(as(steps[3], 'return').value), null);
 });
 
-s('steps keep their name and line:col (spec "Workflow definition language")', () => {
+s('steps keep their name and line:col (docs/language.md#definitions)', () => {
   const steps = mainSteps('main:\n  steps:\n    - first:\n        assign:\n          - x: 1\n    - second:\n        return: ${x}\n');
   assert.equal(steps.map((x) => [x.name, x.pos]), [
     ['first', { line: 3, col: 7 }],
@@ -564,14 +564,14 @@ function jumpOf(d: Definition, ...path: number[]): JumpTarget | undefined {
   return step?.next;
 }
 
-s('next: end, a later step, an earlier step (spec "next")', () => {
+s('next: end, a later step, an earlier step (docs/language.md#jumps-loops-and-scopes)', () => {
   const d = compileDefinition('- a:\n    next: c\n- b:\n    next: end\n- c:\n    next: a\n', DEFINITION_LIBRARY);
   assert.equal(jumpOf(d, 0), { kind: 'step', name: 'c', depth: 0, index: 2 });
   assert.equal(jumpOf(d, 1), { kind: 'end' });
   assert.equal(jumpOf(d, 2), { kind: 'step', name: 'a', depth: 0, index: 0 });
 });
 
-s('next into an enclosing list counts the lists climbed as depth (spec "next")', () => {
+s('next into an enclosing list counts the lists climbed as depth (docs/language.md#jumps-loops-and-scopes)', () => {
   const d = compileDefinition(`
 - top:
     steps:
@@ -613,7 +613,7 @@ s('next from except steps and from a switch inside them reaches the enclosing li
   assert.equal(t.except!.steps.steps[1]!.next, { kind: 'step', name: 't', depth: 1, index: 0 });
 });
 
-s('break and continue inside a for body, also from nested steps and switches (spec "for")', () => {
+s('break and continue inside a for body, also from nested steps and switches (docs/language.md#jumps-loops-and-scopes)', () => {
   const d = compileDefinition(`
 - f:
     for:

@@ -1,5 +1,5 @@
 // Real input: every published sample of Google's workflows-samples repository, which Google deploys to the
-// real service nightly, compiles here too, in YAML and in JSON (issue 2, "Real input"; corpus README).
+// real service nightly, compiles here too, in YAML and in JSON (docs/language.md#definitions, "Real input"; corpus README).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ if (!skipWithoutCorpus(s, 'every published sample compiles, in YAML and JSON')) 
 }
 
 for (const f of files) {
-  s(`${f.name} compiles (spec "Workflow definition language")`, () => {
+  s(`${f.name} compiles (docs/language.md#definitions)`, () => {
     const source = readFileSync(f.path, 'utf8');
     const d = compileDefinition(source, DEFINITION_LIBRARY, { format: f.format });
     assert.ok(d.main.steps.steps.length > 0);

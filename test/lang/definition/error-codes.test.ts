@@ -1,4 +1,4 @@
-// Definition errors carry a stable code beside the message (issue 10 "Files and tools"), so tests and tools
+// Definition errors carry a stable code beside the message (docs/architecture.md#layers-and-where-things-are), so tests and tools
 // assert the kind of problem while messages improve. Each code is pinned on a source that shows it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,8 +1,9 @@
 // Loading sources through js-yaml: values and offsets, the core schema, UTF-8 size counting, alias budgets,
-// positions, format detection (spec "Workflow definition language", "Data types", "Limits").
+// positions, format detection (docs/language.md#definitions, docs/language.md#data-types and docs/api-resources.md#limits).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadSource, utf8Length, type SNode } from '../../../src/lang/definition/load.ts';
+import { DefinitionError } from '../../../src/lang/definition/errors.ts';
 
 const s = suite('definition loader');
 
@@ -22,7 +23,7 @@ s('anchors, aliases and folded scalars are read as YAML 1.2 reads them', () => {
   assert.is(show(mine(root)), show({ m: [['a', 0, list], ['b', 13, list], ['c', 19, { v: 'folded text\n', o: 22 }]], o: 0 }));
 });
 
-s('plain scalars follow the YAML 1.2 core schema for every kind (spec "Data types")', () => {
+s('plain scalars follow the YAML 1.2 core schema for every kind (docs/language.md#data-types)', () => {
   const table: [string, unknown][] = [
     ['', null],
     ['~', null],
@@ -64,7 +65,7 @@ s('plain scalars follow the YAML 1.2 core schema for every kind (spec "Data type
 // ---------------------------------------------------------------------------------------------------------
 // loadSource
 
-s('utf8Length counts UTF-8 bytes: ASCII 1, é 2, € 3, emoji 4 (spec "Limits": 128 KB)', () => {
+s('utf8Length counts UTF-8 bytes: ASCII 1, é 2, € 3, emoji 4 (docs/api-resources.md#limits: 128 KB)', () => {
   assert.is(utf8Length('a'), 1);
   assert.is(utf8Length('é'), 2);
   assert.is(utf8Length('€'), 3);
@@ -73,7 +74,7 @@ s('utf8Length counts UTF-8 bytes: ASCII 1, é 2, € 3, emoji 4 (spec "Limits": 
   assert.is(utf8Length('\ud800'), 3);
 });
 
-s('positions are 1-based line and column (spec "Errors")', () => {
+s('positions are 1-based line and column (docs/api-resources.md#errors)', () => {
   const l = loadSource('a: 1\nbb:\n  - x\n');
   assert.equal(l.posAt(0), { line: 1, col: 1 });
   assert.equal(l.posAt(5), { line: 2, col: 1 });
@@ -97,7 +98,7 @@ s('the format is detected: JSON when it starts with { or [ and is valid JSON, el
   assert.is(loadSource('a: 1').format, 'yaml');
 });
 
-s('aliases are counted as the nodes they stand for: an alias bomb is refused, a moderate reuse is not (issue 11 item 1)', () => {
+s('aliases are counted as the nodes they stand for: an alias bomb is refused, a moderate reuse is not (docs/api-resources.md#limits)', () => {
   const bomb = (levels: number, fanout: number): string => {
     let src = 'l0: &l0 [x]\n';
     for (let i = 1; i <= levels; i++) src += `l${i}: &l${i} [${Array(fanout).fill(`*l${i - 1}`).join(', ')}]\n`;
@@ -112,7 +113,21 @@ s('aliases are counted as the nodes they stand for: an alias bomb is refused, a 
   assert.ok(l4.kind === 'seq' && l4.items[9] === root.entries[3]!.value);
 });
 
-s('flow collections and quoted scalars continued at a lower indentation are read with libyaml\'s values and offsets (issue 15)', () => {
+s('aliases are counted as the bytes they stand for: 10,000 aliases of a 60 KB string are refused, 30 are not (docs/limits.md "Definitions")', () => {
+  const src = (n: number): string => `s: &a "${'x'.repeat(60_000)}"\nl: [${Array(n).fill('*a').join(', ')}]\n`;
+  try {
+    loadSource(src(10_000));
+    assert.unreachable('accepted 600 MB of aliased values');
+  } catch (e) {
+    assert.instance(e, DefinitionError);
+    assert.is((e as DefinitionError).code, 'LIMIT_EXCEEDED');
+    assert.match((e as Error).message, /line 2, column 4: the source stands for more than 2097152 bytes of values/);
+  }
+  const ok = loadSource(src(30)).root;
+  assert.ok(ok.kind === 'map');
+});
+
+s('flow collections and quoted scalars continued at a lower indentation are read with libyaml\'s values and offsets (docs/architecture.md#reading-definitions-the-yaml-reader)', () => {
   const src = 'a:\n  b: [1,\n2]\n  c: "x\ny"\n';
   const root = loadSource(src).root;
   assert.is(

@@ -1,4 +1,4 @@
-// Issue 16: a misspelled function, subworkflow or step name at deploy time gets "did you mean ..." when a
+// docs/standard-library.md: a misspelled function, subworkflow or step name at deploy time gets "did you mean ..." when a
 // close name exists, and no suggestion when none does (so the message never points at an unrelated name).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,7 +7,7 @@ import { DEFINITION_LIBRARY } from '../../../src/stdlib/index.ts';
 import { DefinitionError } from '../../../src/lang/definition/errors.ts';
 import { closestName } from '../../../src/lang/definition/suggest.ts';
 
-const s = suite('definition: did you mean (issue 16)');
+const s = suite('definition: did you mean (docs/standard-library.md)');
 
 function reason(src: string): string {
   try {

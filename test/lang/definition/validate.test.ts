@@ -1,5 +1,5 @@
 // Deploy-time validation of definitions: every refusal is a DefinitionError naming the step, the line:col
-// and the problem (spec "Errors": invalid workflow definition, 400; spec "Limits").
+// and the problem (docs/api-resources.md#errors: invalid workflow definition, 400; docs/api-resources.md#limits).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileDefinition } from '../../../src/lang/definition/compile.ts';
@@ -47,45 +47,45 @@ const repeat = (n: number, f: (i: number) => string) => Array.from({ length: n }
 // ---------------------------------------------------------------------------------------------------------
 // Fields
 
-s('an unknown field names the step and the field\'s line:col (spec "Step types")', () => {
+s('an unknown field names the step and the field\'s line:col (docs/language.md#step-types)', () => {
   rejects('- check:\n    assign:\n      - x: 1\n    nxt: end\n', { step: 'check', at: [4, 5], reason: /^unknown field 'nxt'$/ });
 });
 
-s('two kinds in one step are conflicting fields (spec "Step types")', () => {
+s('two kinds in one step are conflicting fields (docs/language.md#step-types)', () => {
   rejects('- a:\n    assign:\n      - x: 1\n    call: sys.now\n', { step: 'a', at: [4, 5], reason: /^conflicting fields 'assign' and 'call'/ });
 });
 
-s('a field of another kind is refused: args without call, retry without try (spec "call", "try")', () => {
+s('a field of another kind is refused: args without call, retry without try (docs/language.md#step-types, docs/language.md#try-retry-and-except)', () => {
   rejects('- a:\n    return: 1\n    args: {}\n', { step: 'a', at: [3, 5], reason: /'args' is only allowed with 'call', not with 'return'/ });
   rejects('- a:\n    retry: ${http.default_retry}\n', { step: 'a', at: [2, 5], reason: /'retry' is only allowed with 'try'/ });
 });
 
-s('a step with fields indented too little gets a hint (spec "Workflow definition language")', () => {
+s('a step with fields indented too little gets a hint (docs/language.md#definitions)', () => {
   rejects('- a:\n  assign:\n    - x: 1\n', { step: 'a', at: [2, 3], reason: /indented too little/ });
 });
 
-s('an empty step body is refused (spec "Step types")', () => {
+s('an empty step body is refused (docs/language.md#step-types)', () => {
   rejects('- a:\n- b:\n    return: 1\n', { step: 'a', at: [1, 3], reason: /must be a map of fields/ });
 });
 
-s('a workflow without steps, with empty steps, or with an unknown field is refused (spec "Workflow definition language")', () => {
+s('a workflow without steps, with empty steps, or with an unknown field is refused (docs/language.md#definitions)', () => {
   rejects('main:\n  params: [a]\n', { step: null, at: [1, 1], reason: /workflow 'main' has no 'steps'/ });
   rejects('main:\n  steps: []\n', { step: null, at: [2, 10], reason: /'steps' must not be empty/ });
   rejects('main:\n  steps:\n    - a:\n        return: 1\n  stepz: []\n', { step: null, at: [5, 3], reason: /unknown field 'stepz' in workflow 'main'/ });
 });
 
-s('a map without main is refused (spec "Workflow definition language")', () => {
+s('a map without main is refused (docs/language.md#definitions)', () => {
   rejects('sub:\n  steps:\n    - a:\n        return: 1\n', { step: null, at: [1, 1], reason: /missing 'main' workflow/ });
 });
 
-s('a scalar document is refused (spec "Workflow definition language")', () => {
+s('a scalar document is refused (docs/language.md#definitions)', () => {
   rejects('hello\n', { step: null, at: [1, 1], reason: /must be a map of workflows or a list of steps/ });
 });
 
 // ---------------------------------------------------------------------------------------------------------
 // Source
 
-s('a YAML syntax error names its line and column (spec "Errors")', () => {
+s('a YAML syntax error names its line and column (docs/api-resources.md#errors)', () => {
   rejects('main:\n  steps:\n    - a:\n        return: [1, 2\n    - b: 1\n', { step: null, at: [5, 5], reason: /^YAML syntax error: / });
 });
 
@@ -93,17 +93,17 @@ s('a repeated YAML key is an error (YAML 1.2)', () => {
   rejects('- a:\n    return: 1\n    return: 2\n', { step: null, at: [3, 5], reason: /YAML syntax error: Map keys must be unique/ });
 });
 
-s('an empty source is refused (spec "Errors")', () => {
+s('an empty source is refused (docs/api-resources.md#errors)', () => {
   rejects('# nothing\n', { step: null, at: [1, 1], reason: /empty/ });
 });
 
-s('a source over 128 KB of UTF-8 is refused, counting bytes not characters (spec "Limits")', () => {
+s('a source over 128 KB of UTF-8 is refused, counting bytes not characters (docs/api-resources.md#limits)', () => {
   const pad = '# ' + 'é'.repeat(40 * 1024) + '\n'; // 80 KB of UTF-8 in 40 K characters
   accepts(pad + '- a:\n    return: 1\n');
   rejects(pad + pad + '- a:\n    return: 1\n', { step: null, at: null, reason: /^source is 16\d{4} bytes; the limit is 131072 bytes \(128 KB\)$/ });
 });
 
-s('a source of exactly 128 KB is accepted and one byte more refused, whatever its characters (spec "Limits")', () => {
+s('a source of exactly 128 KB is accepted and one byte more refused, whatever its characters (docs/api-resources.md#limits)', () => {
   const body = '- a:\n    return: 1\n';
   // Filled up to the limit with a comment of 1-, 2-, 3- and 4-byte characters (emoji: a surrogate pair), and a
   // lone surrogate, which counts 3 bytes (U+FFFD).
@@ -120,11 +120,11 @@ s('a source of exactly 128 KB is accepted and one byte more refused, whatever it
 // ---------------------------------------------------------------------------------------------------------
 // Jumps
 
-s('next to a missing step is refused at the next value (spec "next")', () => {
+s('next to a missing step is refused at the next value (docs/language.md#jumps-loops-and-scopes)', () => {
   rejects('- a:\n    next: nowhere\n- b:\n    return: 1\n', { step: 'a', at: [2, 11], reason: /^next: step 'nowhere' not found$/ });
 });
 
-s('next may jump into a plain nested steps block, not into a switch condition\'s steps (issue 15)', () => {
+s('next may jump into a plain nested steps block, not into a switch condition\'s steps (docs/language.md#jumps-loops-and-scopes)', () => {
   const d = compileDefinition('- a:\n    next: inner\n- g:\n    steps:\n      - inner:\n          return: 1\n', DEFINITION_LIBRARY);
   assert.equal(d.main.steps.steps[0]!.next, { kind: 'step', name: 'inner', depth: 0, index: 1, into: [0] });
   rejects('- a:\n    next: inner\n- g:\n    switch:\n      - condition: true\n        steps:\n          - inner:\n              return: 1\n', {
@@ -142,14 +142,14 @@ s('next may not leave a for loop; break does (Google "Iteration")', () => {
   });
 });
 
-s('next may not leave a parallel branch (spec "parallel")', () => {
+s('next may not leave a parallel branch (docs/language.md#parallel-steps)', () => {
   rejects(
     '- p:\n    parallel:\n      branches:\n        - b1:\n            steps:\n              - x:\n                  next: after\n        - b2:\n            steps:\n              - y:\n                  return: 1\n- after:\n    return: 1\n',
     { step: 'x', at: [7, 25], reason: /may not leave a for loop or a parallel branch/ },
   );
 });
 
-s('break and continue outside a for loop are refused (spec "for")', () => {
+s('break and continue outside a for loop are refused (docs/language.md#jumps-loops-and-scopes)', () => {
   rejects('- a:\n    next: break\n', { step: 'a', at: [2, 11], reason: /^next: break is only allowed inside a for loop$/ });
   rejects(
     '- f:\n    for:\n      value: v\n      in: [1]\n      steps:\n        - p:\n            parallel:\n              branches:\n                - b:\n                    steps:\n                      - c:\n                          next: continue\n',
@@ -157,7 +157,7 @@ s('break and continue outside a for loop are refused (spec "for")', () => {
   );
 });
 
-s('next must be a step name (spec "next")', () => {
+s('next must be a step name (docs/language.md#jumps-loops-and-scopes)', () => {
   rejects('- a:\n    next: [x]\n', { step: 'a', at: [2, 11], reason: /next must be a step name/ });
 });
 
@@ -177,23 +177,23 @@ s('the same step name in two workflows is allowed, in two parallel branches it i
 // ---------------------------------------------------------------------------------------------------------
 // Calls
 
-s('a call of an unknown function or subworkflow is refused at its name (spec "call")', () => {
+s('a call of an unknown function or subworkflow is refused at its name (docs/language.md#step-types)', () => {
   rejects('- a:\n    call: nosuch\n', { step: 'a', at: [2, 11], reason: /^unknown function or subworkflow 'nosuch'$/ });
   rejects('- a:\n    call: text.nosuch\n', { step: 'a', at: [2, 11], reason: /^unknown function or subworkflow 'text.nosuch'$/ });
 });
 
-s('an expression calling an unknown function is refused at the call (spec "Expressions")', () => {
+s('an expression calling an unknown function is refused at the call (docs/language.md#expressions)', () => {
   rejects('- a:\n    return: ${1 + nosuch(2)}\n', { step: 'a', at: [2, 19], reason: /^unknown function or subworkflow 'nosuch' in expression$/ });
   rejects('- a:\n    assign:\n      - x: ${[len("a"), map.nosuch(1)]}\n', { step: 'a', at: [3, 25], reason: /'map.nosuch'/ });
 });
 
-s('connectors and non-emulated namespaces deploy, in calls and expressions (spec "Not supported")', () => {
+s('connectors and non-emulated namespaces deploy, in calls and expressions (docs/differences.md#the-service)', () => {
   accepts(
     '- a:\n    call: googleapis.run.v1.namespaces.services.get\n    args: {name: x}\n- b:\n    return: ${googleapis.x.y(1) + experimental.executions.run(1) + gke.request(1)}\n',
   );
 });
 
-s('if(), not() and subworkflows are known in expressions (spec "Expressions")', () => {
+s('if(), not() and subworkflows are known in expressions (docs/language.md#expressions)', () => {
   accepts('main:\n  steps:\n    - a:\n        return: ${if(not(true), sub(1), get_type(1))}\nsub:\n  params: [x]\n  steps:\n    - r:\n        return: ${x}\n');
 });
 
@@ -211,7 +211,7 @@ s("a standard-library call's 'args' may be a list, bound by position (https://cl
 // ---------------------------------------------------------------------------------------------------------
 // Params
 
-s('bad params are refused: not a list, a bad entry, a bad or repeated name, more than one for main (spec "Workflow definition language")', () => {
+s('bad params are refused: not a list, a bad entry, a bad or repeated name, more than one for main (docs/language.md#definitions)', () => {
   rejects('main:\n  params: x\n  steps:\n    - a:\n        return: 1\n', { step: null, at: [2, 11], reason: /params of workflow 'main' must be a list/ });
   rejects('main:\n  steps:\n    - a:\n        return: 1\nsub:\n  params: [[x]]\n  steps:\n    - a:\n        return: 1\n', {
     step: null,
@@ -234,7 +234,7 @@ s('bad params are refused: not a list, a bad entry, a bad or repeated name, more
 // ---------------------------------------------------------------------------------------------------------
 // Limits
 
-s('50 assignments in a step are allowed, 51 are refused (spec "Limits")', () => {
+s('50 assignments in a step are allowed, 51 are refused (docs/api-resources.md#limits)', () => {
   accepts('- a:\n    assign:\n' + repeat(50, (i) => `      - x${i}: ${i}\n`));
   rejects('- a:\n    assign:\n' + repeat(51, (i) => `      - x${i}: ${i}\n`), {
     step: 'a',
@@ -243,26 +243,26 @@ s('50 assignments in a step are allowed, 51 are refused (spec "Limits")', () => 
   });
 });
 
-s('50 switch conditions are allowed, 51 are refused (spec "Limits")', () => {
+s('50 switch conditions are allowed, 51 are refused (docs/api-resources.md#limits)', () => {
   const sw = (n: number) => '- s:\n    switch:\n' + repeat(n, (i) => `      - condition: \${x == ${i}}\n        next: end\n`);
   accepts(sw(50));
   rejects(sw(51), { step: 's', at: [3, 7], reason: /^too many conditions in one switch: 51 \(the limit is 50\)$/ });
 });
 
-s('10 parallel branches are allowed, 11 are refused (spec "Limits")', () => {
+s('10 parallel branches are allowed, 11 are refused (docs/api-resources.md#limits)', () => {
   const p = (n: number) =>
     '- p:\n    parallel:\n      branches:\n' + repeat(n, (i) => `        - b${i}:\n            steps:\n              - s${i}:\n                  return: ${i}\n`);
   accepts(p(10));
   rejects(p(11), { step: 'p', at: [4, 9], reason: /^too many branches in one parallel step: 11 \(the limit is 10\)$/ });
 });
 
-s('an expression of 400 characters is allowed, 401 is refused (spec "Limits")', () => {
+s('an expression of 400 characters is allowed, 401 is refused (docs/api-resources.md#limits)', () => {
   const e = (n: number) => '"' + 'x'.repeat(n - 2) + '"';
   accepts(`- a:\n    return: \${${e(400)}}\n`);
   rejects(`- a:\n    return: \${${e(401)}}\n`, { step: 'a', at: [2, 15], reason: /^expression is 401 characters long; the limit is 400$/ });
 });
 
-s('parallel nesting of 2 is allowed, 3 is refused where visible in the source (spec "Limits": ParallelNestingError)', () => {
+s('parallel nesting of 2 is allowed, 3 is refused where visible in the source (docs/api-resources.md#limits: ParallelNestingError)', () => {
   // `depth` parallel steps, each inside a branch of the one before.
   const nest = (depth: number): string => {
     const lines: string[] = [];
@@ -281,27 +281,27 @@ s('parallel nesting of 2 is allowed, 3 is refused where visible in the source (s
 // ---------------------------------------------------------------------------------------------------------
 // Expressions
 
-s('an empty ${} is refused (spec "Expressions")', () => {
+s('an empty ${} is refused (docs/language.md#expressions)', () => {
   rejects('- a:\n    return: ${}\n', { step: 'a', at: [2, 13], reason: /^empty expression '\$\{\}'$/ });
   rejects('- a:\n    return: "${  }"\n', { step: 'a', at: [2, 14], reason: /^empty expression/ });
 });
 
-s('a nested ${${x}} is refused (spec "Expressions")', () => {
+s('a nested ${${x}} is refused (docs/language.md#expressions)', () => {
   rejects("- a:\n    return: '${${x}}'\n", { step: 'a', at: [2, 16], reason: /^nested expression/ });
   rejects("- a:\n    return: '${1 + ${x}}'\n", { step: 'a', at: [2, 20], reason: /^nested expression/ });
 });
 
-s('an expression syntax error points at the offending character (spec "Expressions")', () => {
+s('an expression syntax error points at the offending character (docs/language.md#expressions)', () => {
   rejects('- a:\n    return: ${1 + * 2}\n', { step: 'a', at: [2, 19], reason: /^invalid expression '\$\{1 \+ \* 2\}': / });
   rejects('- a:\n    assign:\n      - x: "${(1 + 2}"\n', { step: 'a', at: [3, 21], reason: /^invalid expression/ });
 });
 
-s('an expression in a quoted scalar with escapes maps past the escapes (spec "Expressions")', () => {
+s('an expression in a quoted scalar with escapes maps past the escapes (docs/language.md#expressions)', () => {
   rejects('- a:\n    return: "${\\"a\\" + * 2}"\n', { step: 'a', at: [2, 24], reason: /^invalid expression/ });
   rejects("- a:\n    return: '${''a'' + nosuch()}'\n", { step: 'a', at: [2, 24], reason: /'nosuch'/ });
 });
 
-s('an invalid assignment target is refused at its key (spec "assign")', () => {
+s('an invalid assignment target is refused at its key (docs/language.md#step-types)', () => {
   rejects('- a:\n    assign:\n      - 1x: 1\n', { step: 'a', at: [3, 9], reason: /^invalid assignment target '1x'/ });
   rejects('- a:\n    assign:\n      - a + b: 1\n', { step: 'a', at: [3, 9], reason: /^invalid assignment target 'a \+ b'/ });
   rejects("- a:\n    assign:\n      - '${x}': 1\n", { step: 'a', at: [3, 9], reason: /not an expression/ });
@@ -313,7 +313,7 @@ s('an invalid assignment target is refused at its key (spec "assign")', () => {
 // ---------------------------------------------------------------------------------------------------------
 // for, parallel, try/retry/except, switch
 
-s('for needs value, steps and exactly one of in and range (spec "for")', () => {
+s('for needs value, steps and exactly one of in and range (docs/language.md#jumps-loops-and-scopes)', () => {
   rejects('- f:\n    for:\n      in: [1]\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [3, 7], reason: /needs 'value'/ });
   rejects('- f:\n    for:\n      value: v\n      in: [1]\n', { step: 'f', at: [3, 7], reason: /needs 'steps'/ });
   rejects('- f:\n    for:\n      value: v\n      steps:\n        - a:\n            return: 1\n', { step: 'f', at: [3, 7], reason: /needs 'in'/ });
@@ -327,7 +327,7 @@ s('for needs value, steps and exactly one of in and range (spec "for")', () => {
   rejects('- f:\n    for:\n      value: v\n      in: [1]\n      step: []\n', { step: 'f', at: [5, 7], reason: /unknown field 'step' in 'for'/ });
 });
 
-s('parallel needs branches or for, a known exception_policy, shared names and a positive concurrency_limit (spec "parallel")', () => {
+s('parallel needs branches or for, a known exception_policy, shared names and a positive concurrency_limit (docs/language.md#parallel-steps)', () => {
   const tail = '      branches:\n        - b:\n            steps:\n              - x:\n                  return: 1\n';
   rejects('- p:\n    parallel:\n      shared: [a]\n', { step: 'p', at: [3, 7], reason: /needs 'branches' or 'for'/ });
   rejects('- p:\n    parallel:\n      exception_policy: stopAll\n' + tail, { step: 'p', at: [3, 25], reason: /'unhandled' or 'continueAll'/ });
@@ -340,7 +340,7 @@ s('parallel needs branches or for, a known exception_policy, shared names and a 
   );
 });
 
-s('retry must name a known policy, or give a known predicate and max_retries (spec "try / except / retry")', () => {
+s('retry must name a known policy, or give a known predicate and max_retries (docs/language.md#try-retry-and-except)', () => {
   const t = '- t:\n    try:\n      raise: x\n';
   rejects(t + '    retry: ${nosuch.policy}\n', { step: 't', at: [4, 12], reason: /^unknown retry policy 'nosuch.policy'/ });
   rejects(t + '    retry: http.default_retry\n', { step: 't', at: [4, 12], reason: /must be an expression naming it/ });
@@ -359,14 +359,14 @@ s('retry must name a known policy, or give a known predicate and max_retries (sp
   });
 });
 
-s('a subworkflow used as a retry predicate must take one parameter (spec "try / except / retry")', () => {
+s('a subworkflow used as a retry predicate must take one parameter (docs/language.md#try-retry-and-except)', () => {
   rejects(
     'main:\n  steps:\n    - t:\n        try:\n          raise: x\n        retry:\n          predicate: ${p}\n          max_retries: 1\np:\n  steps:\n    - r:\n        return: true\n',
     { step: 't', at: [7, 22], reason: /must be a subworkflow taking one parameter/ },
   );
 });
 
-s('except takes as and steps only (spec "try / except / retry")', () => {
+s('except takes as and steps only (docs/language.md#try-retry-and-except)', () => {
   rejects('- t:\n    try:\n      raise: x\n    except:\n      as: e\n', { step: 't', at: [4, 5], reason: /'except' needs 'steps'/ });
   rejects('- t:\n    try:\n      raise: x\n    except:\n      as: e\n      error: x\n      steps:\n        - a:\n            return: 1\n', {
     step: 't',
@@ -375,7 +375,7 @@ s('except takes as and steps only (spec "try / except / retry")', () => {
   });
 });
 
-s('switch must be a list of conditions, each with condition (spec "switch")', () => {
+s('switch must be a list of conditions, each with condition (docs/language.md#step-types)', () => {
   rejects('- s:\n    switch:\n      - next: end\n', { step: 's', at: [3, 9], reason: /must have a 'condition'/ });
   rejects('- s:\n    switch: []\n', { step: 's', at: [2, 13], reason: /at least one condition/ });
   rejects('- s:\n    switch:\n      - condition: true\n        nope: 1\n', { step: 's', at: [4, 9], reason: /unknown field 'nope'/ });

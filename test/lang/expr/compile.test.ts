@@ -1,5 +1,5 @@
 // The expression compiler: validation (length limit, empty, nested ${), calls through env.call, the special
-// forms if() and not(), sync and async evaluation, constant folding (spec "Expressions", "Limits").
+// forms if() and not(), sync and async evaluation, constant folding (docs/language.md#expressions and docs/api-resources.md#limits).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { calls, ev, evAsync, makeEnv, options, raises, same } from './env.ts';

@@ -1,5 +1,5 @@
 // Every operator of the expression language evaluated end to end (parse, compile, evaluate), with its error
-// tags (spec "Expressions", "Data types", "Errors").
+// tags (docs/language.md#expressions, docs/language.md#data-types and docs/api-resources.md#errors).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ev, makeEnv, options, raises, same } from './env.ts';

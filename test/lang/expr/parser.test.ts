@@ -1,5 +1,5 @@
 // The expression parser and lexer: literals, names, calls, the precedence table, and syntax errors with
-// offsets (spec "Expressions").
+// offsets (docs/language.md#expressions).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Expr } from '../../../src/lang/expr/ast.ts';

@@ -1,0 +1,78 @@
+/**
+ * One line of documentation per standard-library function and retry policy, as completion and hover show
+ * them (docs/standard-library.md has the same in its tables; Google's reference:
+ * https://cloud.google.com/workflows/docs/reference/stdlib/overview). Parameters come from the stdlib table
+ * itself (src/stdlib/index.ts), so only the prose lives here.
+ */
+
+/** The one-line doc of each function, by dotted name. A function missing here shows its signature alone. */
+export const FUNCTION_DOCS: ReadonlyMap<string, string> = new Map([
+  ['base64.decode', 'Decodes base64 text into bytes.'],
+  ['base64.encode', 'Encodes bytes as base64 text.'],
+  ['default', '`value`, or `default` when it is null.'],
+  ['keys', 'The keys of a map, in order.'],
+  ['len', 'Length of a string (code points), list, map or bytes.'],
+  ['type', "The value's type name: int, double, string, bool, null, list, map, bytes."],
+  ['get_type', "The value's type as Google names it: integer, double, string, boolean, null, list, map, bytes."],
+  ['int', 'Converts to an integer (a string that is not a number is a ValueError).'],
+  ['double', 'Converts to a double.'],
+  ['string', 'Converts to a string.'],
+  ['bool', 'Converts to a boolean.'],
+  ['if', 'ifTrue when the condition holds, else ifFalse; only the chosen branch is evaluated.'],
+  ['events.create_callback_endpoint', 'Creates a callback endpoint: `{url}` (POST by default).'],
+  ['events.await_callback', 'Waits (default 12 h) for a request to a callback; TimeoutError after `timeout` seconds.'],
+  ['hash.compute_checksum', 'A checksum (MD5, SHA1, SHA224, SHA256, SHA384, SHA512) of bytes, as bytes.'],
+  ['hash.compute_hmac', 'An HMAC of bytes with a key (SHA1 ... SHA512), as bytes.'],
+  ['http.get', 'An HTTP GET request: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.post', 'An HTTP POST request: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.put', 'An HTTP PUT request: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.patch', 'An HTTP PATCH request: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.delete', 'An HTTP DELETE request: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.request', 'An HTTP request with any method: `{code, headers, body}`; non-2xx raises HttpError.'],
+  ['http.default_retry_predicate', 'Whether an error is worth retrying: 429, 502, 503, 504, connection and timeout errors.'],
+  ['http.default_retry_predicate_non_idempotent', 'Whether an error is worth retrying for a non-idempotent request: 429, 503, ConnectionFailedError.'],
+  ['json.decode', 'Parses JSON bytes or text into a value (ints exact).'],
+  ['json.encode', 'A value as JSON bytes.'],
+  ['json.encode_to_string', 'A value as JSON text.'],
+  ['list.concat', 'A new list with `val` appended.'],
+  ['list.prepend', 'A new list with `val` prepended.'],
+  ['map.get', 'A key (or a list of keys, for a nested lookup) of a map; `default` when missing.'],
+  ['map.delete', 'A new map without `key`.'],
+  ['map.merge', 'A new map: `first` with the keys of `second` over it.'],
+  ['map.merge_nested', 'A new map: `first` and `second` merged recursively.'],
+  ['math.abs', 'The absolute value of a number.'],
+  ['math.floor', 'The largest integer at most `x`.'],
+  ['math.max', 'The larger of two numbers.'],
+  ['math.min', 'The smaller of two numbers.'],
+  ['retry.always', 'A retry predicate that retries every error.'],
+  ['retry.never', 'A retry predicate that retries no error.'],
+  ['sys.get_env', "One of the execution's built-in variables (CLOUD_PROJECT_ID, ...); KeyError without a default."],
+  ['sys.now', 'Seconds since the Unix epoch, a double.'],
+  ['sys.log', 'Writes one log entry for the execution.'],
+  ['sys.sleep', 'Waits `seconds`.'],
+  ['sys.sleep_until', 'Waits until an RFC 3339 time.'],
+  ['text.find_all', 'Every occurrence of a substring: `[{index, match}]`.'],
+  ['text.find_all_regex', 'Every match of an RE2 regular expression: `[{index, match}]`.'],
+  ['text.match_regex', 'Whether an RE2 regular expression matches.'],
+  ['text.replace_all', 'Replaces every occurrence of a substring.'],
+  ['text.replace_all_regex', 'Replaces every match of an RE2 regular expression (`\\0`–`\\9` name groups).'],
+  ['text.split', 'Splits text at a separator into a list.'],
+  ['text.substring', 'The text from `start` to `end` (code points).'],
+  ['text.to_lower', 'Text in lower case.'],
+  ['text.to_upper', 'Text in upper case.'],
+  ['text.url_encode', 'Percent-encodes text for a URL.'],
+  ['text.url_encode_plus', 'Percent-encodes text for a URL, spaces as `+`.'],
+  ['text.url_decode', 'Decodes percent-encoded text.'],
+  ['text.decode', 'Bytes as text in a charset (UTF-8 by default).'],
+  ['text.encode', 'Text as bytes in a charset (UTF-8 by default).'],
+  ['time.format', 'Seconds since the epoch as RFC 3339 text.'],
+  ['time.parse', 'RFC 3339 text as seconds since the epoch.'],
+  ['uuid.generate', 'A random UUID.'],
+]);
+
+/** The named retry policies (`retry: ${http.default_retry}`), with their docs. */
+export const RETRY_POLICY_DOCS: ReadonlyMap<string, string> = new Map([
+  ['http.default_retry', 'Retries idempotent calls on 429, 502, 503, 504, connection and timeout errors: 5 retries, backoff 1 s to 60 s, ×1.25.'],
+  ['http.default_retry_non_idempotent', 'Retries non-idempotent calls on 429, 503 and ConnectionFailedError: 5 retries, backoff 1 s to 60 s, ×1.25.'],
+  ['retry.default_backoff', 'The default backoff: 1 s, up to 60 s, ×1.25.'],
+]);

@@ -1,0 +1,76 @@
+/**
+ * Hover (docs/editor.md "Hover"): a function's signature and doc, a subworkflow's parameters, a variable's
+ * assignment sites, a step's kind, an error tag's meaning.
+ */
+import type { Hover } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { errorTagMeaning } from '../lang/errors.ts';
+import type { DocumentModel } from '../lint/model.ts';
+import { STDLIB } from '../stdlib/index.ts';
+import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
+import { symbolAt } from './navigation.ts';
+
+/** `name(param, optional?)` of a standard-library function, or undefined for another name. */
+export function functionSignature(name: string): string | undefined {
+  const f = STDLIB.get(name);
+  return f ? `${f.name}(${f.params.map((p) => p.name + (p.optional ? '?' : '')).join(', ')})` : undefined;
+}
+
+/** The hover at `offset` of `doc`, or null when there is nothing to say. */
+export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel | undefined): Hover | null {
+  const text = doc.getText();
+  const md = (value: string, from: number, to: number): Hover => ({
+    contents: { kind: 'markdown', value },
+    range: { start: doc.positionAt(from), end: doc.positionAt(to) },
+  });
+  const sym = model ? symbolAt(model, offset) : undefined;
+  if (sym && model) {
+    const { ref } = sym;
+    switch (sym.kind) {
+      case 'function': {
+        const sig = functionSignature(ref.name);
+        if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(ref.name) ?? ''}`, ref.offset, ref.end);
+        if (ref.name.startsWith('googleapis.')) return md(`connector \`${ref.name}\` (deploys; the emulator does not run connectors)`, ref.offset, ref.end);
+        break;
+      }
+      case 'subworkflow': {
+        const w = model.workflows.find((x) => x.name === ref.name)!;
+        return md(`\`\`\`\nsubworkflow ${w.name}(${w.params.map((p) => p.name).join(', ')})\n\`\`\``, ref.offset, ref.end);
+      }
+      case 'variable': {
+        const sites = model.defs.filter((d) => d.workflow === sym.workflow && d.name === ref.name);
+        const lines = sites.map((d) => {
+          const line = doc.positionAt(d.offset).line + 1;
+          return d.how === 'param' ? `- parameter of \`${d.workflow}\` (line ${line})` : `- line ${line}${d.step !== undefined ? `, step \`${d.step}\`` : ''} (${d.how})`;
+        });
+        return md(`variable \`${ref.name}\`, assigned at:\n${lines.join('\n') || '- nowhere in this workflow'}`, ref.offset, ref.end);
+      }
+      case 'step': {
+        const s = model.steps.find((x) => x.workflow === sym.workflow && x.name.name === ref.name);
+        if (s) return md(`step \`${s.name.name}\` (${s.kind ?? 'next'}) in workflow \`${s.workflow}\``, ref.offset, ref.end);
+        break;
+      }
+    }
+  }
+  // Words inside strings and expressions: error tags and retry policies.
+  const word = wordAt(text, offset);
+  if (!word) return null;
+  const meaning = errorTagMeaning(word.text);
+  if (meaning !== undefined) return md(`error tag \`${word.text}\`: ${meaning}`, word.start, word.end);
+  const policy = RETRY_POLICY_DOCS.get(word.text);
+  if (policy !== undefined) return md(`retry policy \`${word.text}\`: ${policy}`, word.start, word.end);
+  const sig = functionSignature(word.text);
+  if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(word.text) ?? ''}`, word.start, word.end);
+  return null;
+}
+
+/** The dotted word (`http.default_retry`, `KeyError`) around `offset`. */
+function wordAt(text: string, offset: number): { text: string; start: number; end: number } | undefined {
+  const isWord = (c: string | undefined) => c !== undefined && /[\w.]/.test(c);
+  let start = offset;
+  let end = offset;
+  while (isWord(text[start - 1])) start--;
+  while (isWord(text[end])) end++;
+  const w = text.slice(start, end).replace(/^\.+|\.+$/g, '');
+  return w ? { text: w, start, end } : undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * A Language Server Protocol client for tests and benchmarks: starts `workflows-emulator lsp` (the built
+ * dist/emulator.js) as a child process and talks to it over stdio with Microsoft's vscode-jsonrpc, as an editor
+ * does (https://microsoft.github.io/language-server-protocol/). Run `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver';
+
+const EMULATOR_JS = new URL('../../dist/emulator.js', import.meta.url).pathname;
+
+/** A running language server and a connection to it. */
+export interface LspClient {
+  readonly connection: MessageConnection;
+  readonly child: ChildProcess;
+  /** Opens a document (`didOpen`) and resolves with its first diagnostics. */
+  open(uri: string, text: string, languageId?: string): Promise<PublishDiagnosticsParams>;
+  /** Replaces a document's whole text (`didChange`) and resolves with the diagnostics of that version. */
+  change(uri: string, text: string): Promise<PublishDiagnosticsParams>;
+  /** A request, by method name. */
+  request<R>(method: string, params: unknown): Promise<R>;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** The messages the server logged to the client (`window/logMessage`) so far. */
+  logs(): string[];
+  /** `shutdown`, `exit`, and the process's end. */
+  close(): Promise<void>;
+}
+
+/** Starts the server and initializes it (`initialize`, `initialized`) for a workspace-less client. */
+export async function startLspClient(): Promise<LspClient> {
+  const child = spawn(process.execPath, [EMULATOR_JS, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const waiting = new Map<string, { version: number | undefined; resolve: (p: PublishDiagnosticsParams) => void }[]>();
+  connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    const list = waiting.get(p.uri) ?? [];
+    const i = list.findIndex((w) => w.version === undefined || p.version === undefined || w.version === p.version);
+    if (i >= 0) list.splice(i, 1)[0]!.resolve(p);
+  });
+  const logs: string[] = [];
+  connection.onNotification('window/logMessage', (p: { message: string }) => {
+    logs.push(p.message);
+  });
+  connection.listen();
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+  await connection.sendNotification('initialized', {});
+  const versions = new Map<string, number>();
+  const diagnostics = (uri: string, version: number): Promise<PublishDiagnosticsParams> =>
+    new Promise((resolve) => {
+      const list = waiting.get(uri) ?? [];
+      list.push({ version, resolve });
+      waiting.set(uri, list);
+    });
+  return {
+    connection,
+    child,
+    async open(uri, text, languageId = 'yaml') {
+      versions.set(uri, 1);
+      const d = diagnostics(uri, 1);
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+      return d;
+    },
+    async change(uri, text) {
+      const version = (versions.get(uri) ?? 1) + 1;
+      versions.set(uri, version);
+      const d = diagnostics(uri, version);
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+      return d;
+    },
+    request: (method, params) => connection.sendRequest(method, params),
+    stderr: () => err,
+    logs: () => logs,
+    async close() {
+      const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      await ended;
+      connection.dispose();
+    },
+  };
+}
+
+/** The zero-based position of the `n`th (0-based) occurrence of `needle` in `text`, plus `shift` characters. */
+export function positionOf(text: string, needle: string, shift = 0, n = 0): { line: number; character: number } {
+  let at = -1;
+  for (let i = 0; i <= n; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`'${needle}' (occurrence ${n}) not in the text`);
+  }
+  const offset = at + shift;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
