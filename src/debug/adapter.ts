@@ -1,6 +1,6 @@
 /**
- * The Debug Adapter Protocol side of the debugger (https://microsoft.github.io/debug-adapter-protocol/,
- * docs/debugging.md), on Microsoft's `@vscode/debugadapter`: requests of a client (VS Code, Neovim, Emacs,
+ * The Debug Adapter Protocol side of the debugger (docs/debugging.md, which links the
+ * protocol), on Microsoft's `@vscode/debugadapter`: requests of a client (VS Code, Neovim, Emacs,
  * JetBrains editors, a script) become calls of the execution's {@link DebugSession}, and its stops, threads and
  * output become events. How an execution is launched or attached is the host's ({@link DebugHost}): the
  * `debug` command launches one from a file, the server's `--inspect` port attaches to those the API starts.
