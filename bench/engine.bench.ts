@@ -9,6 +9,7 @@ import { runExecution } from '../src/engine/run.ts';
 import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
 import { StepHistory } from '../src/service/history/step-history.ts';
+import { DebugSession } from '../src/debug/session.ts';
 
 const deps: ExecutionDeps = {
   clock: systemClock,
@@ -81,6 +82,26 @@ main:
   report('engine: CPU-bound 100,000-step workflow, history off (same rounds as basic)', steps / (bestOff / 1000), 'steps/s');
   report('engine: CPU-bound 100,000-step workflow, basic step history', steps / (bestBasic / 1000), 'steps/s');
   report('engine: basic step history throughput, % of history off', (100 * bestOff) / bestBasic, '%', { value: 50, higherIsBetter: true });
+
+  // A debugger attached with no breakpoint set (docs/debugging.md), side by side with none in the same rounds:
+  // it must keep >= 50% of the steps/s without it.
+  const debugged = (): ExecutionDeps => {
+    const session = new DebugSession(def, 20, { stopped: () => {}, threadStarted: () => {}, threadExited: () => {}, output: () => {} });
+    return { ...deps, hooks: { observer: session, gate: session } };
+  };
+  let bestPlain = Infinity;
+  let bestDebugged = Infinity;
+  for (let round = 0; round < 15; round++) {
+    let t0 = performance.now();
+    await runExecution(def, null, deps, new AbortController().signal);
+    bestPlain = Math.min(bestPlain, performance.now() - t0);
+    const d = debugged();
+    t0 = performance.now();
+    await runExecution(def, null, d, new AbortController().signal);
+    bestDebugged = Math.min(bestDebugged, performance.now() - t0);
+  }
+  report('engine: CPU-bound 100,000-step workflow, debugger attached, no breakpoints', steps / (bestDebugged / 1000), 'steps/s');
+  report('engine: debugger attached throughput, % of none', (100 * bestPlain) / bestDebugged, '%', { value: 50, higherIsBetter: true });
   best = Infinity;
   for (let round = 0; round < 5; round++) {
     const t0 = performance.now();

@@ -79,11 +79,12 @@ async function serve(args: readonly string[]): Promise<void> {
     process.exit(0);
   }
   const grpc = server.grpcPort !== undefined ? `; gRPC on ${server.url.replace(/^http:\/\//, '').replace(/:\d+$/, '')}:${server.grpcPort}` : '';
+  const inspect = server.inspectPort !== undefined ? `; debuggers attach on port ${server.inspectPort}` : '';
   const dir = config.workflowsDir !== undefined ? `; ${server.initialWorkflows.length} workflow(s) from ${config.workflowsDir}` : '';
   const exposed = isWildcard(config.host)
     ? `; bound to all interfaces (${config.host}): other machines can reach it, --host 127.0.0.1 for this machine only`
     : '';
-  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${dir}${exposed})\n`);
+  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${inspect}${dir}${exposed})\n`);
 }
 
 /**
@@ -103,7 +104,7 @@ function isMainModule(): boolean {
   }
 }
 
-/** Runs the command line: one-shot `run`, the `test` command, `lint`, the language server, `graph`, or the server. */
+/** Runs the command line: one-shot `run`, the `test` command, `debug`, `lint`, the language server, `graph`, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
@@ -113,6 +114,8 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
   // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.
   if (args[0] === 'mocks') process.exit(await mocksCommand(args.slice(1)));
+  // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
+  if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.
   if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
   // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.

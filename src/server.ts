@@ -16,6 +16,8 @@ import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
 import type { EmulatorControl } from './service/model.ts';
 import { createUi } from './ui/routes.ts';
+import type { Inspector } from './debug/inspect.ts';
+import { DebugHub } from './debug/hub.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -35,6 +37,8 @@ export interface RunningServer {
   readonly port: number;
   /** The gRPC port actually bound; undefined when gRPC is not available. */
   readonly grpcPort?: number;
+  /** The `--inspect` port actually bound (docs/debugging.md); undefined without `--inspect`. */
+  readonly inspectPort?: number;
   /** The service core every surface shares, with its control side (mocks, clock, reset). */
   readonly service: ServiceCore & EmulatorControl;
   /** Back to the start (`POST /emulator/v1/reset`): see EmulatorControl.reset; the watched directory is deployed again. */
@@ -67,6 +71,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://${displayHost(config.host)}:${http.port}`;
   let watcher: DirectoryWatcher | undefined;
   const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
+  // Executions created with "debug": true run under the debugger, driven from the web UI or over --inspect
+  // (docs/debugging.md); the protocol's library is loaded only with --inspect.
+  const hub = new DebugHub();
   const service = createServiceCore({
     project: config.project,
     location: config.location,
@@ -81,6 +88,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
     ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
+    debuggerFor: (execution, requested) => hub.debuggerFor(execution, requested),
     ...options.service,
   });
   const reset = async (): Promise<void> => {
@@ -91,7 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
   };
   handler = createRestHandler(service, {
-    ui: createUi(service),
+    ui: createUi(service, { debug: hub }),
     control: (req, res, path) => serveControl({ service, reset }, req, res, path),
     allowOrigins: config.allowOrigins ?? [],
     allowedHosts: config.allowedHosts ?? [],
@@ -99,11 +107,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   let grpc: GrpcServer | undefined;
+  let inspector: Inspector | undefined;
   try {
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
+    if (config.inspect !== undefined) inspector = await (await import('./debug/inspect.ts')).startInspector(hub, config.host, config.inspect);
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
   } catch (e) {
     await grpc?.close();
+    await inspector?.close();
     await http.close();
     service.close();
     throw e;
@@ -114,6 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url,
     port: http.port,
     ...(grpc ? { grpcPort: grpc.port } : {}),
+    ...(inspector ? { inspectPort: inspector.port } : {}),
     service,
     reset,
     initialWorkflows: watcher?.initial ?? [],
@@ -121,7 +133,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       closing ??= (async () => {
         watcher?.close();
         service.close();
-        await Promise.all([grpc?.close(), http.close()]);
+        await Promise.all([grpc?.close(), inspector?.close(), http.close()]);
       })();
       return closing;
     },

@@ -23,6 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['mocks', 'coverage'],
   ['service'],
+  ['debug'],
   ['api', 'ui'],
   ['cli', 'lsp'],
   ['.'],

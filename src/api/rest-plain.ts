@@ -115,6 +115,8 @@ const createExecution: PlainAnswer = (service, req, res, ids) => {
     if (callLogLevel !== undefined) input.callLogLevel = callLogLevel;
     const labels = body['labels'];
     if (labels !== undefined) input.labels = labels;
+    // The emulator's own field (docs/debugging.md): run under the debugger, held at the first step.
+    if (body['debug'] !== undefined) input.debug = body['debug'];
     sendJson(res, 200, service.createExecution(workflowId, input));
   });
 };

@@ -60,7 +60,15 @@ export interface ServerConfig {
   readonly mocks?: MockSet;
   /** `real` (the default) or `virtual`: time jumps whenever every execution waits (src/engine/virtual-time.ts). */
   readonly clock?: 'real' | 'virtual';
+  /**
+   * `--inspect[=PORT]`: the port where Debug Adapter Protocol clients attach to executions (docs/debugging.md);
+   * undefined: no debugger. 0 picks a free port.
+   */
+  readonly inspect?: number;
 }
+
+/** The port of `--inspect` given without one (docs/debugging.md). */
+export const DEFAULT_INSPECT_PORT = 8789;
 
 /** The defaults of the configuration table (docs/cli.md#configuration). */
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -104,6 +112,8 @@ Options (each overrides its environment variable):
   --verbose             print a line when any execution ends, not only when one fails (VERBOSE=1)
   --mocks <file>        mock file (YAML or JSON) for http.* and connector calls (MOCKS)
   --clock <mode>        real (default) or virtual: sleeps, backoffs and delays take no time (CLOCK)
+  --inspect[=<port>]    accept debuggers (Debug Adapter Protocol over TCP, default port 8789) that attach
+                        to executions by workflow or by execution (INSPECT; docs/debugging.md)
   --help                print this help
   --version             print the version
 
@@ -124,6 +134,7 @@ const FLAGS = {
   '--verbose': 'VERBOSE',
   '--mocks': 'MOCKS',
   '--clock': 'CLOCK',
+  '--inspect': 'INSPECT',
 } as const;
 type Flag = keyof typeof FLAGS;
 /** Flags that may be repeated, with their variable (comma-separated values). */
@@ -143,7 +154,7 @@ export function argvTokens(argv: readonly string[], extra: Readonly<Record<strin
     ...extra,
   };
   for (const flag of [...Object.keys(FLAGS), ...Object.keys(LIST_FLAGS)]) {
-    if (flag !== '--verbose') options[flag.slice(2)] = { type: 'string' };
+    if (flag !== '--verbose' && flag !== '--inspect') options[flag.slice(2)] = { type: 'string' };
   }
   return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
 }
@@ -198,6 +209,7 @@ function readSettings(
     }
     let value = token.value;
     if (value === undefined && flag === '--verbose') value = '1';
+    if (value === undefined && flag === '--inspect') value = String(DEFAULT_INSPECT_PORT);
     // `--port --host x`: a flag never takes the next flag as its value.
     if (value === undefined || (!token.inlineValue && value.startsWith('--'))) problem(`option ${flag} needs a value`);
     if (flag in LIST_FLAGS) {
@@ -250,8 +262,8 @@ function placeOf(values: Map<string, string>): Pick<ServerConfig, 'port' | 'host
   return { port, host, grpcPort, project, location, ...(projectNumber !== undefined ? { projectNumber } : {}) };
 }
 
-/** How the emulator behaves: compat, the workflows directory, history, verbosity, clock and mocks. */
-function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' | 'clock' | 'workflowsDir' | 'history' | 'verbose' | 'mocks'> {
+/** How the emulator behaves: compat, the workflows directory, history, verbosity, clock, mocks and the debugger's port. */
+function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' | 'clock' | 'workflowsDir' | 'history' | 'verbose' | 'mocks' | 'inspect'> {
   const compat = parseCompat(values.get('--compat'));
   if (compat === undefined) problem(`invalid compat (--compat / COMPAT): "${values.get('--compat')}" (spec or google)`);
   const workflowsDir = workflowsDirOf(values.get('--workflows-dir'));
@@ -265,6 +277,9 @@ function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' |
   const verbose = verboseText === '1' || verboseText === 'true';
   const clock = values.get('--clock') ?? 'real';
   if (clock !== 'real' && clock !== 'virtual') problem(`invalid clock (--clock / CLOCK): "${clock}" (real or virtual)`);
+  const inspectText = values.get('--inspect');
+  const inspect = inspectText === undefined ? undefined : parsePort(inspectText, DEFAULT_INSPECT_PORT, 'inspect port (--inspect / INSPECT)');
+  if (typeof inspect === 'string') problem(inspect);
   const mocksFile = values.get('--mocks');
   const mocks = mocksFile === undefined ? undefined : readMockFile(mocksFile);
   if (typeof mocks === 'string') problem(mocks);
@@ -275,6 +290,7 @@ function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' |
     ...(history !== 'basic' ? { history } : {}),
     ...(verbose ? { verbose } : {}),
     ...(mocks !== undefined ? { mocks } : {}),
+    ...(inspect !== undefined ? { inspect } : {}),
   };
 }
 

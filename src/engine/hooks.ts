@@ -187,9 +187,49 @@ export interface CallStepObserver<H = unknown> {
   raised(handle: H, error: unknown): void;
 }
 
+/**
+ * A step about to run, as a debugger's {@link StepGate} sees it: its {@link StepEvent} plus the scope it runs
+ * in, which a paused debugger reads, changes and evaluates in (docs/debugging.md).
+ */
+export interface GatedStep extends StepEvent {
+  /** Aborted when the execution is cancelled: a pause must end then. */
+  readonly signal: AbortSignal;
+  /**
+   * The variables of each scope from the step's own outwards (an except block's or loop's scope, then the
+   * routine's root scope); a parallel branch sees its parent routine's scopes after its own.
+   */
+  scopes(): readonly ReadonlyMap<string, Value>[];
+  /**
+   * Assigns a variable as an assign step here would (an existing variable where it lives, else a new one here).
+   * @throws WorkflowError tagged ResourceLimitError when variable memory would go over 512 KB.
+   */
+  setVariable(name: string, value: Value): void;
+  /**
+   * Evaluates the text of a workflow expression (without `${}`) in the step's scope, refusing side effects:
+   * a call of `http.*`, a connector, a subworkflow or any function that waits or writes (sys.log) is not made.
+   * @throws WorkflowError (as the expression raises it: KeyError, TypeError...), tagged ValueError for a
+   *   syntax error or a refused call, whose message says so.
+   */
+  evaluate(text: string): Value | Promise<Value>;
+}
+
+/**
+ * Where a debugger holds an execution (docs/debugging.md): `before` is called as each step entry of a step
+ * (not the inner entries) begins, after the observer's `enter` (so `entry` is that step's own handle), and the
+ * step runs when the returned promise resolves (at once when it returns nothing). `raised` is called once per
+ * error, at the step that first raised it, before the error travels on; a returned promise holds it there.
+ * Both must not throw. Only used together with a step observer, whose handles `entry` are.
+ */
+export interface StepGate {
+  before(step: GatedStep, entry: unknown): void | Promise<void>;
+  raised(step: GatedStep, entry: unknown, error: unknown): void | Promise<void>;
+}
+
 /** The optional hooks of one execution (see the module header). */
 export interface ExecutionHooks {
   readonly observer?: StepObserver | undefined;
   readonly interceptor?: CallInterceptor | undefined;
   readonly callSteps?: CallStepObserver | undefined;
+  /** A debugger's gate (requires `observer`; ignored without one). */
+  readonly gate?: StepGate | undefined;
 }

@@ -192,7 +192,41 @@ function execStepHooked(step: Step, scope: Scope): Outcome {
   frame.step = step.name;
   if (frame.exec.observer === undefined) return execStep(step, scope);
   const event = new EntryEvent(step.name, stepTypeOf(step), step.pos, scope);
-  return observe(frame, event, execStep, step, scope, event);
+  return observe(frame, event, frame.exec.gate === undefined ? execStep : gatedStep, step, scope, event);
+}
+
+/**
+ * Runs one step under a debugger's gate (hooks.ts `StepGate`, docs/debugging.md): holds it while the gate
+ * says so, then runs it, and shows the gate an error the step raises before it travels on. Reached only
+ * with a gate attached; the plain and observed paths never come here.
+ */
+function gatedStep(step: Step, scope: Scope, event?: EntryEvent): Outcome {
+  const entry = scope.frame.entry;
+  const held = scope.frame.exec.gate!.before(event!, entry);
+  if (isPromise<void>(held)) return held.then(() => runGated(step, scope, event!, entry));
+  return runGated(step, scope, event!, entry);
+}
+
+/** The gated step's run: its error shown to the gate (and held while the gate says so), then rethrown. */
+function runGated(step: Step, scope: Scope, event: EntryEvent, entry: unknown): Outcome {
+  let r: Outcome;
+  try {
+    r = execStep(step, scope, event);
+  } catch (e) {
+    return raisedAt(e, scope, event, entry);
+  }
+  return isPromise<Completion>(r) ? r.catch((e: unknown) => raisedAt(e, scope, event, entry)) : r;
+}
+
+function raisedAt(e: unknown, scope: Scope, event: EntryEvent, entry: unknown): Promise<never> {
+  if (scope.frame.signal.aborted && !(e instanceof WorkflowError)) throw e;
+  const held = scope.frame.exec.gate!.raised(event, entry, e);
+  if (isPromise<void>(held)) {
+    return held.then(() => {
+      throw e;
+    });
+  }
+  throw e;
 }
 
 /**

@@ -6,7 +6,9 @@
 import { WorkflowError } from '../lang/errors.ts';
 import type { SourcePos, Step } from '../lang/definition/ast.ts';
 import type { Value } from '../lang/value.ts';
-import type { StepEnd, StepEvent, StepType } from './hooks.ts';
+import type { GatedStep, StepEnd, StepEvent, StepType } from './hooks.ts';
+import { compileExpression } from '../lang/expr/compile.ts';
+import type { Env } from '../lang/expr/ast.ts';
 import { isPromise } from './completion.ts';
 import type { Frame, Scope } from './scope.ts';
 
@@ -18,7 +20,7 @@ import type { Frame, Scope } from './scope.ts';
  * is entered.
  * @internal
  */
-export class EntryEvent implements StepEvent {
+export class EntryEvent implements GatedStep {
   constructor(
     readonly step: string,
     readonly stepType: StepType,
@@ -50,6 +52,55 @@ export class EntryEvent implements StepEvent {
     for (let i = chain.length - 1; i >= 0; i--) for (const [k, v] of chain[i]!.vars) out.set(k, v);
     return out;
   }
+
+  get signal(): AbortSignal {
+    return this.scope.frame.signal;
+  }
+
+  /** The variables of each scope from the entry's own outwards (hooks.ts `GatedStep.scopes`). */
+  scopes(): readonly ReadonlyMap<string, Value>[] {
+    const out: ReadonlyMap<string, Value>[] = [];
+    for (let s: Scope | undefined = this.scope; s; s = s.parent) out.push(s.vars);
+    return out;
+  }
+
+  /** Assigns a variable as an assign step here would (hooks.ts `GatedStep.setVariable`). */
+  setVariable(name: string, value: Value): void {
+    this.scope.assign(name, value);
+  }
+
+  /** Evaluates an expression here without side effects (hooks.ts `GatedStep.evaluate`). */
+  evaluate(text: string): Value | Promise<Value> {
+    const exec = this.scope.frame.exec;
+    const waits = (name: string): boolean => !isPure(exec.functions.get(name));
+    let expr;
+    try {
+      expr = compileExpression(text, { isAsyncCall: waits, ...(exec.deps.compat !== undefined ? { compat: exec.deps.compat } : {}) });
+    } catch (e) {
+      if (e instanceof WorkflowError) throw e;
+      throw WorkflowError.of('ValueError', `invalid expression: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const scope = this.scope;
+    const env: Env = {
+      lookup: (name) => scope.lookup(name),
+      call: (name, args) => {
+        const fn = exec.functions.get(name);
+        if (!isPure(fn)) {
+          throw WorkflowError.of('ValueError', `evaluating in the debugger calls nothing with side effects: ${name} is not called here`);
+        }
+        return scope.call(name, args);
+      },
+    };
+    return expr.isAsync ? expr.evaluateAsync(env) : expr.evaluate(env);
+  }
+}
+
+/**
+ * A standard-library function the debugger may call while evaluating: one that neither waits (http.*,
+ * sys.sleep, callbacks) nor writes (sys.log). Subworkflows and connectors are not in the library.
+ */
+function isPure(fn: { readonly name: string; readonly blocking?: boolean } | undefined): boolean {
+  return fn !== undefined && fn.blocking !== true && fn.name !== 'sys.log' && !fn.name.startsWith('http.');
 }
 
 /**

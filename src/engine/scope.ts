@@ -19,7 +19,7 @@ import type { Definition, StepList, WorkflowDef } from '../lang/definition/ast.t
 import { MAX_MEMORY_BYTES, MAX_STEPS } from '../lang/language-limits.ts';
 import type { CallContext, RetryPolicy, StdlibFunction } from '../stdlib/types.ts';
 import { isPromise, type Outcome } from './completion.ts';
-import type { CallInterceptor, CallStepObserver, StepObserver } from './hooks.ts';
+import type { CallInterceptor, CallStepObserver, StepGate, StepObserver } from './hooks.ts';
 import { memoryLimitError, stepLimitError } from './limit-errors.ts';
 import type { ExecutionDeps } from './types.ts';
 
@@ -53,6 +53,8 @@ export class Execution {
    * make {@link hooked} true.
    */
   readonly callSteps: CallStepObserver | undefined;
+  /** A debugger's gate of `deps.hooks` (only with an observer): checked on the hooked path only. */
+  readonly gate: StepGate | undefined;
   /** True when a step observer or an interceptor is attached: the one field the hot path checks per step. */
   readonly hooked: boolean;
   /** The functions calls resolve to: `deps.library.functions`, one load away. */
@@ -68,6 +70,7 @@ export class Execution {
     this.observer = deps.hooks?.observer;
     this.interceptor = deps.hooks?.interceptor;
     this.callSteps = deps.hooks?.callSteps;
+    this.gate = this.observer !== undefined ? deps.hooks?.gate : undefined;
     this.hooked = this.observer !== undefined || this.interceptor !== undefined;
     this.functions = deps.library.functions;
     this.retryPolicies = deps.library.retryPolicies;

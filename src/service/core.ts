@@ -22,7 +22,7 @@ import type { Compat } from '../lang/compat.ts';
 import type { Value } from '../lang/value.ts';
 import type { Clock, FunctionLibrary, LogEntry } from '../stdlib/types.ts';
 import { checkCallLogLevel } from './executions/call-log-observer.ts';
-import { prepareExecution } from './executions/prepare-execution.ts';
+import { prepareExecution, type DebuggerHooks } from './executions/prepare-execution.ts';
 import { lineWriter, LogRecord } from './executions/log-sink.ts';
 import { DetailBudget } from './history/detail-budget.ts';
 import { replayingHub, replayPlan, type ReplayPlan } from './recording/replay.ts';
@@ -133,6 +133,24 @@ export interface ServiceCoreOptions {
   readonly deployOnDemand?: (workflowId: string, core: ServiceCore) => void;
   /** Called as an execution starts waiting on a callback (the one-shot run prints the URL it waits on). */
   readonly onCallbackWait?: (wait: CallbackWait) => void;
+  /**
+   * Asked as each execution starts: the debugger to run it under (docs/debugging.md), or undefined for none
+   * (then the execution runs exactly as without this option). `requested`: the execution was created with
+   * `debug: true`.
+   */
+  readonly debuggerFor?: (execution: DebuggedExecution, requested: boolean) => DebuggerHooks | undefined;
+}
+
+/** An execution as a debugger is offered it: its names, its definition and the source it was compiled from. */
+export interface DebuggedExecution {
+  readonly workflowId: string;
+  readonly executionId: string;
+  /** The execution's resource name. */
+  readonly name: string;
+  readonly definition: Definition;
+  readonly sourceContents: string;
+  /** Settles when the execution ends, with its resource in its terminal state. */
+  readonly ended: Promise<Execution>;
 }
 
 /** Why an execution stopped when it was cancelled: the reason its signal carries. */
@@ -276,7 +294,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   }
 
   /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
-  #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, replay: ReplayPlan | undefined): void {
+  #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined, replay: ReplayPlan | undefined): void {
     const { project, location } = this;
     const hub = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait);
     const prepared = prepareExecution({
@@ -307,6 +325,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       recordedBytes: this.#recordedBytes,
       ...this.#compat,
       coverage: pinned.counts,
+      ...(debug ? { debugger: debug } : {}),
     });
     ex.calls = prepared.calls;
     ex.inputs = prepared.recording;
@@ -337,12 +356,26 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     }
   }
 
+  /** The debugger `ex` runs under, if the host gives it one (ServiceCoreOptions.debuggerFor). */
+  #debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
+    const debuggerFor = this.#options.debuggerFor;
+    if (!debuggerFor) return undefined;
+    const ended = new Promise<Execution>((resolve) => {
+      (ex.onEnd ??= []).push(() => resolve(ex.resource));
+    });
+    return debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
+  }
+
   /**
    * Starts an execution pinned to the workflow's current revision (the API's createExecution; with
    * `parentExecution`, a child started by the Workflow Executions connector).
    */
   #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined, replay?: ReplayPlan): Execution {
     const wf = this.#store.find(workflowId);
+    const debugRequested = checkDebug(input.debug);
+    if (debugRequested && !this.#options.debuggerFor) {
+      throw ApiError.invalidArgument('debug: this emulator runs no debugger (start it with --inspect; docs/debugging.md)');
+    }
     const depth = this.#checkRoom(parentExecution);
     let { argument, recorded } = parseExecutionArgument(input.argument);
     const executionLevel = checkHistoryLevel(input.executionHistoryLevel);
@@ -379,9 +412,10 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       serviceAccount: wf.resource.serviceAccount,
       counts: this.#coverage.countsOf(wf),
     };
+    const debug = this.#debuggerOf(ex, wf.definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') this.#start(ex, pinned, argument, replay);
+      if (ex.resource.state === 'ACTIVE') this.#start(ex, pinned, argument, debug, replay);
       else this.#runEnded(ex);
     });
     this.#events.emit({ type: 'execution', workflowId, executionId });
@@ -533,4 +567,11 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#cancelAll();
     this.#events.clear();
   };
+}
+
+/** The createExecution field `debug` (docs/debugging.md): a bool when given. */
+function checkDebug(v: unknown): boolean {
+  if (v === undefined || v === null || v === false) return false;
+  if (v === true) return true;
+  throw ApiError.invalidArgument(`debug must be a bool, not ${JSON.stringify(v)}`);
 }

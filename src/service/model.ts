@@ -165,7 +165,14 @@ export interface ServiceCore {
   /** Starts an execution pinned to the current revision; returns it ACTIVE. `argument` is JSON text, max 32 KB. */
   createExecution(
     workflowId: string,
-    input: { argument?: string; executionHistoryLevel?: string; callLogLevel?: string; labels?: unknown },
+    input: {
+      argument?: string;
+      executionHistoryLevel?: string;
+      callLogLevel?: string;
+      labels?: unknown;
+      /** Run under the debugger from its first step, held there until a debugger lets it go (docs/debugging.md). */
+      debug?: unknown;
+    },
   ): Execution;
   getExecution(workflowId: string, executionId: string): Execution;
   /** Executions of one workflow, or of all workflows when `workflowId` is undefined; newest first. */

@@ -18,6 +18,8 @@
  * | POST | `/ui/executions/{workflowId}/{executionId}/cancel` | cancel it |
  * | POST | `/ui/executions/{workflowId}/{executionId}/replay` | replay it (`revision=latest`: redrive), then show the replay |
  * | POST | `/ui/executions/{workflowId}/{executionId}/callbacks/{callbackId}` | send the callback (field `body`) |
+ * | GET | `/ui/executions/{workflowId}/{executionId}/debug` | the debugger's state fragment (debug-panel.ts) |
+ * | POST | `/ui/executions/{workflowId}/{executionId}/debug/{control,breakpoint,evaluate}` | debugger actions |
  * | GET | `/ui/assets/{name}` | htmx, stylesheet, ui.js (src/ui/assets.ts) |
  *
  * htmx requests: a GET with `HX-Request: true` and `HX-Target: live` (a live region polling itself) gets that
@@ -39,8 +41,10 @@ import type { EmulatorControl, Execution, ServiceCore, Workflow } from '../servi
 import { diffPage } from './diff-page.ts';
 import { JsonSyntaxError, parseJson } from '../lang/json.ts';
 import { getAsset } from './assets.ts';
+import type { UiDebugged } from '../debug/hub.ts';
+import { control, debugSection, debugState, evaluateFragment, toggleBreakpoint } from './debug-panel.ts';
 import { executionIds, lastSegment } from './format.ts';
-import { uiPath, type SafeHtml } from './html.ts';
+import { html, uiPath, type SafeHtml } from './html.ts';
 import { executionLive, executionPage } from './execution-page.ts';
 import {
   attempt,
@@ -71,6 +75,8 @@ import {
 export interface UiOptions {
   /** Current time in milliseconds since the epoch, for running durations; `Date.now` by default. */
   readonly now?: () => number;
+  /** The executions running under the debugger (src/debug/hub.ts), for the debugger panel. */
+  readonly debug?: { forUi(executionName: string): UiDebugged | undefined };
 }
 
 /** Executions shown on the dashboard. */
@@ -130,7 +136,7 @@ export function createUi(
     const site: Site = { project: service.project, location: service.location, origin };
     let reply: Reply;
     try {
-      reply = await route(service, site, now, req, url);
+      reply = await route(service, site, now, req, url, options.debug);
     } catch (err) {
       reply = htmlReply(500, layout(site, errorPage(ApiError.from(err).message)));
     }
@@ -146,7 +152,7 @@ export function createUi(
 // ---------------------------------------------------------------------------------------------------------
 // Routing
 
-async function route(service: UiService, site: Site, now: () => number, req: IncomingMessage, url: URL): Promise<Reply> {
+async function route(service: UiService, site: Site, now: () => number, req: IncomingMessage, url: URL, dbg: UiOptions['debug']): Promise<Reply> {
   const method = req.method ?? 'GET';
   const path = url.pathname;
   if (path === '/') return methodIs(method, ['GET', 'HEAD']) ?? redirect(302, '/ui');
@@ -177,7 +183,12 @@ async function route(service: UiService, site: Site, now: () => number, req: Inc
   }
   if (a === 'executions') {
     if (b === undefined) return methodIs(method, ['GET', 'HEAD']) ?? executions(service, site, now, req, url, undefined, live);
-    if (c !== undefined && d === undefined) return methodIs(method, ['GET', 'HEAD']) ?? execution(service, site, now, req, b, c, live);
+    if (c !== undefined && d === undefined) {
+      const reply = methodIs(method, ['GET', 'HEAD']) ?? execution(service, site, now, req, b, c, live);
+      const ui = !live && reply.status === 200 ? dbg?.forUi(executionName(service, b, c)) : undefined;
+      return ui && reply.body ? { ...reply, body: reply.body.replace('</main>', `${debugSection(b, c, ui)}</main>`) } : reply;
+    }
+    if (c !== undefined && d === 'debug' && rest.length <= 1) return debugRoute(service, site, req, method, b, c, rest[0], dbg);
     if (c !== undefined && d === 'cancel' && rest.length === 0) {
       return methodIs(method, ['POST']) ?? cancelExecution(service, site, now, req, b, c);
     }
@@ -189,6 +200,32 @@ async function route(service: UiService, site: Site, now: () => number, req: Inc
     }
   }
   return notFound(site, req, 'There is no page at this address.');
+}
+
+/** The resource name of an execution. */
+function executionName(service: ServiceCore, workflowId: string, executionId: string): string {
+  return `projects/${service.project}/locations/${service.location}/workflows/${workflowId}/executions/${executionId}`;
+}
+
+/**
+ * The debugger panel's routes (debug-panel.ts): GET its state fragment; POST `control` (a thread's button),
+ * `breakpoint` (a line's button) or `evaluate` (the expression box). A POST without htmx answers 303 to the
+ * execution page.
+ */
+async function debugRoute(service: ServiceCore, site: Site, req: IncomingMessage, method: string, wf: string, ex: string, action: string | undefined, dbg: UiOptions['debug']): Promise<Reply> {
+  const ui = dbg?.forUi(executionName(service, wf, ex));
+  if (!ui) return notFound(site, req, `Execution “${ex}” of workflow “${wf}” is not running under the debugger.`);
+  if (action === undefined) return methodIs(method, ['GET', 'HEAD']) ?? fragment(debugState(wf, ex, ui));
+  const refused = methodIs(method, ['POST']);
+  if (refused) return refused;
+  const form = await readForm(req);
+  if (!form) return FORM_TOO_LARGE;
+  if (action === 'evaluate') return fragment(await evaluateFragment(ui, form.get('expression') ?? ''));
+  const problem = action === 'control' ? control(ui, form) : action === 'breakpoint' ? toggleBreakpoint(ui, form) : 'There is no such debugger action.';
+  if (!isHtmx(req)) return problem ? { status: 422, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: problem + '\n' } : redirect(303, uiPath('executions', wf, ex));
+  // The held thread may stop again at once: give a step's run a moment before showing the state.
+  await new Promise((r) => setTimeout(r, 50));
+  return fragment(html`${problem ? html`<p class="field-error" role="alert">${problem}</p>` : ''}${debugState(wf, ex, ui)}`);
 }
 
 /** Undefined when `method` is allowed, else a 405 reply naming the allowed ones. */
@@ -338,7 +375,7 @@ async function startExecution(service: ServiceCore, site: Site, now: () => numbe
   }
   let created: Execution;
   try {
-    created = service.createExecution(id, argument === '' ? {} : { argument });
+    created = service.createExecution(id, { ...(argument === '' ? {} : { argument }), ...(form.get('debug') === 'on' ? { debug: true } : {}) });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'NOT_FOUND') return notFound(site, req, `There is no workflow “${id}”.`);
     if (err instanceof ApiError) return again(err.message);

@@ -147,6 +147,7 @@ export function startForm(workflowId: string, form: StartForm): SafeHtml {
 ${form.argument}</textarea>
 <p id="argument-help" class="help">Passed to <code>main</code>'s parameter. Leave empty for none.</p>
 <p id="argument-error" class="field-error" role="alert" data-json-error${invalid ? '' : html` hidden`}>${form.error}</p>
+<p class="debug-start"><label><input type="checkbox" name="debug" id="debug-start"> Debug: hold it at its first step, with breakpoints, stepping and variables on its page</label></p>
 <div class="actions"><button type="submit" class="primary">Start execution</button></div>
 </form>`;
 }

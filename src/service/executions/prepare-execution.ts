@@ -9,7 +9,7 @@
  * draws, the environment it reads and the callbacks it receives, beside its outbound calls.
  */
 import type { CoverageCounts } from '../../coverage/counts.ts';
-import type { StepEnd, StepEvent, StepObserver } from '../../engine/hooks.ts';
+import type { StepEnd, StepEvent, StepGate, StepObserver } from '../../engine/hooks.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { Compat } from '../../lang/compat.ts';
 import { fetchHoldingTime } from '../../engine/virtual-time.ts';
@@ -63,6 +63,14 @@ export interface ExecutionOptions {
   readonly compat?: Compat | undefined;
   /** The coverage counts of the execution's source (docs/coverage.md), when its steps are counted. */
   readonly coverage?: CoverageCounts | undefined;
+  /** A debugger attached from the first step (docs/debugging.md): its observer beside the history's and coverage's, and its gate. */
+  readonly debugger?: DebuggerHooks | undefined;
+}
+
+/** What a debugger hooks into an execution: a step observer (its handles are what its gate receives) and a gate. */
+export interface DebuggerHooks {
+  readonly observer: StepObserver;
+  readonly gate: StepGate;
 }
 
 /** A prepared execution: its dependencies for `runExecution`/`runToOutcome`, and what it records. */
@@ -116,13 +124,27 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
     hooks: {
       interceptor: mocked.interceptor,
       ...(callSteps ? { callSteps } : {}),
-      ...(observer ? { observer } : {}),
+      ...(o.debugger ? withDebugger(observer, o.debugger) : observer ? { observer } : {}),
     },
   };
   return { deps, calls: mocked.calls, history, recording };
 }
 
-/** Two step observers as one: the history and the coverage counts both see every entry. */
+/**
+ * The observer and gate of an execution with a debugger: the other observers (step history, coverage) and the
+ * debugger's side by side (each entry's handle a pair), the gate handed the debugger's own handle.
+ */
+function withDebugger(others: StepObserver | undefined, d: DebuggerHooks): { observer: StepObserver; gate: StepGate } {
+  if (others === undefined) return d;
+  type Pair = readonly [unknown, unknown];
+  const gate: StepGate = {
+    before: (step, entry) => d.gate.before(step, (entry as Pair)[1]),
+    raised: (step, entry, error) => d.gate.raised(step, (entry as Pair)[1], error),
+  };
+  return { observer: new BothObservers(others, d.observer) as StepObserver, gate };
+}
+
+/** Two step observers as one: both see every entry (the history and coverage counts; those and a debugger). */
 class BothObservers implements StepObserver<readonly [unknown, unknown]> {
   constructor(
     private readonly a: StepObserver,
