@@ -123,6 +123,8 @@ export interface Execution {
   readonly status?: { readonly currentSteps: readonly { readonly routine: string; readonly step: string }[] };
   readonly executionHistoryLevel?: 'EXECUTION_HISTORY_BASIC' | 'EXECUTION_HISTORY_DETAILED';
   readonly callLogLevel?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
+  /** The execution's labels (its own over its workflow's); a replay has `replay-of: {source execution ID}`. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -278,6 +280,23 @@ export interface Emulator {
   /** The outbound calls of an execution so far, oldest first. */
   calls(execution: string | { readonly name: string }): Promise<RecordedCall[]>;
   /**
+   * An ended execution as a test case for `workflows-emulator test` (docs/recording.md): argument, mocks from
+   * its recorded calls, callbacks, environment, times and UUIDs read, and `expect` from its outcome. Resolves
+   * to the YAML text of the test file; with `file`, the case is appended to that file (created when missing)
+   * and `workflow` (the workflow file's path) is written relative to it. Rejects with `code`
+   * `FAILED_PRECONDITION` for an ACTIVE execution, `NOT_FOUND` for an unknown one, and with the problem for a
+   * test file that cannot be read, written or appended to.
+   */
+  testCase(execution: string | { readonly name: string }, options: TestCaseOptions): Promise<string>;
+  /**
+   * Starts a new execution replayed from an ended one's recording (docs/recording.md "Replay and redrive"):
+   * same argument, answers, times, UUIDs and callbacks, no outbound request; labelled `replay-of`. With
+   * `revision: 'latest'` the current revision runs and calls the recording does not hold go out (`strict`:
+   * they fail). Resolves to the new ACTIVE execution (`wait` for its end). Rejects with `code` `NOT_FOUND` when
+   * the recording is gone, `FAILED_PRECONDITION` for an ACTIVE source or a workflow now at another revision.
+   */
+  replay(execution: string | { readonly name: string }, options?: { readonly revision?: 'latest'; readonly strict?: boolean }): Promise<Execution>;
+  /**
    * Replaces the mocks new executions start with (a file path or an object, as the `mocks` option); running
    * executions keep theirs. Rejects with file, line and column for invalid mocks, leaving the current ones.
    */
@@ -297,6 +316,14 @@ export interface Emulator {
   resetCoverage(): Promise<void>;
   /** Stops the listeners and the watcher and cancels running executions. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Options of {@link Emulator.testCase}. */
+export interface TestCaseOptions {
+  /** The workflow file the case runs (absolute, or relative to the working directory when `file` is given). */
+  readonly workflow: string;
+  /** A `*.test.yaml` file to append the case to (created when missing). */
+  readonly file?: string;
 }
 
 /** Covered out of total; `percent` from 0 to 100 (100 when there is nothing to cover). */

@@ -15,6 +15,7 @@ import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { testCommand } from './cli/test-command/test-command.ts';
 import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
+import { mocksCommand } from './cli/mocks-skeleton.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -111,6 +112,8 @@ async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
   if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.
+  if (args[0] === 'mocks') process.exit(await mocksCommand(args.slice(1)));
   // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
   if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.

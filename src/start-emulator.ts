@@ -1,7 +1,7 @@
 /**
  * The emulator of the JS API (src/index.ts `startEmulator`, docs/testing.md#the-js-api): the whole
  * emulator started in this process (src/server.ts) and the {@link Emulator} handle over its service core:
- * deploy, start, wait for the end, run, callbacks, step entries, cancel, calls, mocks, the virtual clock,
+ * deploy, start, wait for the end, run, callbacks, step entries, cancel, calls, replay, test cases, mocks, the virtual clock,
  * reset and close. The public types are declared in src/index.ts (build.mjs emits dist/index.d.ts from that
  * file alone); this file implements them.
  */
@@ -11,6 +11,10 @@ import { callRecordValue } from './mocks/call-log.ts';
 import { NO_MOCKS } from './mocks/mock-file.ts';
 import type { VirtualTime } from './engine/virtual-time.ts';
 import { loadMocks, plainJs } from './cli/run-workflow.ts';
+import { recordToFile } from './cli/record.ts';
+import { appendTestCase, testCaseOf } from './service/recording/test-case.ts';
+import { ApiError } from './service/errors.ts';
+import { readFileSync } from 'node:fs';
 import type {
   Emulator,
   EmulatorOptions,
@@ -198,6 +202,23 @@ class EmulatorHandle implements Emulator {
   };
 
   readonly calls: Emulator['calls'] = async (execution) => callsOf(this.#service, idsOf(execution));
+
+  readonly replay: Emulator['replay'] = async (execution, options) => {
+    const { workflowId, executionId } = idsOf(execution);
+    return this.#service.replayExecution(workflowId, executionId, { latest: options?.revision === 'latest', strict: options?.strict === true });
+  };
+
+  readonly testCase: Emulator['testCase'] = async (execution, options) => {
+    const { workflowId, executionId } = idsOf(execution);
+    const recorded = this.#service.executionRecording(workflowId, executionId);
+    if (recorded.execution.state === 'ACTIVE') {
+      throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
+    }
+    if (!options.file) return appendTestCase(undefined, options.workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
+    const problem = recordToFile(recorded, options.workflow, options.file, 'execution');
+    if (problem) throw new Error(problem);
+    return readFileSync(options.file, 'utf8');
+  };
 
   readonly setMocks: Emulator['setMocks'] = async (mocks) => {
     this.#service.setMocks(mocks === null ? NO_MOCKS : loadMocks(mocks));

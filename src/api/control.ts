@@ -15,6 +15,8 @@
  * | `GET /emulator/v1/coverage` | `{"coverage": [...]}`: steps, branches and routines covered per workflow revision since start or the last reset (docs/coverage.md) |
  * | `DELETE /emulator/v1/coverage` | coverage counts back to zero |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
+ * | `POST /emulator/v1/{execution name}:replay` | `{"revision": "latest", "strict": true}` (both optional): a new execution replayed from the recording (src/service/recording/replay.ts); answers it |
+ * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/recording/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../lang/json.ts';
@@ -27,6 +29,7 @@ import { VERSION } from '../service/version.ts';
 import { splitName } from '../service/names.ts';
 import { readBody } from '../platform/request-body.ts';
 import { decodeSegment, sendJson } from './http-json.ts';
+import { appendTestCase, testCaseOf } from '../service/recording/test-case.ts';
 
 /** The path prefix of the control API. */
 const CONTROL_PREFIX = '/emulator/v1/';
@@ -114,10 +117,45 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         return undefined;
       }
       if (m) break;
+      const t = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+)\/executions\/([^/]+):(testCase|replay)$/.exec(rest);
+      if (t?.[3] === 'testCase' && method === 'GET') return sendTestCase(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
+      if (t?.[3] === 'replay' && method === 'POST') return replay(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
+      if (t) break;
       throw ApiError.notFound(`no such control API path: ${method} ${path} (see docs/rest-api.md#the-control-api)`);
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);
+}
+
+/** Answers an execution as a test file (YAML text). @throws ApiError NOT_FOUND for an unknown execution. */
+function sendTestCase(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): undefined {
+  const recorded = service.executionRecording(workflowId, executionId);
+  if (recorded.execution.state === 'ACTIVE') throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
+  const workflow = new URL(req.url ?? '/', 'http://localhost').searchParams.get('workflow') || `${workflowId}.yaml`;
+  const text = appendTestCase(undefined, workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
+  res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return undefined;
+}
+
+/** `:replay`: reads `{revision?: "latest", strict?: boolean}` and answers the new execution. */
+function replay(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): Promise<void> {
+  return readBody(req, 64 * 1024).then((raw) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+    } catch {
+      throw ApiError.invalidArgument('the body is not JSON: expected {"revision": "latest", "strict": true} (both optional)');
+    }
+    const { revision, strict, ...other } = (body ?? {}) as { revision?: unknown; strict?: unknown };
+    const unknown = Object.keys(other)[0];
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || unknown !== undefined) {
+      throw ApiError.invalidArgument(`the body must be {"revision": "latest", "strict": true}${unknown !== undefined ? `: unknown field "${unknown}"` : ''}`);
+    }
+    if (revision !== undefined && revision !== 'latest') throw ApiError.invalidArgument('revision must be "latest" (or absent: the revision the execution ran)');
+    if (strict !== undefined && typeof strict !== 'boolean') throw ApiError.invalidArgument('strict must be true or false');
+    sendJson(res, 200, service.replayExecution(workflowId, executionId, { latest: revision === 'latest', strict: strict === true }));
+  });
 }
 
 function clockState(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {

@@ -25,6 +25,11 @@ import { callRecordValue } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
 import type { CallbackDelivery } from './test-command/test-file.ts';
 import type { Compat } from '../lang/compat.ts';
+import type { PlaybackValues } from '../service/recording/recording.ts';
+
+/** The project and location a case runs in unless its file sets them: the server's defaults (docs/cli.md). */
+export const DEFAULT_PROJECT = 'my-project';
+export const DEFAULT_LOCATION = 'us-central1';
 
 /** What {@link runIsolated} runs. */
 export interface IsolatedRun {
@@ -40,6 +45,11 @@ export interface IsolatedRun {
   readonly clock: 'virtual' | 'real';
   /** Wall-time limit, seconds: past it the execution is cancelled and the run rejects. */
   readonly timeoutSec: number;
+  /** CLOUD_PROJECT_ID and CLOUD_LOCATION (default the server's: `my-project`, `us-central1`). */
+  readonly project?: string | undefined;
+  readonly location?: string | undefined;
+  /** Times and UUIDs handed back first (a recorded run's). */
+  readonly playback?: PlaybackValues | undefined;
   /** `google`: Google's behaviour where it and the spec differ (docs/compat.md). */
   readonly compat?: Compat;
   /** The coverage counts the run adds to (docs/coverage.md), when coverage is counted. */
@@ -58,13 +68,15 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
   const virtual = r.clock === 'virtual' ? createVirtualTime() : undefined;
   const clock = virtual ?? systemClock;
   const executionId = crypto.randomUUID();
-  const callbacks = caseCallbacks(r.callbacks, `projects/test/locations/local/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual);
+  const project = r.project ?? DEFAULT_PROJECT;
+  const location = r.location ?? DEFAULT_LOCATION;
+  const callbacks = caseCallbacks(r.callbacks, `projects/${project}/locations/${location}/workflows/${r.workflowId}/executions/${executionId}`, clock, virtual, r.playback?.callbacks);
   const logs: Value[] = [];
   const abort = new AbortController();
   // The steps that ran and where the failure came from are the step history's (one record for the API's
   // stepEntries, the stack trace and this): every entry kept, up to far past the 100,000-step limit.
   const { deps, calls: callLog, history } = prepareExecution({
-    ids: { project: 'test', location: 'local', workflowId: r.workflowId, revisionId: r.revisionId, executionId },
+    ids: { project, location, workflowId: r.workflowId, revisionId: r.revisionId, executionId },
     userEnv: r.env,
     clock,
     fetch: platformFetch,
@@ -75,6 +87,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
     log: (entry) => void logs.push(entry.payload),
     compat: r.compat,
     callbacks: callbacks.hub,
+    playback: r.playback,
     coverage: r.coverage,
   });
   const record = (): WMap[] => callLog.records.map((rec) => {
@@ -115,10 +128,12 @@ function caseCallbacks(
   executionName: string,
   clock: Clock,
   virtual: VirtualTime | undefined,
+  urls: readonly string[] = [],
 ): { readonly hub: CallbackHub; created(): number; end(): void } {
   const registry = new CallbackRegistry('http://localhost', clock);
   let active = true;
-  const hub = registry.hubFor({ executionName, isActive: () => active });
+  let nextUrl = 0;
+  const hub = registry.hubFor({ executionName, isActive: () => active, nextUrl: () => urls[nextUrl++] });
   const pending = [...deliveries];
   let created = 0;
   return {

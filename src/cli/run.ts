@@ -40,6 +40,7 @@ import { type Value } from '../lang/value.ts';
 import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
+import { recordToFile } from './record.ts';
 
 /** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
 const RUN_EXIT = {
@@ -86,6 +87,8 @@ Options:
                         whose name gives the workflow ID (default: the workflow file's directory)
   --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
                         (COMPAT; docs/compat.md)
+  --record <file>       write the run as a test case to FILE (a *.test.yaml; an existing file gets the
+                        case appended), for \`workflows-emulator test\` (docs/recording.md)
   --help                print this help
 `;
 
@@ -130,6 +133,8 @@ interface RunArgs {
   readonly callLog?: 'LOG_ALL_CALLS' | 'LOG_ERRORS_ONLY' | 'LOG_NONE';
   /** Where child workflows are looked up: `--workflows-dir`, else the file's directory. */
   readonly workflowsDir: string;
+  /** `--record FILE`: the test file the run is written to as a case (docs/recording.md). */
+  readonly record?: string;
   /** `--project-number`: GOOGLE_CLOUD_PROJECT_NUMBER. */
   readonly projectNumber?: string;
   /** `--compat google`: Google's behaviour where it and the specification differ (docs/compat.md). */
@@ -172,11 +177,12 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
   let file: string | undefined;
   let data: string | undefined;
   let callLog: RunArgs['callLog'];
+  let record: string | undefined;
   let historyGiven = false;
   const rest: string[] = [];
   const envAssignments: string[] = [];
   const envFiles: string[] = [];
-  for (const token of argvTokens(args, { data: { type: 'string' }, 'call-log': { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string' } })) {
+  for (const token of argvTokens(args, { data: { type: 'string' }, 'call-log': { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string' }, record: { type: 'string' } })) {
     if (token.kind === 'option-terminator') throw new UsageError('unknown option "--" (see workflows-emulator run --help)');
     if (token.kind === 'positional') {
       if (file !== undefined) throw new UsageError(`one workflow file at a time (got "${file}" and "${token.value}")`);
@@ -188,6 +194,11 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
       if (data !== undefined) throw new UsageError('--data given twice');
       if (token.value === undefined) throw new UsageError('option --data needs a value: JSON text, @file or @-');
       data = token.value;
+      continue;
+    }
+    if (token.rawName === '--record') {
+      if (!token.value) throw new UsageError('option --record needs a file: --record FILE.test.yaml');
+      record = token.value;
       continue;
     }
     if (token.rawName === '--env' || token.rawName === '--env-file') {
@@ -231,6 +242,7 @@ function parseRunArgs(args: readonly string[], env: Readonly<Record<string, stri
     history: historyGiven ? (history ?? 'basic') : 'none',
     ...(callLog ? { callLog } : {}),
     workflowsDir: workflowsDir ?? dirname(resolve(file)),
+    ...(record ? { record } : {}),
     ...(projectNumber !== undefined ? { projectNumber } : {}),
     ...(compat ? { compat } : {}),
     userEnv,
@@ -308,7 +320,8 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
     clock,
     ...(args.mocks ? { mocks: args.mocks } : {}),
     log: (line) => err(line + '\n'),
-    defaultHistory: args.history,
+    // A recorded run keeps its steps for the case's `expect`, printed only when --history asks.
+    defaultHistory: args.record && args.history === 'none' ? 'basic' : args.history,
     onExecutionEnd: (e) => {
       if (e.name === name) ended(e);
     },
@@ -343,6 +356,13 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
     code = report(done, interruptCode, err, (text) => {
       written = written.then(() => io.stdout(text));
     });
+    if (args.record && interruptCode === undefined) {
+      const problem = recordToFile(c.executionRecording(workflowId, executionId), args.file, args.record, 'run');
+      if (problem) {
+        err(`workflows-emulator run: --record: ${problem}\n`);
+        code = RUN_EXIT.usage;
+      } else err(`workflows-emulator run: recorded as a test case in ${args.record}\n`);
+    }
   } finally {
     io.interrupt?.removeEventListener('abort', onInterrupt);
     c.close();

@@ -166,6 +166,7 @@ export class Frame {
       signal: this.signal,
       log: (entry) => deps.log(entry),
       callbacks: deps.callbacks,
+      uuid: deps.uuid,
       ...(deps.compat !== undefined ? { compat: deps.compat } : {}),
     };
     return this.ctx;

@@ -32,8 +32,8 @@ export interface MockFetchOptions {
 export function mockFetch(session: MockSession, options: MockFetchOptions): typeof fetch {
   const { realFetch, clock, log } = options;
   return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const req = requestOf(input, init);
     const record = log.current ?? log.add({ kind: 'http', name: 'http.request', mocked: false, startMs: clock.now() });
+    const req = { ...requestOf(input, init), step: record.step, routine: record.routine };
     record.method = req.method;
     record.url = req.url;
     if (req.body !== undefined) record.requestBody = req.body;

@@ -17,9 +17,10 @@
  * connectors:
  *   - call: googleapis.bigquery.v2.jobs.query
  *     args: {projectId: my-project}        # optional subset match on the call's args
- *     result: {rows: []}                   # or results: [..], one per call, the last repeats
+ *     result: {rows: []}                   # or results: [..], one per call, the last repeats ({raise} items too)
  *   - call: googleapis.pubsub.v1.projects.topics.publish
  *     raise: {code: 403, message: "...", tags: [HttpError]}
+ *   - call: "googleapis.firestore.v1.*"     # a glob; "*" alone answers every connector call
  * unmatched: {http: passthrough}           # passthrough (default) or error
  * ```
  *
@@ -65,6 +66,9 @@ export interface HttpMock {
   readonly outcomes: readonly HttpOutcome[];
   /** Time before the outcome, milliseconds (on the execution's clock, so virtual time skips it). */
   readonly delayMs: number;
+  /** Only calls made by this step, in this routine (workflow or subworkflow name). */
+  readonly step?: string | undefined;
+  readonly routine?: string | undefined;
 }
 
 /** What a connector mock answers on one call. */
@@ -73,12 +77,17 @@ export type ConnectorOutcome = { readonly kind: 'result'; readonly value: Value 
 /** One `connectors` entry. */
 export interface ConnectorMock {
   readonly where: string;
-  /** The dotted connector name, exact. */
+  /** The dotted connector name as written: exact, or a glob (`googleapis.firestore.v1.*`, `*`). */
   readonly call: string;
+  /** For a glob: its literal parts, between the `*`s (url-pattern.ts `globMatches`). */
+  readonly callGlob?: readonly string[];
   /** A subset of the call's args that must match (as {@link HttpMock.body}). */
   readonly args?: Value;
   readonly outcomes: readonly ConnectorOutcome[];
   readonly delayMs: number;
+  /** Only calls made by this step, in this routine. */
+  readonly step?: string;
+  readonly routine?: string;
 }
 
 /**
@@ -261,7 +270,7 @@ class Reader {
     const m = this.map(node, 'an http mock', ['match', 'respond', 'raise', 'delay']);
     const match = m.get('match');
     if (!match) this.fail(node, "an http mock needs 'match' (at least {url: ...})");
-    const mm = this.map(match.value, 'match', ['method', 'url', 'query', 'headers', 'body']);
+    const mm = this.map(match.value, 'match', ['method', 'url', 'query', 'headers', 'body', 'step', 'routine']);
     let methods: string[] | undefined;
     const method = mm.get('method');
     if (method) {
@@ -309,18 +318,20 @@ class Reader {
       ...(query ? { query } : {}),
       ...(headers ? { headers } : {}),
       ...(body ? { body: value(body.value) } : {}),
+      ...this.caller(mm, 'match.'),
       outcomes: outcomes as HttpOutcome[],
       delayMs: this.delay(m.get('delay')),
     };
   }
 
   connectorMock(node: SNode): ConnectorMock {
-    const m = this.map(node, 'a connector mock', ['call', 'args', 'result', 'results', 'raise', 'delay']);
+    const m = this.map(node, 'a connector mock', ['call', 'args', 'step', 'routine', 'result', 'results', 'raise', 'delay']);
     const call = m.get('call');
     if (!call) this.fail(node, "a connector mock needs 'call' (the connector's dotted name)");
     const name = this.string(call.value, 'call');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(name)) {
-      this.fail(call.value, `call '${name}' is not a dotted connector name (e.g. googleapis.bigquery.v2.jobs.query)`);
+    // A name, a glob over names (each * stands for any characters, dots included), or * for every connector.
+    if (name !== '*' && !/^[A-Za-z_*][A-Za-z0-9_*]*(\.[A-Za-z_*][A-Za-z0-9_*]*)+$/.test(name)) {
+      this.fail(call.value, `call '${name}' is not a dotted connector name (e.g. googleapis.bigquery.v2.jobs.query), a glob of one (googleapis.firestore.v1.*) or *`);
     }
     const args = m.get('args');
     if (args && args.value.kind !== 'map') this.fail(args.value, 'args must be a map (a subset of the call\'s args)');
@@ -334,15 +345,34 @@ class Reader {
     else if (results) {
       const items = this.list(results.value, 'results');
       if (items.length === 0) this.fail(results.value, 'results is empty: give at least one result');
-      outcomes = items.map((i) => ({ kind: 'result', value: value(i) }));
+      // An item may be {raise: ...}, as in an http `respond` list: a connector can fail first and answer later.
+      outcomes = items.map((i): ConnectorOutcome => {
+        if (i.kind === 'map' && i.entries.length === 1 && i.entries[0]!.key === 'raise') return { kind: 'raise', error: this.raise(i.entries[0]!.value, false) };
+        return { kind: 'result', value: value(i) };
+      });
     } else outcomes = [{ kind: 'raise', error: this.raise(m.get('raise')!.value, false) }];
     return {
       where: this.where(node),
       call: name,
+      ...(name.includes('*') ? { callGlob: name.split('*') } : {}),
+      ...this.caller(m, ''),
       ...(args ? { args: value(args.value) } : {}),
       outcomes,
       delayMs: this.delay(m.get('delay')),
     };
+  }
+
+  /** The calling `step` and `routine` a mock is limited to (names as the workflow writes them). */
+  caller(m: Map<string, SEntry>, prefix: string): { step?: string; routine?: string } {
+    const out: { step?: string; routine?: string } = {};
+    for (const k of ['step', 'routine'] as const) {
+      const e = m.get(k);
+      if (!e) continue;
+      const v = this.string(e.value, `${prefix}${k}`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) this.fail(e.value, `${prefix}${k} '${v}' is not a ${k} name (letters, digits and _)`);
+      out[k] = v;
+    }
+    return out;
   }
 
   outcomes<T>(

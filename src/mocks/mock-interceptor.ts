@@ -107,7 +107,7 @@ class MockInterceptor implements CallInterceptor {
   /** A connector call: a mock's answer, else the execution's own connector (child workflows), else the call itself. */
   #connector(call: OutboundCall, rec: CallRecord, proceed: () => Value | Promise<Value>): Value | Promise<Value> {
     rec.args = call.args;
-    const hit = this.session.connector(call.name, call.args);
+    const hit = this.session.connector(call.name, call.args, call);
     this.#connectors ??= this.options.connectors?.();
     const own = this.#connectors?.get(call.name);
     if (!hit) return own ? own(call) : proceed();
@@ -166,7 +166,7 @@ class MockInterceptor implements CallInterceptor {
       query: a.get('query'),
       timeout: a.get('timeout'),
     });
-    const req = mockedRequest(p.method, p.url, p.headers, p.body);
+    const req = { ...mockedRequest(p.method, p.url, p.headers, p.body), step: call.step, routine: call.routine };
     const hit = this.session.http(req);
     if (!hit) return undefined;
     rec.method = req.method;

@@ -6,7 +6,7 @@
 import { compareNumbers, isList, isMap, typeName, type Value } from '../lang/value.ts';
 import { toJson } from '../lang/json.ts';
 import type { ConnectorMock, ConnectorOutcome, HttpMock, HttpOutcome, MockSet } from './mock-file.ts';
-import { urlFor } from './url-pattern.ts';
+import { globMatches, urlFor } from './url-pattern.ts';
 
 /** An outbound HTTP request as the mocks see it. */
 export interface MockedRequest {
@@ -18,6 +18,9 @@ export interface MockedRequest {
   readonly headers: ReadonlyMap<string, string>;
   /** The body decoded as http.* encoded it (JSON to a value, a form to a map, else text); undefined: none. */
   readonly body: Value | undefined;
+  /** The step making the call and its routine, when known. */
+  readonly step?: string | undefined;
+  readonly routine?: string | undefined;
 }
 
 /** The per-execution state of a mock set: where each sequence stands. */
@@ -35,9 +38,10 @@ export class MockSession {
   }
 
   /** The outcome of the first connector entry matching the call (advancing its sequence), or undefined. */
-  connector(name: string, args: Value): { readonly mock: ConnectorMock; readonly outcome: ConnectorOutcome } | undefined {
+  connector(name: string, args: Value, caller?: { readonly step: string; readonly routine: string }): { readonly mock: ConnectorMock; readonly outcome: ConnectorOutcome } | undefined {
     for (const mock of this.mocks.connectors) {
-      if (mock.call !== name) continue;
+      if (mock.callGlob ? !globMatches(mock.callGlob, name) : mock.call !== name) continue;
+      if (callerMismatch(mock, caller)) continue;
       if (mock.args !== undefined && subsetMismatch(mock.args, args, 'args') !== undefined) continue;
       return { mock, outcome: this.next(mock, mock.outcomes) };
     }
@@ -66,7 +70,16 @@ export function nearestHttpMiss(mocks: MockSet, req: MockedRequest): string {
   return `the nearest mock (${best.mock.where}) did not match: ${best.misses.join('; ')}`;
 }
 
+/** Why a mock limited to a calling step or routine does not match the caller; undefined when it does. */
+function callerMismatch(mock: { readonly step?: string | undefined; readonly routine?: string | undefined }, caller: { readonly step?: string | undefined; readonly routine?: string | undefined } | undefined): string | undefined {
+  if (mock.step !== undefined && caller?.step !== mock.step) return `the calling step is ${JSON.stringify(caller?.step ?? '')}, not ${JSON.stringify(mock.step)}`;
+  if (mock.routine !== undefined && caller?.routine !== mock.routine) return `the calling routine is ${JSON.stringify(caller?.routine ?? '')}, not ${JSON.stringify(mock.routine)}`;
+  return undefined;
+}
+
 function httpMismatch(mock: HttpMock, req: MockedRequest): string | undefined {
+  const who = callerMismatch(mock, req);
+  if (who) return who;
   if (mock.methods && !mock.methods.includes(req.method)) return `method ${req.method} is not ${mock.methods.join(' or ')}`;
   if (mock.url && !mock.url.test(urlFor(mock.url, req.url))) return `url "${req.url}" does not match "${mock.url.text}"`;
   if (mock.query) {
@@ -89,6 +102,8 @@ function httpMismatch(mock: HttpMock, req: MockedRequest): string | undefined {
 
 function allHttpMismatches(mock: HttpMock, req: MockedRequest): string[] {
   // Each criterion alone, so the message lists every reason.
+  const who = callerMismatch(mock, req);
+  mock = { ...mock, step: undefined, routine: undefined } as HttpMock;
   const parts: HttpMock[] = [
     { ...mock, url: undefined, query: undefined, headers: undefined, body: undefined } as HttpMock,
     { ...mock, methods: undefined, query: undefined, headers: undefined, body: undefined } as HttpMock,
@@ -96,7 +111,7 @@ function allHttpMismatches(mock: HttpMock, req: MockedRequest): string[] {
     { ...mock, methods: undefined, url: undefined, query: undefined, body: undefined } as HttpMock,
     { ...mock, methods: undefined, url: undefined, query: undefined, headers: undefined } as HttpMock,
   ];
-  const out: string[] = [];
+  const out: string[] = who ? [who] : [];
   for (const p of parts) {
     const m = httpMismatch(p, req);
     if (m !== undefined) out.push(m);

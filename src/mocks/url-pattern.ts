@@ -45,6 +45,8 @@ export function compileUrlPattern(text: string): UrlPattern | string {
     }
     return { text, withQuery: text.includes('?'), test: (url) => re.matches(url) };
   }
+  // `*` alone matches every URL, its query included (a default answer for any http call).
+  if (/^\*+$/.test(text)) return { text, withQuery: true, test: () => true };
   const withQuery = text.includes('?');
   if (text.includes('*')) {
     // The literal parts must still form a URL once each * is replaced by a plausible segment.
@@ -83,7 +85,7 @@ export function urlFor(pattern: UrlPattern, url: string): string {
  * prefix, the last a suffix, and the others occur in order between them (leftmost occurrence each, which
  * is enough for `*`-only globs).
  */
-function globMatches(parts: readonly string[], s: string): boolean {
+export function globMatches(parts: readonly string[], s: string): boolean {
   const first = parts[0]!;
   const last = parts[parts.length - 1]!;
   if (!s.startsWith(first)) return false;

@@ -25,6 +25,8 @@ import { checkCallLogLevel } from './executions/call-log-observer.ts';
 import { prepareExecution, type DebuggerHooks } from './executions/prepare-execution.ts';
 import { lineWriter, LogRecord } from './executions/log-sink.ts';
 import { DetailBudget } from './history/detail-budget.ts';
+import { replayingHub, replayPlan, type ReplayPlan } from './recording/replay.ts';
+import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
 import { announcingHub, CallbackRegistry, type CallbackWait } from './callbacks/callback-registry.ts';
@@ -292,8 +294,9 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   }
 
   /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
-  #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined): void {
+  #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined, replay: ReplayPlan | undefined): void {
     const { project, location } = this;
+    const hub = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait);
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
       ids: {
@@ -310,13 +313,14 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       clock: this.clock,
       fetch: this.#fetch,
       library: this.#library,
-      mocks: this.#mocks,
+      mocks: replay?.mocks ?? this.#mocks,
+      playback: replay?.playback,
       history: ex.historyLevel,
       maxStepEntries: this.#options.maxStepEntries,
       callLogLevel: ex.callLogLevel,
       writeCallLog: this.#printLog,
       log: (entry) => this.#recordLog(ex, entry),
-      callbacks: announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait),
+      callbacks: replay ? replayingHub(hub, replay.callbacks, (id, request) => this.#callbacks.deliver(id, request)) : hub,
       connectors: () => this.#children.connectorsFor(ex.name),
       recordedBytes: this.#recordedBytes,
       ...this.#compat,
@@ -324,6 +328,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       ...(debug ? { debugger: debug } : {}),
     });
     ex.calls = prepared.calls;
+    ex.inputs = prepared.recording;
     ex.recording = prepared.history;
     if (ex.history === undefined) ex.history = prepared.history;
     const abort = (ex.abort = takeController());
@@ -365,7 +370,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
    * Starts an execution pinned to the workflow's current revision (the API's createExecution; with
    * `parentExecution`, a child started by the Workflow Executions connector).
    */
-  #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined): Execution {
+  #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined, replay?: ReplayPlan): Execution {
     const wf = this.#store.find(workflowId);
     const debugRequested = checkDebug(input.debug);
     if (debugRequested && !this.#options.debuggerFor) {
@@ -410,7 +415,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const debug = this.#debuggerOf(ex, wf.definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
-      if (ex.resource.state === 'ACTIVE') this.#start(ex, pinned, argument, debug);
+      if (ex.resource.state === 'ACTIVE') this.#start(ex, pinned, argument, debug, replay);
       else this.#runEnded(ex);
     });
     this.#events.emit({ type: 'execution', workflowId, executionId });
@@ -470,6 +475,24 @@ class EmulatorService implements ServiceCore, EmulatorControl {
 
   readonly executionParent: ServiceCore['executionParent'] = (workflowId, executionId) =>
     this.#executions.find(workflowId, executionId).parent;
+
+  readonly replayExecution: ServiceCore['replayExecution'] = (workflowId, executionId, o) => {
+    const rec = this.executionRecording(workflowId, executionId);
+    const plan = replayPlan(rec, o, this.#store.find(workflowId).resource.revisionId);
+    const { argument, labels } = rec.execution;
+    const input = { ...(argument !== undefined ? { argument } : {}), labels: { ...labels, 'replay-of': executionId } };
+    return this.#createExecution(workflowId, input, undefined, plan);
+  };
+
+  readonly executionRecording: ServiceCore['executionRecording'] = (workflowId, executionId) => {
+    const ex = this.#executions.find(workflowId, executionId);
+    // The main thread's steps: parallel branches interleave differently from one run to the next.
+    const steps = ex.history
+      ?.entries()
+      .filter((e) => e.threadId === '' && !INNER_STEP_TYPES.has(e.stepType))
+      .map((e) => e.step);
+    return { execution: ex.resource, calls: ex.calls?.records ?? [], steps, inputs: ex.inputs };
+  };
 
   readonly mocks = (): MockSet => this.#mocks;
 

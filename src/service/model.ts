@@ -10,6 +10,8 @@ import type { MockSet } from '../mocks/mock-file.ts';
 import type { SourceProblems } from './watch/source-problems.ts';
 import type { WorkflowSettings } from './store/workflow-settings.ts';
 import type { StepEntryOutline } from './history/step-entries.ts';
+import type { Recording } from './recording/recording.ts';
+import type { ReplayOptions } from './recording/replay.ts';
 
 /** Execution states (docs/api-resources.md#states-and-transitions). */
 export type ExecutionState = 'ACTIVE' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -201,8 +203,29 @@ export interface ServiceCore {
 
   /** The outbound calls of an execution, oldest first (docs/mocks-and-clock.md#recorded-calls; src/mocks/call-log.ts). */
   executionCalls(workflowId: string, executionId: string): readonly CallRecord[];
+  /**
+   * What an execution did and took in, to turn it into a test case (src/service/recording/test-case.ts): its resource,
+   * its outbound calls, the names of the steps that ran (undefined when its history level is none) and its
+   * recording (undefined before it starts). @throws ApiError NOT_FOUND for an unknown execution.
+   */
+  executionRecording(workflowId: string, executionId: string): RecordedExecution;
+  /**
+   * Starts a new execution from an ended one's recording (src/service/recording/replay.ts): its argument, calls
+   * answered from the recorded ones, its times, UUIDs and callbacks; labelled `replay-of: {source ID}`.
+   * @throws ApiError NOT_FOUND for an unknown execution or a recording that is gone; FAILED_PRECONDITION for
+   *   an ACTIVE one, or when the workflow has a newer revision and `latest` is false.
+   */
+  replayExecution(workflowId: string, executionId: string, options: ReplayOptions): Execution;
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
+}
+
+/** What {@link ServiceCore.executionRecording} gives: an execution's resource, calls, steps and recording. */
+export interface RecordedExecution {
+  readonly execution: Execution;
+  readonly calls: readonly CallRecord[];
+  readonly steps: readonly string[] | undefined;
+  readonly inputs: Recording | undefined;
 }
 
 /**

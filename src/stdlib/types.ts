@@ -39,6 +39,8 @@ export interface CallContext {
   log(entry: LogEntry): void;
   /** The callback endpoints of this execution (events.*). */
   readonly callbacks: CallbackHub;
+  /** Draws a random version 4 UUID for `uuid.generate` (absent: the platform's `crypto.randomUUID`). */
+  readonly uuid?: (() => string) | undefined;
   /**
    * `google`: Google's behaviour where it and the specification differ (`text.find_all`'s result,
    * `text.replace_all_regex`'s replacement, the non-idempotent retry policy, the default `http.*` timeout;

@@ -67,6 +67,17 @@ function rerunForm(workflowId: string, argument: string | undefined): SafeHtml {
   return html`<form class="rerun" method="post" action="${action}"><input type="hidden" name="argument" value="${argument ?? ''}"><button type="submit" id="rerun-button" title="Open the start form with this argument, to edit it before starting">Run again…</button></form>`;
 }
 
+// Replays the ended execution from its recording, or redrives it on the current revision (docs/recording.md).
+function replayForm(workflowId: string, executionId: string): SafeHtml {
+  const action = uiPath('executions', workflowId, executionId, 'replay');
+  return html`<form class="replay" method="post" action="${action}" hx-post="${action}" hx-target="#live" hx-swap="outerHTML" hx-disabled-elt="find button"><button type="submit" id="replay-button" title="Run it again from its recording: same argument, answers, times and callbacks, no network">Replay</button> <button type="submit" name="revision" value="latest" id="redrive-button" title="Run the current revision: recorded calls are answered from the recording, new ones go out">Replay with the current revision</button></form>`;
+}
+
+// Downloads the ended execution as a test file (docs/recording.md): the control API's `:testCase`.
+function saveAsTest(name: string, workflowId: string): SafeHtml {
+  return html`<a class="save-test" id="save-test" href="/emulator/v1/${name}:testCase" download="${workflowId}.test.yaml" title="Download this execution as a test case for workflows-emulator test (its calls as mocks, its outcome as expect)">Save as test…</a>`;
+}
+
 // Sends a request to a callback the execution waits on, from the page (docs/web-ui.md#pages). htmx swaps the live region;
 // hx-preserve keeps what is being typed while the region refreshes itself.
 function callbackForm(workflowId: string, executionId: string, c: Callback): SafeHtml {
@@ -166,6 +177,7 @@ export function executionLive(d: ExecutionData): SafeHtml {
 <div><dt>Workflow</dt><dd>${workflowLink(workflowId, 'workflow-link')}</dd></div>
 <div><dt>Revision</dt><dd>${revisionLink(src)}</dd></div>
 ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-link" href="${uiPath('executions', executionIds({ name: d.parent }).workflowId, executionIds({ name: d.parent }).executionId)}">${d.parent}</a></dd></div>` : ''}
+${e.labels?.['replay-of'] ? html`<div><dt>Replay of</dt><dd><a class="mono break" id="replay-of-link" href="${uiPath('executions', workflowId, e.labels['replay-of'])}">${e.labels['replay-of']}</a></dd></div>` : ''}
 <div><dt>Started</dt><dd>${formatTime(e.startTime)}</dd></div>
 <div><dt>Ended</dt><dd>${formatTime(e.endTime)}</dd></div>
 <div><dt>Duration</dt><dd>${formatDuration(executionDurationMs(e, d.nowMs))}${e.state === 'ACTIVE' ? html` <span class="muted">so far</span>` : ''}</dd></div>
@@ -178,7 +190,7 @@ ${d.parent ? html`<div><dt>Started by</dt><dd><a class="mono break" id="parent-l
   const waiting = waitingForCallback(d);
   const content = html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}
 ${waiting ? html`<p class="waiting" id="waiting-callback" role="status">Waiting for a callback: send it below, or to its URL.</p>` : ''}
-<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}</div>
+<div class="exec-actions">${e.state === 'ACTIVE' ? cancelForm(workflowId, executionId) : ''}${rerunForm(workflowId, e.argument)}${e.state === 'ACTIVE' ? '' : html`${replayForm(workflowId, executionId)}${saveAsTest(e.name, workflowId)}`}</div>
 ${facts}
 ${waiting ? callbacksBlock(e, d.callbacks) : ''}
 ${outcome(e, src, d.run !== undefined)}

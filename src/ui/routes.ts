@@ -16,6 +16,7 @@
  * | GET | `/ui/executions[?state=S][&page=N]` | executions of all workflows, 100 a page |
  * | GET | `/ui/executions/{workflowId}/{executionId}` | execution |
  * | POST | `/ui/executions/{workflowId}/{executionId}/cancel` | cancel it |
+ * | POST | `/ui/executions/{workflowId}/{executionId}/replay` | replay it (`revision=latest`: redrive), then show the replay |
  * | POST | `/ui/executions/{workflowId}/{executionId}/callbacks/{callbackId}` | send the callback (field `body`) |
  * | GET | `/ui/executions/{workflowId}/{executionId}/debug` | the debugger's state fragment (debug-panel.ts) |
  * | POST | `/ui/executions/{workflowId}/{executionId}/debug/{control,breakpoint,evaluate}` | debugger actions |
@@ -190,6 +191,9 @@ async function route(service: UiService, site: Site, now: () => number, req: Inc
     if (c !== undefined && d === 'debug' && rest.length <= 1) return debugRoute(service, site, req, method, b, c, rest[0], dbg);
     if (c !== undefined && d === 'cancel' && rest.length === 0) {
       return methodIs(method, ['POST']) ?? cancelExecution(service, site, now, req, b, c);
+    }
+    if (c !== undefined && d === 'replay' && rest.length === 0) {
+      return methodIs(method, ['POST']) ?? replayExecution(service, site, now, req, b, c);
     }
     if (c !== undefined && d === 'callbacks' && rest.length === 1) {
       return methodIs(method, ['POST']) ?? sendCallback(service, site, now, req, b, c, rest[0]!);
@@ -406,6 +410,27 @@ async function cancelExecution(
   const data = executionData(service, now, workflowId, executionId);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return fragment(executionLive(notice ? { ...data, notice } : data));
+}
+
+/**
+ * "Replay" and "Replay with the current revision" (docs/recording.md "Replay and redrive"): a new execution
+ * from the recording, whose page is then shown; a refusal is a notice on this execution's page.
+ */
+async function replayExecution(service: ServiceCore, site: Site, now: () => number, req: IncomingMessage, workflowId: string, executionId: string): Promise<Reply> {
+  const form = await readForm(req);
+  let notice: string;
+  try {
+    const r = service.replayExecution(workflowId, executionId, { latest: form?.get('revision') === 'latest', strict: false });
+    const location = uiPath('executions', workflowId, r.name.slice(r.name.lastIndexOf('/') + 1));
+    if (isHtmx(req)) return { status: 200, headers: { 'hx-redirect': location, 'cache-control': 'no-store' }, body: '' };
+    return redirect(303, location);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    notice = `Not replayed: ${err.message}`;
+  }
+  const data = executionData(service, now, workflowId, executionId);
+  if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
+  return isHtmx(req) ? fragment(executionLive({ ...data, notice })) : page(site, 409, executionPage({ ...data, notice }));
 }
 
 /** "Run again…": the workflow page with the start form filled in with the posted argument, to edit. */

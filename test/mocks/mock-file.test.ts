@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MockFileError, mocksFromData, overlayMocks, parseMocks } from '../../src/mocks/mock-file.ts';
 import { compileUrlPattern, type UrlPattern } from '../../src/mocks/url-pattern.ts';
+import { runWorkflowInProcess } from '../../src/cli/run-workflow.ts';
 
 function refusal(text: string): MockFileError {
   try {
@@ -114,6 +115,98 @@ test('url patterns: * spans any characters, / included; exact URLs are normalize
   assert.ok(p('https://A.test').test('https://a.test/'));
   assert.ok(p('/https://a\\.test/[0-9]+/').test('https://a.test/42'));
   assert.not.ok(p('/a\\.test/').test('https://a.test/42'));
+});
+
+test('url: "*" matches every URL, its query included (docs/mocks-and-clock.md#mocks)', () => {
+  const star = compileUrlPattern('*') as UrlPattern;
+  assert.is(typeof star, 'object');
+  assert.ok(star.test('https://a.test/x?y=1'));
+  assert.ok(star.test('http://127.0.0.1:8080/'));
+  const set = mocksFromData({ http: [{ match: { url: '*' }, respond: { status: 200 } }] }, 'mocks option');
+  assert.is(set.http.length, 1);
+});
+
+test('connector names may be globs and call: "*" answers every connector; first match wins (docs/mocks-and-clock.md#mocks)', async () => {
+  const source = `main:
+  steps:
+    - doc:
+        call: googleapis.firestore.v1.projects.databases.documents.get
+        args:
+          name: d1
+        result: doc
+    - other:
+        call: googleapis.pubsub.v1.projects.topics.publish
+        args:
+          topic: t
+        result: sent
+    - done:
+        return:
+          - \${doc}
+          - \${sent}
+`;
+  const run = await runWorkflowInProcess({
+    source,
+    mocks: { connectors: [{ call: 'googleapis.firestore.v1.*', result: 'firestore' }, { call: '*', result: 'default' }] },
+  });
+  assert.is(run.state, 'SUCCEEDED', JSON.stringify(run.error));
+  assert.equal(run.result, ['firestore', 'default']);
+  assert.match(refusal('connectors:\n  - call: "googleapis..*"\n    result: 1\n').message, /2:11: call 'googleapis\.\.\*' is not a dotted connector name .*a glob of one/);
+});
+
+test('a mock may match on the calling step and routine; an invalid one is refused at load (docs/mocks-and-clock.md#mocks)', async () => {
+  const source = `main:
+  steps:
+    - first:
+        call: http.get
+        args:
+          url: https://api.test/x
+        result: a
+    - second:
+        call: fetch_it
+        result: b
+    - third:
+        call: googleapis.pubsub.v1.projects.topics.publish
+        args:
+          topic: t
+        result: c
+    - done:
+        return:
+          - \${a.body}
+          - \${b}
+          - \${c}
+
+fetch_it:
+  steps:
+    - first:
+        call: http.get
+        args:
+          url: https://api.test/x
+        result: r
+    - out:
+        return: \${r.body}
+`;
+  const run = await runWorkflowInProcess({
+    source,
+    mocks: {
+      http: [
+        { match: { url: 'https://api.test/x', step: 'first', routine: 'fetch_it' }, respond: { body: 'from the subworkflow' } },
+        { match: { url: 'https://api.test/x', routine: 'main' }, respond: { body: 'from main' } },
+      ],
+      connectors: [
+        { call: '*', step: 'other', result: 'wrong step' },
+        { call: '*', step: 'third', routine: 'main', result: 'published' },
+      ],
+    },
+  });
+  assert.is(run.state, 'SUCCEEDED', JSON.stringify(run.error));
+  assert.equal(run.result, ['from main', 'from the subworkflow', 'published']);
+  assert.match(refusal('http:\n  - match: {url: "*", step: "no such-step"}\n    respond: {}\n').message, /mocks\.yaml:2:\d+: match\.step 'no such-step' is not a step name/);
+  assert.match(refusal('connectors:\n  - call: "*"\n    routine: 7\n    result: 1\n').message, /3:14: .*routine/);
+  const miss = await runWorkflowInProcess({
+    source,
+    mocks: { http: [{ match: { url: 'https://api.test/x', step: 'elsewhere' }, respond: {} }], unmatched: { http: 'error' } },
+  });
+  assert.match(String(miss.error?.message), /the calling step is "first", not "elsewhere"/);
 });
 
 test.run();

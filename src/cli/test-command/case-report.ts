@@ -5,6 +5,7 @@
  * `error` and `skipped` children), and TAP version 13.
  */
 import type { Mismatch } from './expectations.ts';
+import type { Value } from '../../lang/value.ts';
 
 /** How one case ended. `error`: the case could not be judged (invalid test file, workflow that does not deploy, timeout). */
 export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'error';
@@ -25,6 +26,8 @@ export interface CaseResult {
   /** For `failed`/`error`: the steps that ran up to the end, and the failing step's source line. */
   readonly steps?: readonly string[];
   readonly sourceLine?: string;
+  /** For `failed` when the workflow ran: its actual outcome, which `--update` writes into `expect`. */
+  readonly actual?: { readonly result?: Value; readonly error?: Value; readonly steps: readonly string[] };
 }
 
 /** Totals of a run. */

@@ -92,6 +92,14 @@ export interface RunCaseOptions {
   readonly coverage?: CoverageCounts | undefined;
 }
 
+/**
+ * A case's mocks as `test` applies them: an unmatched http.* call fails, naming the nearest mock, unless the
+ * mocks say `unmatched: {http: passthrough}` (tests should not reach the network unnoticed; docs/testing.md).
+ */
+function unmatchedFails(mocks: MockSet): MockSet {
+  return mocks.content.unmatched ? mocks : { ...mocks, unmatchedHttp: 'error' };
+}
+
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
 export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): Promise<CaseResult> {
   const started = performance.now();
@@ -105,10 +113,13 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       revisionId: p.revisionId,
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
       env: c.env,
-      mocks: c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks,
+      mocks: unmatchedFails(c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks),
       callbacks: c.callbacks,
       clock: o.clock,
       timeoutSec: c.timeoutSec,
+      playback: c.playback,
+      project: p.test.project,
+      location: p.test.location,
       ...(p.test.compat ? { compat: p.test.compat } : {}),
       ...(o.coverage ? { coverage: o.coverage } : {}),
     });
@@ -125,6 +136,8 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
     durationMs,
     mismatches,
     steps: outcome.steps,
+    ...(outcome.state === 'FAILED' ? { actual: { error: outcome.error ?? null, steps: outcome.steps } } : {}),
+    ...(outcome.state === 'SUCCEEDED' ? { actual: { result: outcome.result ?? null, steps: outcome.steps } } : {}),
     ...(outcome.failedPos
       ? { sourceLine: `${p.workflowFile}:${outcome.failedPos.line}:${outcome.failedPos.col}: ${line?.trim() ?? ''}` }
       : {}),

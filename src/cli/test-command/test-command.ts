@@ -5,13 +5,14 @@
  * Exit codes: 0 every case passed (or was skipped), 1 a case failed (a wrong result, or a workflow that does
  * not deploy), 2 a usage error or an invalid test file (file:line:col on stderr), 130/143 when interrupted.
  */
-import { mkdirSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
+import { mkdirSync, readFileSync, watch as fsWatch, writeFileSync, type FSWatcher } from 'node:fs';
 import { readBoundedFile } from '../read-bounded.ts';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './find-test-files.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './case-report.ts';
 import { parseTestFile, TestFileError, type TestFile } from './test-file.ts';
+import { applyUpdates, type CaseUpdate } from './update.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
 import { CoverageStore, type CoverageCounts } from '../../coverage/counts.ts';
 import {
@@ -38,6 +39,8 @@ Options:
   --clock <mode>        virtual (default: sleeps and backoffs take no time) | real
   --concurrency <n>     cases run at once (default 16)
   --watch               run again whenever a test, workflow or mock file changes (Ctrl-C stops)
+  -u, --update          write the actual outcome into the expect of failing cases (result or error, and
+                        steps where the case has them), keeping the rest of the file; lists each change
   --coverage            count the steps, branches and routines the cases ran; print a table per workflow file
   --coverage-reporter <name>
                         lcov | cobertura | json | html, into --coverage-dir (repeatable; implies --coverage)
@@ -69,6 +72,8 @@ interface TestArgs {
   readonly clock: ClockMode;
   readonly concurrency: number;
   readonly watch: boolean;
+  /** `--update`: failing cases get their actual outcome written into `expect` (update.ts). */
+  readonly update: boolean;
   /** Coverage (docs/coverage.md): counted when set. */
   readonly coverage?: {
     readonly reporters: readonly CoverageReporter[];
@@ -113,6 +118,7 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
         clock: { type: 'string' },
         concurrency: { type: 'string' },
         watch: { type: 'boolean' },
+        update: { type: 'boolean', short: 'u' },
         coverage: { type: 'boolean' },
         'coverage-reporter': { type: 'string', multiple: true },
         'coverage-dir': { type: 'string' },
@@ -146,6 +152,7 @@ function parseTestArgs(args: readonly string[]): TestArgs | 'help' {
     clock,
     concurrency,
     watch: o.watch ?? false,
+    update: o.update ?? false,
   };
 }
 
@@ -291,6 +298,7 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
     } else io.stdout(text);
   }
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
+  if (a.update) writeUpdates(p, results, io);
   const t = totalsOf(flat);
   const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
   if (!coverage || !a.coverage) return { code, watched: p.watched };
@@ -328,6 +336,29 @@ function whenAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/**
+ * `--update`: writes the actual outcome of each failing case into its `expect` (update.ts) and lists every
+ * change on stdout. JSON test files and cases whose workflow does not deploy are not updated.
+ */
+function writeUpdates(p: RunPlan, results: readonly CaseResult[][], io: TestIO): void {
+  p.files.forEach((f, fi) => {
+    const updates: CaseUpdate[] = [];
+    for (const r of results[fi]!) {
+      if (r.status !== 'failed' || !r.actual || !f.test) continue;
+      const index = f.test.cases.findIndex((c) => c.name === r.name);
+      if (index >= 0) updates.push({ index, name: r.name, ...r.actual });
+    }
+    if (updates.length === 0) return;
+    if (f.abs.endsWith('.json')) {
+      io.stdout(`not updated: ${f.shown}: JSON test files are not rewritten (${updates.length} failing case(s))\n`);
+      return;
+    }
+    const { text, changes } = applyUpdates(readFileSync(f.abs, 'utf8'), updates);
+    writeFileSync(f.abs, text);
+    for (const c of changes) io.stdout(`updated: ${f.shown} > ${c}\n`);
   });
 }
 

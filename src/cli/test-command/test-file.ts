@@ -9,6 +9,8 @@
  * workflow: ../workflows/order-saga.yaml   # required: relative to this file
  * mocks: ./mocks/shop.yaml                 # optional: a mock file (relative) or an inline mock map
  * env: {NAME: value}                       # optional: user env vars for every case
+ * project: my-project                      # optional: CLOUD_PROJECT_ID (default my-project)
+ * location: us-central1                    # optional: CLOUD_LOCATION (default us-central1)
  * compat: google                           # optional: spec (default) or google (docs/compat.md)
  * cases:                                   # required, at least one
  *   - name: ships an order                 # required, unique in the file
@@ -19,6 +21,8 @@
  *     skip: true                           # optional: true or a reason; the case is reported as skipped
  *     only: true                           # optional: when any case of the run has it, only those run
  *     timeout: 30                          # optional: seconds of wall time before the case fails (default 30)
+ *     playback: {times: [1764111111000.5], uuids: [...], callbacks: [URL]}  # optional: what sys.now (ms),
+ *                                          # uuid.generate and events.create_callback_endpoint give first
  *     expect:                              # optional (default: the execution succeeds)
  *       result: {status: SHIPPED}          # the result equals this (ints and doubles distinct)
  *       error: {tags: [HttpError]}         # or: the execution fails with an error containing this map
@@ -34,6 +38,7 @@ import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
 import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
 import { parseCompat, type Compat } from '../../lang/compat.ts';
+import type { PlaybackValues } from '../../service/recording/recording.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
@@ -88,6 +93,8 @@ export interface TestCase {
   readonly only: boolean;
   /** Wall-time limit of the case, seconds. */
   readonly timeoutSec: number;
+  /** Times (ms since the epoch) and UUIDs the execution reads first, in order (a recorded run's: docs/recording.md). */
+  readonly playback?: PlaybackValues;
   readonly expect: Expectations;
 }
 
@@ -98,6 +105,9 @@ export interface TestFile {
   /** A mock file path (relative to the test file, with where it is written) or inline mocks, when given. */
   readonly mocks?: Located<string> | MockSet;
   readonly env: Readonly<Record<string, string>>;
+  /** CLOUD_PROJECT_ID and CLOUD_LOCATION of its executions, when the file sets them. */
+  readonly project?: string;
+  readonly location?: string;
   /** `google`: the workflow is read and run with Google's behaviour where it and the spec differ. */
   readonly compat?: Compat;
   readonly cases: readonly TestCase[];
@@ -109,8 +119,9 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 /** Default wall-time limit of a case, seconds. */
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
-const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'compat', 'cases']);
-const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'expect']);
+const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'project', 'location', 'compat', 'cases']);
+const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
+const PLAYBACK_KEYS = new Set(['times', 'uuids', 'callbacks']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
 
@@ -136,6 +147,8 @@ export function parseTestFile(file: string, text: string): TestFile {
   const workflow = { value: r.string(workflowNode, 'workflow'), pos: r.pos(workflowNode) };
   const mocksNode = r.get(root, 'mocks');
   const env = r.env(r.get(root, 'env'));
+  const projectNode = r.get(root, 'project');
+  const locationNode = r.get(root, 'location');
   const compatNode = r.get(root, 'compat');
   const compat = compatNode ? parseCompat(r.string(compatNode, 'compat')) : 'spec';
   if (compat === undefined) r.fail(compatNode!, "'compat' must be spec or google");
@@ -153,6 +166,8 @@ export function parseTestFile(file: string, text: string): TestFile {
     workflow,
     ...(mocksNode ? { mocks: r.mocks(mocksNode) } : {}),
     env,
+    ...(projectNode ? { project: r.string(projectNode, 'project') } : {}),
+    ...(locationNode ? { location: r.string(locationNode, 'location') } : {}),
     ...(compat === 'google' ? { compat } : {}),
     cases,
   };
@@ -260,6 +275,7 @@ class Reader {
       timeoutSec = t;
     }
     const expectNode = this.get(m, 'expect');
+    const playbackNode = this.get(m, 'playback');
     return {
       name,
       pos: this.pos(n),
@@ -270,7 +286,32 @@ class Reader {
       ...(skip !== undefined ? { skip } : {}),
       only: onlyNode?.kind === 'scalar' && onlyNode.value === true,
       timeoutSec,
+      ...(playbackNode ? { playback: this.playback(playbackNode) } : {}),
       expect: expectNode ? this.expect(expectNode) : {},
+    };
+  }
+
+  playback(n: SNode): PlaybackValues {
+    const m = this.map(n, "'playback'");
+    this.keys(m, PLAYBACK_KEYS, "'playback'");
+    const list = (key: string): readonly SNode[] => {
+      const v = this.get(m, key);
+      if (v && v.kind !== 'seq') this.fail(v, `'playback.${key}' must be a list`);
+      return v ? v.items : [];
+    };
+    return {
+      times: list('times').map((t) => {
+        const v = t.kind === 'scalar' ? t.value : undefined;
+        const x = typeof v === 'bigint' ? Number(v) : v;
+        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) this.fail(t, "'playback.times' holds milliseconds since the epoch (numbers of 0 or more)");
+        return x;
+      }),
+      uuids: list('uuids').map((u) => this.string(u, 'playback.uuids[]')),
+      callbacks: list('callbacks').map((u) => {
+        const url = this.string(u, 'playback.callbacks[]');
+        if (!/^https?:\/\/[^/]+\/callbacks\/[0-9A-Za-z_-]+$/.test(url)) this.fail(u, "'playback.callbacks' holds callback URLs (http://host/callbacks/ID)");
+        return url;
+      }),
     };
   }
 

@@ -49,6 +49,11 @@ export interface CallbackOwner {
   readonly executionName: string;
   /** True while the execution is ACTIVE; a callback of an ended execution refuses requests. */
   isActive(): boolean;
+  /**
+   * The URL the next callback gets, when it must be one a recorded run created (a played-back test case:
+   * docs/recording.md); undefined: a new random ID under the registry's base URL.
+   */
+  nextUrl?(): string | undefined;
 }
 
 /** @internal One waiter of `await_callback`. */
@@ -242,8 +247,10 @@ export class CallbackRegistry {
     if (!CALLBACK_METHODS.has(m)) {
       throw WorkflowError.of('ValueError', `http_callback_method must be one of ${[...CALLBACK_METHODS].join(', ')}; got "${method}"`);
     }
-    const id = newCallbackId();
-    const url = `${this.baseUrl}/callbacks/${id}`;
+    const given = owner.nextUrl?.();
+    const givenId = given?.slice(given.lastIndexOf('/') + 1);
+    const id = givenId && !this.#byId.has(givenId) ? givenId : newCallbackId();
+    const url = givenId === id ? given! : `${this.baseUrl}/callbacks/${id}`;
     // An execution cancelled or ended under a running step registers nothing: nobody could forget it.
     const registered = owner.isActive();
     const resource: Callback = {

@@ -9,6 +9,7 @@ import type { HistoryLevel } from './prepare-execution.ts';
 import type { StepHistory } from '../history/step-history.ts';
 import type { StepHistoryReader } from '../history/settled-history.ts';
 import type { Execution } from '../model.ts';
+import type { Recording } from '../recording/recording.ts';
 import { splitName } from '../names.ts';
 import { ApiError } from '../errors.ts';
 
@@ -32,6 +33,8 @@ export interface ExecutionRecord {
   readonly callLogLevel: CallLogLevel | undefined;
   /** Its outbound calls (set when it starts; dropped at the end when it made none). */
   calls?: CallLog | undefined;
+  /** What it took in besides its calls (set when it starts; src/service/recording/recording.ts). */
+  inputs?: Recording | undefined;
   /** The execution that started it through the Workflow Executions connector. */
   readonly parent: string | undefined;
   /** 0 for an execution started through the API, its parent's depth + 1 for a child. */

@@ -5,6 +5,8 @@
  * differ only in the options they pass: the clock, the mocks, the step history level, the call log level,
  * where sys.log and call log lines go, the callback hub and the connectors the emulator runs itself (child
  * workflows, https://cloud.google.com/workflows/docs/reference/googleapis/workflowexecutions/Overview).
+ * Every execution built here is recorded (src/service/recording/recording.ts): the times it reads, the UUIDs it
+ * draws, the environment it reads and the callbacks it receives, beside its outbound calls.
  */
 import type { CoverageCounts } from '../../coverage/counts.ts';
 import type { StepEnd, StepEvent, StepGate, StepObserver } from '../../engine/hooks.ts';
@@ -18,6 +20,7 @@ import { executionEnv, type ExecutionIds } from '../../stdlib/sys.ts';
 import type { CallbackHub, Clock, FunctionLibrary, LogEntry } from '../../stdlib/types.ts';
 import { callLogObserver, type CallLogLevel } from './call-log-observer.ts';
 import { StepHistory } from '../history/step-history.ts';
+import { Recording, recordingCallbacks, recordingClock, recordingEnv, recordingUuid, type PlaybackValues } from '../recording/recording.ts';
 
 /** The step history an execution records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries): none, basic, or detailed (with variables). */
 export type HistoryLevel = 'none' | 'basic' | 'detailed';
@@ -52,6 +55,8 @@ export interface ExecutionOptions {
   readonly callbacks: CallbackHub;
   /** Connectors the emulator runs itself (asked for on the first connector call), mocks winning over them. */
   readonly connectors?: (() => ReadonlyMap<string, ConnectorImpl>) | undefined;
+  /** Times and UUIDs to hand back in order before the clock's and the platform's (a replay's, a test case's). */
+  readonly playback?: PlaybackValues | undefined;
   /** The service's budget of recorded call bytes (docs/limits.md), shared by its executions; none in one-off runs. */
   readonly recordedBytes?: RecordedBytes | undefined;
   /** `google`: Google's behaviour where it and the emulator's default differ (docs/compat.md). */
@@ -75,6 +80,8 @@ export interface PreparedExecution {
   readonly calls: CallLog;
   /** Its step history, unless the level is `none`. */
   readonly history: StepHistory | undefined;
+  /** What it takes in from outside besides its calls (times, UUIDs, env reads, callbacks), filled as it runs. */
+  readonly recording: Recording;
 }
 
 /** Builds one execution's dependencies from `o` (see the module header). Never throws. */
@@ -102,14 +109,16 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
         write: o.writeCallLog,
       })
     : undefined;
+  const recording = new Recording();
   const counting = o.coverage?.observer();
   const observer = history && counting ? new BothObservers(history, counting) : (history ?? counting);
   const deps: ExecutionDeps = {
-    clock,
+    clock: recordingClock(clock, recording, o.playback),
     fetch: mocked.fetch,
-    env: executionEnv(o.ids, o.userEnv, o.baseEnv),
+    env: recordingEnv(executionEnv(o.ids, o.userEnv, o.baseEnv), recording),
     log: o.log,
-    callbacks: o.callbacks,
+    callbacks: recordingCallbacks(o.callbacks, recording),
+    uuid: recordingUuid(recording, o.playback),
     library: o.library,
     ...(o.compat === 'google' ? { compat: o.compat } : {}),
     hooks: {
@@ -118,7 +127,7 @@ export function prepareExecution(o: ExecutionOptions): PreparedExecution {
       ...(o.debugger ? withDebugger(observer, o.debugger) : observer ? { observer } : {}),
     },
   };
-  return { deps, calls: mocked.calls, history };
+  return { deps, calls: mocked.calls, history, recording };
 }
 
 /**

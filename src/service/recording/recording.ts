@@ -1,0 +1,138 @@
+/**
+ * The recording of one execution: what it took in from outside, so that a run can be turned into a test case
+ * (src/service/recording/test-case.ts) and its values played back (docs/recording.md). Besides the outbound calls of
+ * the call record (src/mocks/call-log.ts) it holds the environment variables the workflow read
+ * (`sys.get_env`), the callback endpoints it created and the requests they delivered
+ * (`events.create_callback_endpoint`, `events.await_callback`), the times it read (`sys.now`, `sys.log` and
+ * `sys.sleep_until` read the clock) and the random values it drew (`uuid.generate`).
+ *
+ * Bounded like the call record: at most {@link MAX_RECORDED} items of each kind are kept (the first ones: a
+ * replay needs a recording's beginning), and `truncated` says when more were drawn. It lives as long as its
+ * execution and is freed with it.
+ */
+import { isMap, type Value } from '../../lang/value.ts';
+import type { CallbackHub, Clock } from '../../stdlib/types.ts';
+
+/** Items of each kind kept per execution (times, random values, env reads, callbacks). */
+export const MAX_RECORDED = 10_000;
+
+/** One callback request an execution received, as `events.await_callback` gave it to the workflow. */
+export interface RecordedCallback {
+  /** The request's method, headers (names lower-case), query parameters and decoded body. */
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: Value | undefined;
+}
+
+/**
+ * Values an execution reads in order (and a replay hands back in the same order): times in milliseconds
+ * since the epoch, as the clock gave them, and the UUIDs `uuid.generate` returned.
+ */
+export interface PlaybackValues {
+  readonly times: readonly number[];
+  readonly uuids: readonly string[];
+  /** The URLs of the callbacks created, in order (their IDs are random). */
+  readonly callbacks?: readonly string[] | undefined;
+}
+
+/** What one execution took in from outside, besides its outbound calls (see the module header). */
+export class Recording {
+  /** Times read, ms since the epoch, in order. */
+  readonly times: number[] = [];
+  /** UUIDs drawn by `uuid.generate`, in order. */
+  readonly uuids: string[] = [];
+  /** Environment variables read by name: the value, or null when unset. First read wins. */
+  readonly env = new Map<string, string | null>();
+  /** The maps `events.create_callback_endpoint` returned (their URLs hold the random callback IDs). */
+  readonly callbacksCreated: Value[] = [];
+  /** The callback requests delivered to the workflow, in order. */
+  readonly callbacks: RecordedCallback[] = [];
+  /** True when an item was drawn after {@link MAX_RECORDED} of its kind were kept. */
+  truncated = false;
+
+  /** Appends to one of the lists unless it is full. */
+  keep<T>(list: T[], item: T): void {
+    if (list.length < MAX_RECORDED) list.push(item);
+    else this.truncated = true;
+  }
+}
+
+/**
+ * The clock an execution reads through: `now()` is recorded in `rec` and, while `playback` has times left,
+ * answered from them (a replay sees the times of the run it replays); sleeps and deadlines are `clock`'s.
+ */
+export function recordingClock(clock: Clock, rec: Recording, playback?: PlaybackValues): Clock {
+  let next = 0;
+  const times = playback?.times ?? [];
+  return {
+    now: () => {
+      const t = next < times.length ? times[next++]! : clock.now();
+      rec.keep(rec.times, t);
+      return t;
+    },
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    ...(clock.deadline ? { deadline: (ms: number, signal?: AbortSignal) => clock.deadline!(ms, signal) } : {}),
+  };
+}
+
+/** `uuid.generate` for an execution: recorded, and answered from `playback` while it has UUIDs left. */
+export function recordingUuid(rec: Recording, playback?: PlaybackValues): () => string {
+  let next = 0;
+  const uuids = playback?.uuids ?? [];
+  return () => {
+    const u = next < uuids.length ? uuids[next++]! : crypto.randomUUID();
+    rec.keep(rec.uuids, u);
+    return u;
+  };
+}
+
+/** The environment `sys.get_env` reads, each name read recorded with its value (null: unset). */
+export function recordingEnv(env: ReadonlyMap<string, string>, rec: Recording): ReadonlyMap<string, string> {
+  return new (class extends Map<string, string> {
+    override get(key: string): string | undefined {
+      const v = env.get(key);
+      if (!rec.env.has(key)) {
+        if (rec.env.size < MAX_RECORDED) rec.env.set(key, v ?? null);
+        else rec.truncated = true;
+      }
+      return v;
+    }
+    override has(key: string): boolean {
+      return this.get(key) !== undefined;
+    }
+  })(env);
+}
+
+/** The callback hub an execution uses, each endpoint created and each request delivered recorded. */
+export function recordingCallbacks(hub: CallbackHub, rec: Recording): CallbackHub {
+  return {
+    create: (method) => {
+      const made = hub.create(method);
+      rec.keep(rec.callbacksCreated, made);
+      return made;
+    },
+    await: (callback, timeoutMs, signal) =>
+      hub.await(callback, timeoutMs, signal).then((got) => {
+        const req = isMap(got) ? got.get('http_request') : undefined;
+        if (isMap(req)) rec.keep(rec.callbacks, deliveredRequest(req));
+        return got;
+      }),
+  };
+}
+
+/** The request of an `events.await_callback` answer's `http_request` map. */
+function deliveredRequest(req: Map<string, Value>): RecordedCallback {
+  const text = (m: Value | undefined): Record<string, string> => {
+    const out: Record<string, string> = {};
+    if (isMap(m)) for (const [k, v] of m) out[k] = typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : String(v);
+    return out;
+  };
+  const method = req.get('method');
+  return {
+    method: typeof method === 'string' ? method : 'POST',
+    headers: text(req.get('headers')),
+    query: text(req.get('query')),
+    body: req.get('body'),
+  };
+}
