@@ -224,6 +224,9 @@ s('the start form works from the keyboard alone (docs/web-ui.md#pages)', async (
   await page.getByLabel('Argument (JSON)').focus();
   await page.keyboard.type('{"name": "Kay"}');
   await page.keyboard.press('Tab');
+  // The Debug box sits between the argument and the button (docs/debugging.md); left unticked.
+  assert.is(await page.evaluate(() => document.activeElement?.id), 'debug-start');
+  await page.keyboard.press('Tab');
   assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Start execution');
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/ui\/executions\/hello\/[^/]+$/);
