@@ -5,7 +5,7 @@
  * waits, attached by workflow, for the next execution of its workflow (held until the client's configuration
  * is done). Every other execution runs without one, at full speed.
  */
-import type { DebuggedExecution } from '../service/core.ts';
+import type { DebuggedExecution } from '../service/service-core-options.ts';
 import type { DebuggerHooks } from '../service/executions/prepare-execution.ts';
 import { WorkflowError } from '../lang/errors.ts';
 import { parseJson } from '../lang/json.ts';
