@@ -3,6 +3,7 @@
 // - the longest event-loop stall (perf_hooks.monitorEventLoopDelay, p99 and max) while one execution runs a
 //   100,000-iteration loop of map assignments beside a REST load (GETs in a loop), plus the slowest GET;
 // - the time of that loop at 10k, 20k and 40k iterations, and how it grows (linear: 40k takes 4x 10k);
+// - the time per 1,000 entries of `m[k]: ${len(m)}` (top level and nested) from 10k to 80k entries (linear: flat);
 // - RSS after the YAML alias bomb (REST create) and the string bomb (an execution that builds a huge string
 //   and calls text.find_all on it), against RSS before.
 // Usage: node --expose-gc --import tsx bench/robustness.bench.ts   (or: npm run bench -- robustness)
@@ -22,7 +23,7 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
  * A loop of `n` map assignments (`m[string(i)]: true`, the shape that froze the API for 34 s at 20,000 keys),
  * over at most `keys` distinct keys (the 512 KB variable memory holds about 70,000 such entries).
  */
-const mapLoop = (n: number, keys = n): string => `main:
+const mapLoop = (n: number, keys = n, path = 'm', value = 'true'): string => `main:
   steps:
     - init:
         assign:
@@ -34,21 +35,23 @@ const mapLoop = (n: number, keys = n): string => `main:
           steps:
             - put:
                 assign:
-                  - m[string(i % ${keys})]: true
+                  - ${path}[string(i % ${keys})]: ${value}
     - done:
-        return: \${len(m)}
+        return: \${len(${path})}
 `;
+
+// In-process executions: the real clock, no logs, no outbound calls.
+const deps: ExecutionDeps = {
+  clock: systemClock,
+  fetch: globalThis.fetch,
+  env: new Map(),
+  log: () => {},
+  callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+  library: DEFINITION_LIBRARY,
+};
 
 // 1. Loop time at 10k, 20k, 40k iterations, in process (best of 5).
 {
-  const deps: ExecutionDeps = {
-    clock: systemClock,
-    fetch: globalThis.fetch,
-    env: new Map(),
-    log: () => {},
-    callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
-    library: DEFINITION_LIBRARY,
-  };
   const times: number[] = [];
   // Warm the engine up first, so the first size does not carry the JIT's start.
   await runExecution(compileDefinition(mapLoop(40_000), DEFINITION_LIBRARY), null, deps, new AbortController().signal);
@@ -64,6 +67,27 @@ const mapLoop = (n: number, keys = n): string => `main:
     report(`loop of ${n.toLocaleString('en-US')} map assignments`, best, 'ms');
   }
   report('map-assignment loop growth, time(40k) / time(10k)', times[2]! / times[0]!, 'x (linear: 4)', { value: 5, higherIsBetter: false });
+}
+
+// 1b. Filling a map whose value reads it (`m[k]: ${len(m)}`, top level and through a nested path): the
+// time per 1,000 entries at 10k, 20k, 40k and 80k entries, and how it grows (linear: flat). The values are
+// booleans so 80,000 entries stay within the 512 KB variable memory.
+{
+  for (const [what, path] of [['m[k]: len(m)', 'm'], ['m["a"]["b"][k]: len(m["a"]["b"])', 'm["a"]["b"]']] as const) {
+    const perK: number[] = [];
+    for (const n of [10_000, 20_000, 40_000, 80_000]) {
+      const def = compileDefinition(mapLoop(n, n, path, `\${len(${path}) >= 0}`), DEFINITION_LIBRARY);
+      let best = Infinity;
+      for (let round = 0; round < 3; round++) {
+        const t0 = performance.now();
+        await runExecution(def, null, deps, new AbortController().signal);
+        best = Math.min(best, performance.now() - t0);
+      }
+      perK.push(best / (n / 1000));
+      report(`${what}, ${n.toLocaleString('en-US')} entries: time per 1,000 entries`, best / (n / 1000), 'ms');
+    }
+    report(`${what}: time per 1,000 entries at 80k / at 10k`, perK[3]! / perK[0]!, 'x (linear: 1)', { value: 1.5, higherIsBetter: false });
+  }
 }
 
 // 2. Event-loop stall and REST latency while one execution runs a 100,000-iteration loop beside a REST load.

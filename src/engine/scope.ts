@@ -193,17 +193,21 @@ export class Scope implements Env {
   }
 
   lookup(name: string): Value | undefined {
+    const v = this.peek(name);
+    // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
+    if (typeof v === 'object' && v === this.exec.owned) {
+      this.exec.owned = undefined;
+      this.exec.ownedInner = undefined;
+    }
+    return v;
+  }
+
+  /** A read that keeps no list or map of the value (Env.peek): the variable's sole hold stays. */
+  peek(name: string): Value | undefined {
     let s: Scope | undefined = this;
     do {
       const v = s.vars.get(name);
-      if (v !== undefined) {
-        // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
-        if (typeof v === 'object' && v === this.exec.owned) {
-          this.exec.owned = undefined;
-          this.exec.ownedInner = undefined;
-        }
-        return v;
-      }
+      if (v !== undefined) return v;
       s = s.parent;
     } while (s);
     return undefined;
