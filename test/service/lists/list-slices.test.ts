@@ -1,0 +1,118 @@
+// A list filter over a long list is tested a slice at a time, with turns of the event loop between slices
+// (docs/limits.md#list-filters), so one list request cannot hold the other requests and the executions:
+// in process against listPage, and black-box over REST, where a GET sent after a long filtered list is
+// answered before it. Google's list filters: https://google.aip.dev/160.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { EXECUTION_FIELDS, executionPageSizes, FILTER_SLICE, listPage, type ListPage } from '../../../src/service/lists/list-page.ts';
+import { parseFilter } from '../../../src/service/lists/list-filter.ts';
+import type { Execution } from '../../../src/service/model.ts';
+import { startServer } from '../../../src/server.ts';
+
+const s = suite('list filters over long lists (slices)');
+
+const STATES = ['SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
+
+/** `n` finished executions, newest first, as the service lists them. */
+function executions(n: number): Execution[] {
+  const out: Execution[] = [];
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  for (let i = n - 1; i >= 0; i--) {
+    const start = new Date(t0 + i * 1000).toISOString();
+    out.push({
+      name: `projects/p/locations/l/workflows/w/executions/${i.toString(16).padStart(8, '0')}`,
+      state: STATES[i % STATES.length]!,
+      createTime: start,
+      startTime: start,
+      endTime: start,
+      duration: `${i % 7}s`,
+      workflowRevisionId: `00000${i % 3}-abc`,
+    } as Execution);
+  }
+  return out;
+}
+
+// 32 restrictions, the most a filter may have: every item is tested against most of them.
+const FILTER = Array.from({ length: 31 }, (_, i) => `workflowRevisionId="x${i}"`).join(' OR ') + ' OR state="FAILED"';
+const ITEMS = executions(40 * FILTER_SLICE);
+const SIZES = executionPageSizes('BASIC');
+
+s('a filter over 40 slices of items gives the event loop turns: an immediate set when the list starts runs before the page comes', async () => {
+  const answer = listPage(ITEMS, { filter: FILTER, pageSize: 1000 }, EXECUTION_FIELDS, SIZES, (e) => e.name);
+  let turns = 0;
+  const tick = (): void => {
+    turns++;
+    if (!done) setImmediate(tick);
+  };
+  let done = false;
+  setImmediate(tick);
+  const page = await answer;
+  done = true;
+  assert.ok(turns >= 10, `${turns} turns of the event loop while 40 slices were tested`);
+  const want = ITEMS.filter(parseFilter(FILTER, EXECUTION_FIELDS));
+  assert.is(page.items.length, 1000);
+  assert.equal(page.items, want.slice(0, 1000));
+});
+
+s('a page token and an orderBy work the same when the filter is tested in slices', async () => {
+  const all: string[] = [];
+  let token = '';
+  do {
+    const page: ListPage<Execution> = await listPage(ITEMS, { filter: 'state="CANCELLED"', orderBy: 'startTime', pageSize: 1000, pageToken: token }, EXECUTION_FIELDS, SIZES, (e) => e.name);
+    all.push(...page.items.map((e) => e.name));
+    token = page.nextPageToken;
+  } while (token !== '');
+  const want = ITEMS.filter((e) => e.state === 'CANCELLED')
+    .slice()
+    .reverse()
+    .map((e) => e.name);
+  assert.equal(all, want);
+});
+
+s('a list of at most one slice answers at once, without a promise', () => {
+  const page = listPage(ITEMS.slice(0, FILTER_SLICE), { filter: FILTER }, EXECUTION_FIELDS, SIZES, (e) => e.name);
+  assert.not.instance(page, Promise);
+});
+
+s('a bad filter over a long list is still thrown at once (400), not a rejected promise', () => {
+  assert.throws(() => listPage(ITEMS, { filter: 'state=' }, EXECUTION_FIELDS, SIZES, (e) => e.name), /invalid filter/);
+});
+
+s('over REST: a GET sent while a filtered list of 30,000 executions is being built is answered before the list', async () => {
+  const server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} }, printExecutionEnd: () => {} });
+  try {
+    const api = `${server.url}/v1/projects/my-project/locations/us-central1/workflows`;
+    server.service.createWorkflow('quick', { sourceContents: 'main:\n  steps:\n    - done:\n        return: 1\n' });
+    let last = '';
+    for (let i = 0; i < 30_000; i++) {
+      last = server.service.createExecution('quick', {}).name;
+      // Let them finish: ACTIVE executions are capped.
+      if (i % 500 === 499) await new Promise((r) => setImmediate(r));
+    }
+    const order: string[] = [];
+    // The GET is sent from inside the list request, once its list is taken and before its filter runs.
+    let get: Promise<void> | undefined;
+    const service = server.service as { listExecutions: (id: string) => Execution[] };
+    const listExecutions = service.listExecutions;
+    service.listExecutions = (id) => {
+      get ??= fetch(`${server.url}/v1/${last}`).then(async (r) => {
+        assert.is(r.status, 200);
+        await r.json();
+        order.push('get');
+      });
+      return listExecutions(id);
+    };
+    const filter = FILTER.replace('state="FAILED"', 'state="SUCCEEDED"');
+    const list = fetch(`${api}/quick/executions?view=BASIC&pageSize=1000&filter=${encodeURIComponent(filter)}`).then(async (r) => {
+      assert.is(r.status, 200, await r.clone().text());
+      order.push(`list of ${((await r.json()) as { executions: unknown[] }).executions.length}`);
+    });
+    await list;
+    await get;
+    assert.equal(order, ['get', 'list of 1000']);
+  } finally {
+    await server.close();
+  }
+});
+
+s.run();
