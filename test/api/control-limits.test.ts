@@ -76,4 +76,65 @@ s('DNS rebinding: a browser\'s read under a name the emulator does not answer to
   assert.is(d.status, 200, d.text);
 });
 
+// Each execution starts two more of itself (skip_polling: it does not wait on them), computes a little and
+// then waits for a callback nobody sends: 2,047 executions down to the nesting bound, all ACTIVE at once.
+const STORM = `main:
+  steps:
+    - spawn:
+        for:
+          value: i
+          range: [1, 2]
+          steps:
+            - child:
+                try:
+                  call: googleapis.workflowexecutions.v1.projects.locations.workflows.executions.create
+                  args:
+                    parent: projects/my-project/locations/us-central1/workflows/storm
+                    execution: {argument: {}}
+                    connector_params: {skip_polling: true}
+                except:
+                  as: e
+                  steps:
+                    - deep:
+                        next: continue
+    - work:
+        for:
+          value: i
+          range: [1, 200]
+          steps:
+            - step:
+                assign:
+                  - x: \${i}
+    - cb:
+        call: events.create_callback_endpoint
+        result: cb
+    - wait:
+        call: events.await_callback
+        args:
+          callback: \${cb}
+          timeout: 3600
+`;
+
+s('a storm of executions that start executions keeps the control API and the web UI answering, and reset ends it (docs/limits.md "Executions")', async () => {
+  const api = '/v1/projects/my-project/locations/us-central1';
+  assert.is((await post(`${api}/workflows?workflowId=storm`, { sourceContents: STORM })).status, 200);
+  const top = (await post(`${api}/workflows/storm/executions`, {})).json as { name: string };
+  // Wait until the storm is wide: a thousand executions ACTIVE at once.
+  let active = 0;
+  for (let i = 0; i < 500 && active < 1000; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const list = (await (await fetch(`${server.url}${api}/workflows/storm/executions?view=BASIC&pageSize=1000&filter=state%3D%22ACTIVE%22`)).json()) as { executions?: unknown[] };
+    active = list.executions?.length ?? 0;
+  }
+  assert.ok(active >= 1000, `${active} executions ACTIVE`);
+  for (const path of ['/emulator/v1/health', '/emulator/v1/clock', '/ui', `/v1/${top.name}`]) {
+    assert.is((await raw('GET', path, { host: 'localhost' })).status, 200, path);
+  }
+  assert.is((await post('/emulator/v1/reset', {})).status, 200);
+  // Nothing of the storm is left: its workflow and executions are gone, and nothing runs on.
+  assert.is((await raw('GET', `/v1/${top.name}`, { host: 'localhost' })).status, 404);
+  assert.is((await raw('GET', `${api}/workflows/storm`, { host: 'localhost' })).status, 404);
+  assert.is([...server.service.listWorkflows()].length, 0);
+});
+
 s.run();
