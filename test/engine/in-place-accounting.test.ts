@@ -18,8 +18,9 @@ const PAD = 'x'.repeat(1000);
 
 /**
  * A loop that fills `m` (through `path`, e.g. `m` or `m["a"]["b"]`) with `value` until the memory limit
- * fails the execution; `copy` first reads the whole map in a call that keeps nothing of it (`map.get`), which
- * makes the engine copy the map (and measure the copy from scratch) at each assignment.
+ * fails the execution; `copy` first puts the whole map in a list (`len([m])`: a list that holds `m` takes
+ * the variable's sole hold away), which makes the engine copy the map (and measure the copy from scratch) at
+ * each assignment.
  */
 function fill(path: string, value: string, copy: boolean): string {
   return `main:
@@ -27,7 +28,7 @@ function fill(path: string, value: string, copy: boolean): string {
     - init:
         assign:
           - m: {a: {b: {}}}
-          - seen: null
+          - seen: 0
           - pad: ${PAD}
     - loop:
         for:
@@ -36,7 +37,7 @@ function fill(path: string, value: string, copy: boolean): string {
           steps:
             - put:
                 assign:
-${copy ? '                  - seen: ${map.get(m, "none")}\n' : ''}                  - ${path}["k" + string(i)]: \${${value}}
+${copy ? '                  - seen: ${len([m]) - 1}\n' : ''}                  - ${path}["k" + string(i)]: \${${value}}
     - done:
         return: \${len(${path})}
 `;

@@ -22,7 +22,9 @@ type Op =
   | { op: 'count'; map: 'a' | 'b'; key: string }
   | { op: 'innerPut'; map: 'a' | 'b'; key: string; n: number }
   | { op: 'grab'; map: 'a' | 'b' }
-  | { op: 'peekScalar'; map: 'a' | 'b'; key: string; n: number };
+  | { op: 'peekScalar'; map: 'a' | 'b'; key: string; n: number }
+  | { op: 'mapGet'; map: 'a' | 'b' }
+  | { op: 'keysOf'; map: 'a' | 'b' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('put' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('p', 'q', 'r', 's'), n: fc.nat(99) }) },
@@ -37,6 +39,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('innerPut' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('y', 'z'), n: fc.nat(99) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('grab' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('peekScalar' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('p', 'q'), n: fc.nat(99) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('mapGet' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('keysOf' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
 );
 
 /** The assignment in workflow syntax, and the same on the reference (plain JS values copied on assignment). */
@@ -77,6 +81,12 @@ function apply(o: Op, v: Record<string, any>): string {
     case 'peekScalar':
       v[o.map][o.key] = v[o.map].inner.z + o.n;
       return `- ${o.map}["${o.key}"]: \${${o.map}["inner"].z + ${o.n}}`;
+    case 'mapGet':
+      v.g = clone(v[o.map].inner);
+      return `- g: \${map.get(${o.map}, "inner")}`;
+    case 'keysOf':
+      v.seen = (v.seen ?? 0) + Object.keys(v[o.map]).length;
+      return `- seen: \${seen + len(keys(${o.map}))}`;
   }
 }
 

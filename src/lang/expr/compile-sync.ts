@@ -239,10 +239,12 @@ function callFn(e: Extract<Expr, { kind: 'call' }>): Fn {
     return (env) => not(o(env));
   }
   const name = e.callee;
-  // len() keeps nothing of its argument (the definition compiler makes a subworkflow named len async).
-  const args = e.args.map((a) => (name === 'len' && chainRoot(a) !== undefined ? peekFn(a) : compileSync(a)));
+  // A subworkflow of the same name would make the call async: here the name is the library's function.
+  const peeking = PEEKING_CALLS.get(name);
+  const root = peeking !== undefined && e.args.length > 0 ? chainRoot(e.args[0]!) : undefined;
+  const args = e.args.map((a, i) => (i === 0 && root !== undefined ? peekFn(a) : compileSync(a)));
   const n = args.length;
-  return (env) => {
+  const call: Fn = (env) => {
     const vals: Value[] = new Array(n);
     for (let i = 0; i < n; i++) vals[i] = args[i]!(env);
     const r = env.call(name, vals);
@@ -253,7 +255,21 @@ function callFn(e: Extract<Expr, { kind: 'call' }>): Fn {
     }
     return r;
   };
+  return peeking === 'part' && root !== undefined ? keptFn(call, root) : call;
 }
+
+/**
+ * Standard-library functions whose first argument, a read path, is read with {@link Env.peek}: `nothing`
+ * when the result holds no list or map of it (`len`; `keys`, a new list of strings; `json.encode*`, bytes or
+ * a string), `part` when the result may be a part of it (`map.get`: then as {@link keptFn} says).
+ */
+const PEEKING_CALLS: ReadonlyMap<string, 'nothing' | 'part'> = new Map([
+  ['len', 'nothing'],
+  ['keys', 'nothing'],
+  ['json.encode', 'nothing'],
+  ['json.encode_to_string', 'nothing'],
+  ['map.get', 'part'],
+]);
 
 function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
   const l = compileSync(e.left);
