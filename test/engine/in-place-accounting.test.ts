@@ -2,6 +2,7 @@
 // measure. A map or list only one variable holds is changed in place, also when the assigned value reads the
 // variable without keeping any of it (`m[k]: ${len(m)}`, `k in m`, `m[k]` giving a scalar), so its size is
 // kept by increments instead of measuring the whole value again (docs/limits.md#assignments-into-nested-paths).
+// That the map is changed in place, not copied, is seen by an observer: the same map at every step.
 // The increments must give exactly what measuring does: the 512 KB variable memory
 // (https://cloud.google.com/workflows/quotas, "Memory") must stop a workflow at the same entry whether the
 // engine changed its map in place or copied it each time.
@@ -11,7 +12,8 @@ import { compileDefinition } from '../../src/lang/definition/compile.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import { fromJs, sizeOf, toJs, type Value } from '../../src/lang/value.ts';
-import { failure, harness } from './helpers.ts';
+import { failure, harness, run } from './helpers.ts';
+import type { StepObserver } from '../../src/engine/hooks.ts';
 
 // About 1 KB an entry, so the 512 KB limit comes after about 500 entries.
 const PAD = 'x'.repeat(1000);
@@ -57,6 +59,48 @@ for (const [name, path, value] of VALUES) {
     assert.match(inPlace.message, /^variables use \d+ bytes, over the memory limit of 524288 bytes/);
     assert.is(inPlace.message, copied.message);
     assert.is(inPlace.step, copied.step);
+  });
+}
+
+for (const [name, value] of [
+  ['len(m)', 'len(m)'],
+  ['k in m, m[k] giving a scalar', 'if("k1" in m, m["k1"] + len(m), 0)'],
+  ['map.get(m, k) and keys(m)', 'default(map.get(m, "k1"), 0) + len(keys(m))'],
+] as const) {
+  test(`m[k]: \${${name}} changes m in place: one map across 1,000 assignments, not a copy each time`, async () => {
+    // The map each \`put\` step starts with, as the engine holds it (an observer sees the variables themselves).
+    const seen = new Set<unknown>();
+    const observer: StepObserver = {
+      enter(event) {
+        if (event.step === 'put') seen.add(event.variables().get('m'));
+        return undefined;
+      },
+      leave() {},
+    };
+    const h = harness();
+    const out = await run(
+      `main:
+  steps:
+    - init:
+        assign:
+          - m: {}
+    - loop:
+        for:
+          value: i
+          range: [1, 1000]
+          steps:
+            - put:
+                assign:
+                  - m["k" + string(i)]: \${${value}}
+    - done:
+        return: \${len(m)}
+`,
+      undefined,
+      { ...h, deps: { ...h.deps, hooks: { observer } } },
+    );
+    assert.equal(out, { result: '1000' });
+    // The literal {} and the copy the first assignment makes; every later one changes that copy.
+    assert.ok(seen.size <= 2, `${seen.size} different maps`);
   });
 }
 
