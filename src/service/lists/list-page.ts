@@ -19,6 +19,7 @@
  */
 import { ApiError } from '../errors.ts';
 import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './list-filter.ts';
+import { filterInSlices, sortInSlices } from './in-slices.ts';
 import type { Execution, Workflow } from '../model.ts';
 
 /** The paging parameters of a list call; an empty string is the same as absent. */
@@ -84,16 +85,10 @@ export const REVISION_PAGE_SIZES: PageSizes = { defaultSize: 20, maxSize: 100 };
 export const WORKFLOW_PAGE_SIZES: PageSizes = { defaultSize: 500, maxSize: 1000 };
 
 /**
- * Items a list tests against its filter between two turns of the event loop: a list over the full retention
- * of executions (100,000) with a filter of 32 restrictions is tested in 100 slices of a few milliseconds each,
- * and other requests and executions run between them (docs/limits.md#list-filters).
- */
-export const FILTER_SLICE = 1000;
-
-/**
  * One page of `items` (given in the method's default order) after `filter`, `orderBy` and the page token.
- * `keyOf` names an item uniquely (its resource name). A filter over more than {@link FILTER_SLICE} items is
- * tested a slice at a time, giving the event loop a turn between slices: then the page comes as a promise.
+ * `keyOf` names an item uniquely (its resource name). A filter or an orderBy over more than 1,000 items is
+ * applied a slice at a time, giving the event loop a turn between slices (in-slices.ts): then the page comes
+ * as a promise.
  * @throws ApiError INVALID_ARGUMENT for a bad filter, orderBy, page size or page token, naming the problem
  *   (thrown, never as a rejected promise: everything is checked before any item is tested).
  */
@@ -115,26 +110,20 @@ export function listPage<T>(
   const compare = parseOrderBy(orderBy, fields);
   const fingerprint = listFingerprint(filter, orderBy);
   const token = request.pageToken ? decodeToken(request.pageToken, fingerprint) : undefined;
-  const page = (matching: readonly T[]): ListPage<T> => pageOf(compare ? matching.slice().sort(compare) : matching, size, token, fingerprint, keyOf);
-  if (predicate === undefined) return page(items);
-  if (items.length <= FILTER_SLICE) return page(items.filter(predicate));
-  return filterInSlices(items, predicate).then(page);
+  const page = (ordered: readonly T[]): ListPage<T> => pageOf(ordered, size, token, fingerprint, keyOf);
+  const order = (matching: readonly T[]): ListPage<T> | Promise<ListPage<T>> =>
+    compare === undefined ? page(matching) : then(sortInSlices(matching, compare), page);
+  return predicate === undefined ? order(items) : then(filterInSlices(items, predicate), order);
+}
+
+/** `f(v)` now for a value, when it comes for a promise. */
+function then<V, R>(v: V | Promise<V>, f: (v: V) => R | Promise<R>): R | Promise<R> {
+  return v instanceof Promise ? v.then(f) : f(v);
 }
 
 /** Calls `f` with a {@link listPage} answer now, or when it comes; returns what `f` returns (or its promise). */
 export function withPage<T, R>(page: ListPage<T> | Promise<ListPage<T>>, f: (page: ListPage<T>) => R): R | Promise<R> {
-  return page instanceof Promise ? page.then(f) : f(page);
-}
-
-/** The items `predicate` accepts, {@link FILTER_SLICE} at a time with a turn of the event loop between slices. */
-async function filterInSlices<T>(items: readonly T[], predicate: (item: T) => boolean): Promise<T[]> {
-  const out: T[] = [];
-  for (let from = 0; from < items.length; from += FILTER_SLICE) {
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const to = Math.min(items.length, from + FILTER_SLICE);
-    for (let i = from; i < to; i++) if (predicate(items[i]!)) out.push(items[i]!);
-  }
-  return out;
+  return then(page, f);
 }
 
 /** The page of `matching` (filtered and ordered) that starts after the token's item. */
