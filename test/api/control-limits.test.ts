@@ -10,7 +10,7 @@ const s = suite('emulator limits through the REST and control APIs (docs/limits.
 
 let server: RunningServer;
 s.before(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, clock: 'virtual', service: { log: () => {} } });
+  server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, clock: 'virtual', service: { log: () => {} }, printExecutionEnd: () => {} });
 });
 s.after(async () => {
   await server.close();
@@ -31,6 +31,32 @@ s('clock:advance past 9999-12-31 is a 400 naming the limit; the clock and reset 
   const ok = await post('/emulator/v1/clock:advance', { seconds: 60 });
   assert.is(ok.status, 200);
   assert.is((await post('/emulator/v1/reset', {})).status, 200);
+});
+
+s('a virtual clock moved to the end of its range comes back to the real time with reset, and sleeps work again (docs/limits.md "Clock")', async () => {
+  const api = '/v1/projects/my-project/locations/us-central1';
+  const nap = 'main:\n  steps:\n    - s:\n        call: sys.sleep\n        args: {seconds: 31536000}\n    - r:\n        return: ${sys.now()}\n';
+  assert.is((await post(`${api}/workflows?workflowId=nap`, { sourceContents: nap })).status, 200);
+  const now = async (): Promise<number> => Date.parse(((await (await fetch(`${server.url}/emulator/v1/clock`)).json()) as { now: string }).now);
+  // Within a day of 9999-12-31: a sleep of a year cannot end any more.
+  const end = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+  assert.is((await post('/emulator/v1/clock:advance', { seconds: Math.floor((end - (await now())) / 1000) - 86_400 })).status, 200);
+  const ended = async (): Promise<{ state: string; error?: { payload: string } }> => {
+    const ex = (await post(`${api}/workflows/nap/executions`, {})).json as { name: string };
+    for (;;) {
+      const e = (await (await fetch(`${server.url}/v1/${ex.name}`)).json()) as { state: string; error?: { payload: string } };
+      if (e.state !== 'ACTIVE') return e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const late = await ended();
+  assert.is(late.state, 'FAILED');
+  assert.match(late.error!.payload, /ValueError/);
+  assert.is((await post('/emulator/v1/reset', {})).status, 200);
+  const back = await now();
+  assert.ok(Math.abs(back - Date.now()) < 3_600_000, `the clock shows ${new Date(back).toISOString()} after reset`);
+  assert.is((await post(`${api}/workflows?workflowId=nap`, { sourceContents: nap })).status, 200);
+  assert.is((await ended()).state, 'SUCCEEDED');
 });
 
 /** One request over node:http, so `Host` can be anything (fetch would not send a forged Host). */
