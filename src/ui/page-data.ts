@@ -126,8 +126,8 @@ export function countStates(all: readonly Execution[]): StateCounts {
 /**
  * Sorted by start time, newest first; ties keep the service's order. The service writes every start time as
  * `YYYY-MM-DDTHH:MM:SS.sssZ`, and those compare as text: no date is parsed per comparison, and a list already
- * in order (the service's) is only checked (100,000 executions: a few milliseconds instead of a quarter of a
- * second on every dashboard refresh).
+ * in order (the service's) is only checked, in one pass, instead of sorted with two dates parsed per
+ * comparison (100,000 executions: a quarter of a second on every dashboard refresh).
  */
 export function newestFirst(list: readonly Execution[]): Execution[] {
   const out = [...list];
