@@ -2,18 +2,21 @@
  * Completion (docs/editor.md "Completion"), decided by the text of the line before the cursor:
  * - inside `${...}`: the workflow's variables (and the fields of a variable assigned a map, or of an http.*
  *   result), standard-library functions (by namespace after `text.`), subworkflows;
- * - after `call:`: functions with their parameters and one-line doc, and subworkflows;
+ * - after `call:`: functions with their parameters and one-line doc, subworkflows, and connectors segment by
+ *   segment after `googleapis.` (api, version, resources, method with its arguments and doc: src/lint/connectors.ts);
  * - after `next:`: the workflow's step names, `end`, `break`, `continue`;
  * - after `retry:`: the named retry policies;
- * - at a key: the argument names of the enclosing `call`'s function under `args:`, else step and field keywords.
+ * - at a key: the argument names of the enclosing `call`'s function, connector or subworkflow under `args:`, else
+ *   step and field keywords.
  */
 import type { CompletionItem, Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CONNECTOR_COMMON_ARGS, connectorMethod, connectorSegments, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
 import { variablesOf, workflowAt } from './analysis.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
-import { functionSignature } from './hover.ts';
+import { connectorSignature, functionSignature } from './hover.ts';
 import { CompletionItemKind, InsertTextFormat } from './protocol.ts';
 
 /** The keywords of steps and their fields, with what each is for. */
@@ -67,7 +70,8 @@ export function completions(doc: TextDocument, pos: Position, model: DocumentMod
   let m = /^\s*(?:-\s*)?call:\s*([\w.]*)$/.exec(before);
   if (m) {
     const word = m[1]!;
-    return [...functionItems(), ...subworkflowItems(model)].map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.label } }));
+    if (isConnectorName(word)) return connectorItems(word, range(word.length));
+    return [...functionItems(), ...subworkflowItems(model), GOOGLEAPIS_ITEM].map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
   }
   m = /^\s*(?:-\s*)?next:\s*([\w-]*)$/.exec(before);
   if (m) {
@@ -103,6 +107,47 @@ function functionItems(): CompletionItem[] {
     detail: functionSignature(f.name) ?? f.name,
     documentation: FUNCTION_DOCS.get(f.name) ?? '',
   }));
+}
+
+/** The `googleapis` namespace among the callables, completing on to its connectors. */
+const GOOGLEAPIS_ITEM: CompletionItem = {
+  label: 'googleapis',
+  kind: CompletionItemKind.Module,
+  detail: 'connectors',
+  documentation: "Google Cloud APIs through Workflows' connectors: googleapis.<api>.<version>.<resource>.<method>.",
+  insertText: 'googleapis.',
+  command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+};
+
+/**
+ * The items for a connector name being written (`word`, from `googleapis.` on): the next segment after its last
+ * dot, each replacing the whole word with the name up to it (a segment that is not yet a method with a dot after
+ * it, to complete on).
+ */
+function connectorItems(word: string, range: { start: Position; end: Position }): CompletionItem[] {
+  const prefix = word.slice(0, word.lastIndexOf('.'));
+  return connectorSegments(prefix).map((s): CompletionItem => {
+    const name = `${prefix}.${s.segment}`;
+    if (s.kind !== 'method') {
+      return {
+        label: s.segment,
+        kind: CompletionItemKind.Module,
+        detail: s.kind === 'api' ? s.detail : `${s.kind} of ${s.detail}`,
+        filterText: name,
+        textEdit: { range, newText: `${name}.` },
+        command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+      };
+    }
+    const method = connectorMethod(name);
+    return {
+      label: s.segment,
+      kind: CompletionItemKind.Function,
+      detail: method ? connectorSignature(method) : name,
+      documentation: s.detail,
+      filterText: name,
+      textEdit: { range, newText: name },
+    };
+  });
 }
 
 function subworkflowItems(model: DocumentModel | undefined): CompletionItem[] {
@@ -170,13 +215,18 @@ function argsOfEnclosingCall(doc: TextDocument, pos: Position, model: DocumentMo
 
 function argItems(callee: string, model: DocumentModel | undefined): CompletionItem[] {
   const fn = STDLIB.get(callee);
+  const connector = fn ? undefined : connectorMethod(callee);
   const params = fn
     ? fn.params.map((p) => ({ name: p.name, optional: p.optional === true }))
-    : (model?.workflows.find((w) => w.name === callee)?.params.map((p) => ({ name: p.name, optional: false })) ?? []);
+    : connector
+      ? [...connector.args.map((a) => ({ name: a.name, optional: !a.required })), ...[...CONNECTOR_COMMON_ARGS.keys()].map((name) => ({ name, optional: true }))]
+      : (model?.workflows.find((w) => w.name === callee)?.params.map((p) => ({ name: p.name, optional: false })) ?? []);
   return params.map((p) => ({
     label: p.name,
     kind: CompletionItemKind.Property,
-    detail: `${callee} argument${p.optional ? ' (optional)' : ''}`,
+    detail: `${callee} argument${p.optional ? ' (optional)' : ' (required)'}`,
+    ...(connector && CONNECTOR_COMMON_ARGS.has(p.name) ? { documentation: CONNECTOR_COMMON_ARGS.get(p.name)! } : {}),
+    sortText: `${p.optional ? 1 : 0}${p.name}`,
     insertText: `${p.name}: $0`,
     insertTextFormat: InsertTextFormat.Snippet,
   }));

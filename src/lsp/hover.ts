@@ -5,6 +5,7 @@
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorTagMeaning } from '../lang/errors.ts';
+import { connectorMethod, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
@@ -14,6 +15,11 @@ import { symbolAt } from './navigation.ts';
 export function functionSignature(name: string): string | undefined {
   const f = STDLIB.get(name);
   return f ? `${f.name}(${f.params.map((p) => p.name + (p.optional ? '?' : '')).join(', ')})` : undefined;
+}
+
+/** `name(arg, optional?)` of a connector method: its arguments, `?` after an optional one. */
+export function connectorSignature(method: { name: string; args: readonly { name: string; required: boolean }[] }): string {
+  return `${method.name}(${method.args.map((a) => a.name + (a.required ? '' : '?')).join(', ')})`;
 }
 
 /** The hover at `offset` of `doc`, or null when there is nothing to say. */
@@ -30,7 +36,7 @@ export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel 
       case 'function': {
         const sig = functionSignature(ref.name);
         if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(ref.name) ?? ''}`, ref.offset, ref.end);
-        if (ref.name.startsWith('googleapis.')) return md(`connector \`${ref.name}\` (deploys; the emulator does not run connectors)`, ref.offset, ref.end);
+        if (isConnectorName(ref.name)) return md(connectorHover(ref.name), ref.offset, ref.end);
         break;
       }
       case 'subworkflow': {
@@ -62,6 +68,17 @@ export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel 
   const sig = functionSignature(word.text);
   if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(word.text) ?? ''}`, word.start, word.end);
   return null;
+}
+
+/**
+ * A connector call's hover: its signature (`?` after an optional argument), its API and doc, and what the
+ * emulator does with it (docs/differences.md#the-service).
+ */
+function connectorHover(name: string): string {
+  const m = connectorMethod(name);
+  const note = 'The emulator answers connector calls from mocks (the Workflow Executions connector runs child workflows).';
+  if (!m) return `connector \`${name}\`: not a method of Google's connectors reference.\n\n${note}`;
+  return `\`\`\`\n${connectorSignature(m)}\n\`\`\`\n${m.api}: ${m.doc}\n\n${note}`;
 }
 
 /** The dotted word (`http.default_retry`, `KeyError`) around `offset`. */
