@@ -229,6 +229,8 @@ const catalog = {
   services,
 };
 const out = new URL('../src/lint/connector-catalog.json', import.meta.url);
-writeFileSync(out, JSON.stringify(catalog) + '\n');
+// One connector per line, so a regenerated catalog diffs by connector.
+const lines = Object.entries(services).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+writeFileSync(out, `{"source":${JSON.stringify(catalog.source)},"services":{\n${lines.join(',\n')}\n}}\n`);
 const count = Object.values(services).reduce((n, s) => n + Object.values(s.r).reduce((k, r) => k + Object.keys(r).length, 0), 0);
 console.log(`${Object.keys(services).length} connectors, ${count} methods: ${out.pathname}`);

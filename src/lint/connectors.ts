@@ -126,15 +126,14 @@ export function connectorSegments(prefix: string): ConnectorSegment[] {
 /**
  * What is wrong with a connector call as the catalog knows it: `unknown` with a message (and a close name)
  * when the method is not in the catalog, `missing` with the required arguments `args` lacks; undefined when all
- * is well. `argKeys` undefined: the arguments are not a literal map (written as one expression), not checked.
+ * is well. `argKeys`: the keys of the call's `args` map.
  */
 export function connectorCallProblem(
   name: string,
-  argKeys: readonly string[] | undefined,
+  argKeys: readonly string[],
 ): { kind: 'unknown'; message: string } | { kind: 'missing'; message: string; missing: string[] } | undefined {
   const method = connectorMethod(name);
   if (!method) return { kind: 'unknown', message: unknownMessage(name) };
-  if (argKeys === undefined) return undefined;
   const missing = method.args.filter((a) => a.required && !argKeys.includes(a.name)).map((a) => a.name);
   if (missing.length === 0) return undefined;
   return { kind: 'missing', missing, message: `connector ${name} needs argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}` };

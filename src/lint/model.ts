@@ -85,8 +85,6 @@ export interface CallRef extends NameRef {
   readonly callStep: boolean;
   /** The `args` map of a `call:` step. */
   readonly args?: SMap;
-  /** True when the `args` of a `call:` step are there but not a map (one expression). */
-  readonly argsNotMap?: boolean;
 }
 
 /** A jump: a `next` value (of a step or a switch condition). */
@@ -230,7 +228,6 @@ class ModelBuilder {
             const r = this.nameOf(v);
             const ref: CallRef = { name: r.name, offset: r.offset, end: r.end, exact: r.exact, workflow: this.workflow, step, callStep: true };
             if (args?.kind === 'map') (ref as { args?: SMap }).args = args;
-            else if (args) (ref as { argsNotMap?: boolean }).argsNotMap = true;
             this.m.calls.push(ref);
           }
           break;

@@ -261,7 +261,7 @@ function connectorCalls(m: DocumentModel): LintWarning[] {
   const out: LintWarning[] = [];
   for (const c of m.calls) {
     if (!c.callStep || !isConnectorName(c.name)) continue;
-    const problem = connectorCallProblem(c.name, c.argsNotMap ? undefined : (c.args?.entries.map((e) => e.key) ?? []));
+    const problem = connectorCallProblem(c.name, c.args?.entries.map((e) => e.key) ?? []);
     if (!problem) continue;
     const code = problem.kind === 'unknown' ? 'UNKNOWN_CONNECTOR' : 'MISSING_CONNECTOR_ARG';
     const step: { step?: string } = c.step ? { step: c.step.name.name } : {};
