@@ -43,6 +43,18 @@ s('a change is checked at once: the deploy error with its code, range, docs link
   assert.equal(fixed.diagnostics, []);
 });
 
+s('a burst of changes sent back to back ends with the diagnostics of its last version; requests answer from it (docs/editor.md#speed)', async () => {
+  const typed = ['http.g', 'http.ge', 'http.get', 'http.gett', 'http.gettt'];
+  const texts = typed.map((name) => SAGA.replace('call: http.get', `call: ${name}`));
+  const { last, earlier } = await c.changeBurst(SAGA_URI, texts);
+  assert.equal(last.diagnostics.map((x) => x.code), ['UNKNOWN_FUNCTION']);
+  assert.match(String(last.diagnostics[0]!.message), /'http\.gettt'/);
+  assert.ok(earlier <= typed.length - 1);
+  const hover = await c.request<Hover>('textDocument/hover', at(SAGA_URI, texts.at(-1)!, 'call: http.gettt', 8));
+  assert.is(hover, null);
+  assert.equal((await c.change(SAGA_URI, SAGA)).diagnostics, []);
+});
+
 s('lint warnings are diagnostics with their code, unused ones marked unnecessary (docs/lint.md)', async () => {
   const src = 'main:\n  steps:\n    - a:\n        assign:\n          - x: 1\n          - unused: 2\n        next: b\n    - b:\n        return: ${x}\n';
   const d = await c.open('file:///w/warn.yaml', src);

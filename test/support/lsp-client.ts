@@ -17,6 +17,11 @@ export interface LspClient {
   open(uri: string, text: string, languageId?: string): Promise<PublishDiagnosticsParams>;
   /** Replaces a document's whole text (`didChange`) and resolves with the diagnostics of that version. */
   change(uri: string, text: string): Promise<PublishDiagnosticsParams>;
+  /**
+   * Sends changes of a document back to back, each replacing its whole text, as fast typing does; resolves
+   * with the diagnostics of the last version and how many diagnostics the earlier versions got meanwhile.
+   */
+  changeBurst(uri: string, texts: readonly string[]): Promise<{ last: PublishDiagnosticsParams; earlier: number }>;
   /** A request, by method name. */
   request<R>(method: string, params: unknown): Promise<R>;
   /** Everything the server wrote on stderr so far. */
@@ -34,7 +39,9 @@ export async function startLspClient(): Promise<LspClient> {
   child.stderr!.on('data', (d) => (err += String(d)));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting = new Map<string, { version: number | undefined; resolve: (p: PublishDiagnosticsParams) => void }[]>();
+  const published = new Set<(p: PublishDiagnosticsParams) => void>();
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    for (const f of published) f(p);
     const list = waiting.get(p.uri) ?? [];
     const i = list.findIndex((w) => w.version === undefined || p.version === undefined || w.version === p.version);
     if (i >= 0) list.splice(i, 1)[0]!.resolve(p);
@@ -68,6 +75,23 @@ export async function startLspClient(): Promise<LspClient> {
       const d = diagnostics(uri, version);
       await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
       return d;
+    },
+    async changeBurst(uri, texts) {
+      const first = (versions.get(uri) ?? 1) + 1;
+      const last = first + texts.length - 1;
+      versions.set(uri, last);
+      let earlier = 0;
+      const counting = (p: PublishDiagnosticsParams) => {
+        if (p.uri === uri && p.version !== undefined && p.version >= first && p.version < last) earlier++;
+      };
+      published.add(counting);
+      const d = diagnostics(uri, last);
+      await Promise.all(
+        texts.map((text, i) => connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: first + i }, contentChanges: [{ text }] })),
+      );
+      const result = await d;
+      published.delete(counting);
+      return { last: result, earlier };
     },
     request: (method, params) => connection.sendRequest(method, params),
     stderr: () => err,
