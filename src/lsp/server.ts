@@ -9,12 +9,13 @@
  * YAML and JSON files that are not workflow definitions get no diagnostics and empty answers.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Diagnostic, Message, MessageReader } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
 import type { Connection } from 'vscode-languageserver/node';
 import type { TextDocument as Doc } from 'vscode-languageserver-textdocument';
 import { codeDocsUrl } from '../lint/codes.ts';
 import { VERSION } from '../service/version.ts';
 import { analyze, type Analysis } from './analysis.ts';
+import { CheckQueue, MessageCounter } from './check-queue.ts';
 import { completions } from './completion.ts';
 import { hoverAt } from './hover.ts';
 import { loadLspLibrary } from './library.ts';
@@ -27,35 +28,13 @@ import { canRename, definitionsOf, documentSymbols, locations, rangeOf, referenc
  */
 export async function startLanguageServer(input: Readable, output: Writable): Promise<Connection> {
   const { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocument } = await loadLspLibrary();
-  // Messages read from the client and messages handled so far: the JSON-RPC library queues what it reads and
-  // handles one message per turn of the event loop, so `handled < received` says more are queued.
-  let received = 0;
-  let handled = 0;
-  const base = new StreamMessageReader(input);
-  const reader: MessageReader = {
-    onError: base.onError,
-    onClose: base.onClose,
-    onPartialMessage: base.onPartialMessage,
-    listen: (callback) =>
-      base.listen((message) => {
-        received++;
-        callback(message);
-      }),
-    dispose: () => base.dispose(),
-  };
-  const messageStrategy = { handleMessage: (message: Message, next: (m: Message) => void) => (handled++, next(message)) };
-  const connection = createConnection(reader, new StreamMessageWriter(output), { messageStrategy });
+  const counter = new MessageCounter();
+  const connection = createConnection(counter.reader(new StreamMessageReader(input)), new StreamMessageWriter(output), {
+    messageStrategy: counter.messageStrategy,
+  });
   const documents = new TextDocuments(TextDocument);
   const analyses = new Map<string, Analysis>();
-  // Documents changed and not yet checked. Changes are checked once the messages already read are handled, so
-  // a burst of changes (fast typing, a paste in several edits) is checked once, at its last version; a request
-  // about a document with a pending check checks it first. The library drops some messages unhandled (a
-  // cancelled request): after MAX_WAIT turns the check runs anyway and the counts start again level.
-  const pending = new Map<string, Doc>();
-  let waited = 0;
-
-  const check = (document: Doc): void => {
-    pending.delete(document.uri);
+  const checks = new CheckQueue(counter, (document) => {
     let a: Analysis;
     try {
       a = analyze(document, analyses.get(document.uri));
@@ -66,20 +45,10 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
     }
     analyses.set(document.uri, a);
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: a.problems.map(toDiagnostic) });
-  };
-  const checkPending = (): void => {
-    if (handled < received && waited++ < MAX_WAIT) {
-      setImmediate(checkPending);
-      return;
-    }
-    waited = 0;
-    handled = received;
-    for (const document of [...pending.values()]) check(document);
-  };
+  });
 
   const analysisOf = (uri: string): { doc: Doc; a: Analysis } | undefined => {
-    const waiting = pending.get(uri);
-    if (waiting) check(waiting);
+    checks.flush(uri);
     const doc = documents.get(uri);
     const a = analyses.get(uri);
     return doc && a?.isWorkflow ? { doc, a } : undefined;
@@ -99,11 +68,10 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
   }));
 
   documents.onDidChangeContent(({ document }) => {
-    if (pending.size === 0) setImmediate(checkPending);
-    pending.set(document.uri, document);
+    checks.changed(document);
   });
   documents.onDidClose(({ document }) => {
-    pending.delete(document.uri);
+    checks.forget(document.uri);
     analyses.delete(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
@@ -150,9 +118,6 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
   connection.listen();
   return connection;
 }
-
-/** The most turns of the event loop a check waits for queued messages (each turn handles one). */
-const MAX_WAIT = 64;
 
 /** A problem as an LSP diagnostic: its code linked to docs/lint.md; unused and unreachable code marked so. */
 function toDiagnostic(p: import('../lint/check.ts').Problem): Diagnostic {
