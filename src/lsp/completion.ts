@@ -1,6 +1,6 @@
 /**
  * Completion (docs/editor.md "Completion"), decided by the text of the line before the cursor:
- * - inside `${...}`: the workflow's variables (and the fields of a variable assigned a map, or of an http.*
+ * - inside `${...}`: the workflow's variables in scope at the cursor (and the fields of a variable assigned a map, or of an http.*
  *   result), standard-library functions (by namespace after `text.`), subworkflows;
  * - after `call:`: functions with their parameters and one-line doc, subworkflows, and connectors segment by
  *   segment after `googleapis.` (api, version, resources, method with its arguments and doc: src/lint/connectors.ts);
@@ -14,7 +14,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONNECTOR_COMMON_ARGS, connectorMethod, connectorSegments, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
-import { variablesOf, workflowAt } from './analysis.ts';
+import { variablesInScope, workflowAt } from './analysis.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
 import { connectorSignature, functionSignature } from './hover.ts';
 import { CompletionItemKind, InsertTextFormat } from './protocol.ts';
@@ -65,7 +65,7 @@ export function completions(doc: TextDocument, pos: Position, model: DocumentMod
   const open = before.lastIndexOf('${');
   if (open >= 0 && before.indexOf('}', open) < 0) {
     const word = /[A-Za-z_][\w]*(?:\.[A-Za-z_]?\w*)*$/.exec(before)?.[0] ?? '';
-    return expressionItems(word, model, workflow).map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
+    return expressionItems(word, model, workflow, offset).map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
   }
   let m = /^\s*(?:-\s*)?call:\s*([\w.]*)$/.exec(before);
   if (m) {
@@ -158,7 +158,7 @@ function subworkflowItems(model: DocumentModel | undefined): CompletionItem[] {
 }
 
 /** The items inside an expression for the dotted `word` before the cursor. */
-function expressionItems(word: string, model: DocumentModel | undefined, workflow: string | undefined): CompletionItem[] {
+function expressionItems(word: string, model: DocumentModel | undefined, workflow: string | undefined, offset: number): CompletionItem[] {
   const dot = word.lastIndexOf('.');
   if (dot >= 0) {
     const prefix = word.slice(0, dot);
@@ -169,7 +169,7 @@ function expressionItems(word: string, model: DocumentModel | undefined, workflo
   }
   const vars: CompletionItem[] =
     model && workflow !== undefined
-      ? variablesOf(model, workflow).map((d) => ({ label: d.name, kind: CompletionItemKind.Variable, detail: d.how === 'param' ? 'parameter' : `assigned in step ${d.step ?? ''}` }))
+      ? variablesInScope(model, workflow, offset).map((d) => ({ label: d.name, kind: CompletionItemKind.Variable, detail: d.how === 'param' ? 'parameter' : `assigned in step ${d.step ?? ''}` }))
       : [];
   return [...vars, ...functionItems(), ...subworkflowItems(model)];
 }

@@ -142,9 +142,15 @@ s('completion after next: lists the step names of the workflow (docs/editor.md "
   assert.not.ok(items.includes('transient'), 'steps of other workflows are not offered');
 });
 
-s('completion inside ${...} lists variables in scope, namespaces and known fields (docs/editor.md "Completion")', async () => {
+s('completion inside ${...} lists variables in scope at the cursor, namespaces and known fields (docs/editor.md "Completion")', async () => {
   const vars = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${base + "/inventory/reserve"}', 2))).map((i) => i.label);
   for (const v of ['order', 'base', 'threshold', 'amount', 'reserved', 'len', 'text.split']) assert.ok(vars.includes(v), v);
+  // A loop's variable, a name first assigned in its body and an except's `as` are in scope only inside their block.
+  for (const v of ['item', 'product', 'e']) assert.not.ok(vars.includes(v), v);
+  const inLoop = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${base + "/catalog/"', 2))).map((i) => i.label);
+  for (const v of ['item', 'product', 'order', 'amount']) assert.ok(inLoop.includes(v), v);
+  const inExcept = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${e.code == 409}', 2))).map((i) => i.label);
+  assert.ok(inExcept.includes('e') && !inExcept.includes('item'), inExcept.join());
   const text = SAGA.replace('${base + "/catalog/" + item.sku}', '${text.}');
   await c.change(SAGA_URI, text);
   const ns = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, text, '${text.}', 7))).map((i) => i.label);
