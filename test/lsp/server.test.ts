@@ -349,6 +349,37 @@ s('an unknown connector method and a missing required argument are warnings on t
   assert.equal((await c.change(URI, SRC)).diagnostics, []);
 });
 
+/**
+ * On one published sample: a connector call's hover (its catalog entry), the definition of a `next` target, the
+ * references of a subworkflow, and completion after `next:` and inside `${...}`.
+ */
+async function samplesNavigation(uri: string, text: string, f: string): Promise<void> {
+  const connector = /call: (googleapis\.[\w.]+)/.exec(text);
+  if (connector) {
+    const h = await c.request<Hover>('textDocument/hover', at(uri, text, connector[0], 7));
+    assert.match((h.contents as { value: string }).value, new RegExp(`${connector[1]!.replaceAll('.', '\\.')}\\(`), f);
+  }
+  const jump = /next: ([A-Za-z_]\w*)\s*$/m.exec(text);
+  if (jump && !['end', 'break', 'continue'].includes(jump[1]!)) {
+    const defs = await c.request<Location[]>('textDocument/definition', at(uri, text, jump[0], 6));
+    assert.is(defs.length, 1, `${f}: next ${jump[1]}`);
+    const line = text.split('\n')[defs[0]!.range.start.line]!;
+    assert.is(line.slice(defs[0]!.range.start.character, defs[0]!.range.end.character), jump[1], f);
+    const steps = (await c.request<CompletionItem[]>('textDocument/completion', at(uri, text, jump[0], 6))).map((i) => i.label);
+    assert.ok(steps.includes(jump[1]!), `${f}: completion after next:`);
+  }
+  const sub = /call: ([A-Za-z_]\w*)\s*$/m.exec(text);
+  if (sub && new RegExp(`^${sub[1]}:`, 'm').test(text)) {
+    const refs = await c.request<Location[]>('textDocument/references', { ...at(uri, text, sub[0], 6), context: { includeDeclaration: true } });
+    assert.ok(refs.length >= 2, `${f}: references of ${sub[1]}`);
+  }
+  const expr = text.indexOf('${');
+  if (expr >= 0 && f.endsWith('.yaml')) {
+    const items = await c.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: positionOf(text, '${', 2) });
+    assert.ok(items.some((i) => i.label === 'len'), `${f}: completion inside \${...}`);
+  }
+}
+
 if (!skipWithoutCorpus(s, 'every published sample opens without an error diagnostic and with an outline, hover on its calls (docs/editor.md)')) {
   s('every published sample opens without an error diagnostic and with an outline, hover on its calls (docs/editor.md)', async () => {
     let n = 0;
@@ -365,6 +396,7 @@ if (!skipWithoutCorpus(s, 'every published sample opens without an error diagnos
           const h = await c.request<Hover>('textDocument/hover', at(uri, text, call[0], 7));
           assert.match(JSON.stringify(h.contents), new RegExp(call[1]!.replace('.', '\\.') + '\\('), f);
         }
+        await samplesNavigation(uri, text, f);
         await c.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
         n++;
       }
