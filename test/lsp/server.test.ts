@@ -349,9 +349,20 @@ s('an unknown connector method and a missing required argument are warnings on t
   assert.equal((await c.change(URI, SRC)).diagnostics, []);
 });
 
+/** A text with LSP edits applied (each on one line, as renames are). */
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const lines = text.split('\n');
+  const sorted = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+  for (const e of sorted) {
+    const l = lines[e.range.start.line]!;
+    lines[e.range.start.line] = l.slice(0, e.range.start.character) + e.newText + l.slice(e.range.end.character);
+  }
+  return lines.join('\n');
+}
+
 /**
  * On one published sample: a connector call's hover (its catalog entry), the definition of a `next` target, the
- * references of a subworkflow, and completion after `next:` and inside `${...}`.
+ * references of a subworkflow, the rename of a step, and completion after `next:` and inside `${...}`.
  */
 async function samplesNavigation(uri: string, text: string, f: string): Promise<void> {
   const connector = /call: (googleapis\.[\w.]+)/.exec(text);
@@ -367,6 +378,12 @@ async function samplesNavigation(uri: string, text: string, f: string): Promise<
     assert.is(line.slice(defs[0]!.range.start.character, defs[0]!.range.end.character), jump[1], f);
     const steps = (await c.request<CompletionItem[]>('textDocument/completion', at(uri, text, jump[0], 6))).map((i) => i.label);
     assert.ok(steps.includes(jump[1]!), `${f}: completion after next:`);
+    // Renaming the target step renames every next naming it: the sample still deploys, and no name is left behind.
+    const edit = await c.request<WorkspaceEdit>('textDocument/rename', { ...at(uri, text, jump[0], 6), newName: `${jump[1]}_renamed` });
+    const renamed = applyEdits(text, edit.changes![uri]!);
+    assert.equal((await c.change(uri, renamed)).diagnostics.filter((d) => d.severity === 1), [], `${f}: renamed`);
+    assert.not.match(renamed, new RegExp(`next: ${jump[1]}\\s*$`, 'm'), f);
+    await c.change(uri, text);
   }
   const sub = /call: ([A-Za-z_]\w*)\s*$/m.exec(text);
   if (sub && new RegExp(`^${sub[1]}:`, 'm').test(text)) {
