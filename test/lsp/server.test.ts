@@ -46,7 +46,7 @@ s('a change is checked at once: the deploy error with its code, range, docs link
 s('a burst of changes sent back to back ends with the diagnostics of its last version; requests answer from it (docs/editor.md#speed)', async () => {
   const typed = ['http.g', 'http.ge', 'http.get', 'http.gett', 'http.gettt'];
   const texts = typed.map((name) => SAGA.replace('call: http.get', `call: ${name}`));
-  const { last, earlier } = await c.changeBurst(SAGA_URI, texts);
+  const { last, earlier } = await c.changeBurst(SAGA_URI, texts.map((text) => [{ text }]));
   assert.equal(last.diagnostics.map((x) => x.code), ['UNKNOWN_FUNCTION']);
   assert.match(String(last.diagnostics[0]!.message), /'http\.gettt'/);
   assert.ok(earlier <= typed.length - 1);

@@ -24,7 +24,7 @@ s('the manifest activates the extension for YAML and JSON and names workflow fil
 
 s('the language client runs the bundled emulator with lsp on stdio for workflow, YAML and JSON documents (docs/editor.md#vs-code)', () => {
   const client = file('src/language-client.ts');
-  assert.match(client, /module: context\.asAbsolutePath\('server\/emulator\.mjs'\), args: \['lsp'\], transport: TransportKind\.stdio/);
+  assert.match(client, /module: context\.asAbsolutePath\('server\/emulator\.mjs'\), args: \['lsp'\], transport: TransportKind\.stdio, options: \{ execArgv: SERVER_NODE_FLAGS \}/);
   assert.match(client, /command, args: \['lsp'\], transport: TransportKind\.stdio/);
   for (const language of ['cloud-workflows', 'yaml', 'json']) assert.match(client, new RegExp(`language: '${language}'`));
   assert.match(file('src/extension.ts'), /startLanguageClient\(context\)/);

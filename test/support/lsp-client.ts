@@ -5,9 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { PublishDiagnosticsParams, Range } from 'vscode-languageserver';
 
 const EMULATOR_JS = new URL('../../dist/emulator.js', import.meta.url).pathname;
+
+/** The `contentChanges` of one `didChange`: the whole new text, or edits of ranges. */
+export type ContentChanges = readonly ({ text: string } | { range: Range; text: string })[];
 
 /** A running language server and a connection to it. */
 export interface LspClient {
@@ -18,10 +21,16 @@ export interface LspClient {
   /** Replaces a document's whole text (`didChange`) and resolves with the diagnostics of that version. */
   change(uri: string, text: string): Promise<PublishDiagnosticsParams>;
   /**
-   * Sends changes of a document back to back, each replacing its whole text, as fast typing does; resolves
-   * with the diagnostics of the last version and how many diagnostics the earlier versions got meanwhile.
+   * Edits a document as an editor does with incremental sync (`didChange` with ranges and new text), and resolves
+   * with the diagnostics of that version.
    */
-  changeBurst(uri: string, texts: readonly string[]): Promise<{ last: PublishDiagnosticsParams; earlier: number }>;
+  edit(uri: string, changes: ContentChanges): Promise<PublishDiagnosticsParams>;
+  /**
+   * Sends changes of a document back to back, as fast typing does: each a version's `contentChanges` (a whole
+   * text, or ranges and new text); resolves with the diagnostics of the last version and how many diagnostics
+   * the earlier versions got meanwhile.
+   */
+  changeBurst(uri: string, changes: readonly ContentChanges[]): Promise<{ last: PublishDiagnosticsParams; earlier: number }>;
   /** A request, by method name. */
   request<R>(method: string, params: unknown): Promise<R>;
   /** Everything the server wrote on stderr so far. */
@@ -32,9 +41,12 @@ export interface LspClient {
   close(): Promise<void>;
 }
 
-/** Starts the server and initializes it (`initialize`, `initialized`) for a workspace-less client. */
-export async function startLspClient(): Promise<LspClient> {
-  const child = spawn(process.execPath, [EMULATOR_JS, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts the server and initializes it (`initialize`, `initialized`) for a workspace-less client; `nodeFlags`
+ * are Node's options for the server's process.
+ */
+export async function startLspClient(nodeFlags: readonly string[] = []): Promise<LspClient> {
+  const child = spawn(process.execPath, [...nodeFlags, EMULATOR_JS, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
@@ -76,9 +88,16 @@ export async function startLspClient(): Promise<LspClient> {
       await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
       return d;
     },
-    async changeBurst(uri, texts) {
+    async edit(uri, changes) {
+      const version = (versions.get(uri) ?? 1) + 1;
+      versions.set(uri, version);
+      const d = diagnostics(uri, version);
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+      return d;
+    },
+    async changeBurst(uri, changes) {
       const first = (versions.get(uri) ?? 1) + 1;
-      const last = first + texts.length - 1;
+      const last = first + changes.length - 1;
       versions.set(uri, last);
       let earlier = 0;
       const counting = (p: PublishDiagnosticsParams) => {
@@ -87,7 +106,7 @@ export async function startLspClient(): Promise<LspClient> {
       published.add(counting);
       const d = diagnostics(uri, last);
       await Promise.all(
-        texts.map((text, i) => connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: first + i }, contentChanges: [{ text }] })),
+        changes.map((contentChanges, i) => connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: first + i }, contentChanges })),
       );
       const result = await d;
       published.delete(counting);
