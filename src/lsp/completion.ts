@@ -162,6 +162,15 @@ function expressionItems(word: string, model: DocumentModel | undefined, workflo
   const dot = word.lastIndexOf('.');
   if (dot >= 0) {
     const prefix = word.slice(0, dot);
+    if (prefix === 'googleapis' || isConnectorName(prefix)) {
+      // Connectors may be called in expressions too (with their arguments in order).
+      return connectorSegments(prefix).map((c) => ({
+        label: c.segment,
+        kind: c.kind === 'method' ? CompletionItemKind.Function : CompletionItemKind.Module,
+        detail: c.detail,
+        insertText: `${prefix}.${c.segment}`,
+      }));
+    }
     const inNamespace = functionItems().filter((i) => i.label.startsWith(prefix + '.'));
     if (inNamespace.length > 0) return inNamespace.map((i) => ({ ...i, insertText: i.label }));
     const fields = model && workflow !== undefined ? knownFields(model, workflow, prefix) : [];

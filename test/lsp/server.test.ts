@@ -307,6 +307,11 @@ s('completion after call: googleapis. offers the connectors, then versions, reso
   assert.is((create.textEdit as TextEdit).newText, 'googleapis.workflows.v1.projects.locations.workflows.create');
   assert.is(create.command, undefined);
   assert.equal(await at('googleapis.nothing.'), []);
+  // Inside an expression too.
+  const expr = SRC.replace('return: ${wf}', 'return: ${googleapis.secretmanager.v1.projects.secrets.versions.}');
+  await c.change(URI, expr);
+  const inExpr = await complete(expr, 'versions.}', 9);
+  assert.ok(inExpr.some((i) => i.label === 'accessString' && (i.textEdit as TextEdit).newText === 'googleapis.secretmanager.v1.projects.secrets.versions.accessString'));
   // Before any dot, googleapis is one of the callables.
   const callables = await at('goo');
   assert.ok(callables.some((i) => i.label === 'googleapis' && (i.textEdit as TextEdit).newText === 'googleapis.'));
