@@ -11,13 +11,14 @@
  */
 import type { CompletionItem, Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONNECTOR_COMMON_ARGS, connectorMethod, connectorSegments, isConnectorName } from '../lint/connectors.ts';
+import { connectorMethod, connectorSegments, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
 import { variablesInScope, workflowAt } from './analysis.ts';
+import { argsOfEnclosingCall } from './call-args.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
 import { connectorSignature, functionSignature } from './hover.ts';
-import { CompletionItemKind, InsertTextFormat } from './protocol.ts';
+import { CompletionItemKind } from './protocol.ts';
 
 /** The keywords of steps and their fields, with what each is for. */
 const KEYWORDS: readonly (readonly [string, string])[] = [
@@ -195,48 +196,4 @@ function knownFields(model: DocumentModel, workflow: string, name: string): stri
     }
   }
   return [...out];
-}
-
-/**
- * The argument names of the function (or subworkflow) of the `call` whose `args:` map holds the line at
- * `pos`, as snippets `name: `; undefined when the line is not under an `args:` of a call.
- */
-function argsOfEnclosingCall(doc: TextDocument, pos: Position, model: DocumentModel | undefined): CompletionItem[] | undefined {
-  const lines = doc.getText({ start: { line: Math.max(0, pos.line - 60), character: 0 }, end: { line: pos.line, character: 0 } }).split('\n');
-  const indent = doc.getText({ start: { line: pos.line, character: 0 }, end: pos }).search(/\S|$/);
-  let argsIndent = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    const ind = line.search(/\S/);
-    if (argsIndent < 0) {
-      if (ind >= indent) continue;
-      if (!/^\s*(?:-\s*)?args:\s*$/.test(line)) return undefined;
-      argsIndent = ind;
-      continue;
-    }
-    if (ind < argsIndent) return undefined;
-    const call = /^\s*(?:-\s*)?call:\s*([\w.]+)\s*$/.exec(line);
-    if (ind === argsIndent && call) return argItems(call[1]!, model);
-  }
-  return undefined;
-}
-
-function argItems(callee: string, model: DocumentModel | undefined): CompletionItem[] {
-  const fn = STDLIB.get(callee);
-  const connector = fn ? undefined : connectorMethod(callee);
-  const params = fn
-    ? fn.params.map((p) => ({ name: p.name, optional: p.optional === true }))
-    : connector
-      ? [...connector.args.map((a) => ({ name: a.name, optional: !a.required })), ...[...CONNECTOR_COMMON_ARGS.keys()].map((name) => ({ name, optional: true }))]
-      : (model?.workflows.find((w) => w.name === callee)?.params.map((p) => ({ name: p.name, optional: false })) ?? []);
-  return params.map((p) => ({
-    label: p.name,
-    kind: CompletionItemKind.Property,
-    detail: `${callee} argument${p.optional ? ' (optional)' : ' (required)'}`,
-    ...(connector && CONNECTOR_COMMON_ARGS.has(p.name) ? { documentation: CONNECTOR_COMMON_ARGS.get(p.name)! } : {}),
-    sortText: `${p.optional ? 1 : 0}${p.name}`,
-    insertText: `${p.name}: $0`,
-    insertTextFormat: InsertTextFormat.Snippet,
-  }));
 }

@@ -332,12 +332,18 @@ s("completion under a connector call's args: offers its arguments, required ones
   await c.change(URI, SRC);
 });
 
-s("hover on a connector call shows its arguments, its API and its doc (docs/editor.md#connectors)", async () => {
+s("hover on a connector call shows its arguments, its API and its doc; on an argument, what it is (docs/editor.md#connectors)", async () => {
   const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri: URI }, position: positionOf(SRC, 'googleapis.workflows', 3) });
   const value = (h.contents as { value: string }).value;
   assert.match(value, /googleapis\.workflows\.v1\.projects\.locations\.workflows\.get\(name, revisionId\?\)/);
   assert.match(value, /Workflows API: Gets details of a single workflow\./);
   assert.equal(h.range!.start, positionOf(SRC, 'googleapis.workflows'));
+  // An argument under args: which argument of what, required or not.
+  const arg = await c.request<Hover>('textDocument/hover', { textDocument: { uri: URI }, position: positionOf(SRC, 'name: ${args', 1) });
+  assert.is((arg.contents as { value: string }).value, '`name`: googleapis.workflows.v1.projects.locations.workflows.get argument (required)');
+  assert.equal(arg.range, { start: positionOf(SRC, 'name: ${args'), end: positionOf(SRC, 'name: ${args', 4) });
+  const url = await c.request<Hover>('textDocument/hover', at(SAGA_URI, SAGA, 'url: ${base + "/catalog/"', 2));
+  assert.is((url.contents as { value: string }).value, '`url`: http.get argument (required)');
 });
 
 s('an unknown connector method and a missing required argument are warnings on the call (docs/lint.md#unknown_connector)', async () => {
