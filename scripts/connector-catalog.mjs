@@ -21,6 +21,9 @@ import { join } from 'node:path';
 /**
  * The connectors of Google's connectors reference: API name and versions; `connector:discovery` for a connector
  * version whose discovery document the package holds under another version name (integrations v1: v1alpha).
+ * Every connector the published samples (GoogleCloudPlatform/workflows-samples) call is here (test/lint/check.test.ts
+ * checks them all); the others are the reference's list as far as it was read. A connector missing here is
+ * reported as UNKNOWN_CONNECTOR: add it and regenerate.
  */
 const CONNECTORS = {
   accessapproval: ['v1'],
