@@ -41,6 +41,8 @@ export class MessageCounter {
 
   /** Whether messages read are still waiting to be handled. */
   queued(): boolean {
+    // Past a level() made while messages were still queued, the handled ones count ahead: level again.
+    if (this.handled > this.received) this.received = this.handled;
     return this.handled < this.received;
   }
 
