@@ -86,6 +86,25 @@ s('known-bad workflows, test files and mock files are invalid (docs/editor.md "J
   assert.is.not(valid('test', 'workflow: w.yaml\nmocks: {http: [{respond: {status: 200}}]}\ncases:\n  - name: x\n'), true);
 });
 
+s('a test file using every key the test command reads is valid: project, location, compat, routine with args, playback (docs/testing.md)', () => {
+  const text = `workflow: w.yaml
+project: shop-prod
+location: europe-west1
+compat: google
+cases:
+  - name: a routine
+    routine: total
+    args: {items: [], tax: 0.2}
+  - name: recorded
+    argument: {id: 1}
+    playback: {times: [1764111111000.5], uuids: [0b0c], callbacks: ["http://localhost:8080/callbacks/abc"]}
+    expect: {result: 1}
+`;
+  assert.is(valid('test', text), true);
+  assert.is.not(valid('test', 'workflow: w.yaml\ncompat: aws\ncases:\n  - name: x\n'), true);
+  assert.is.not(valid('test', 'workflow: w.yaml\ncases:\n  - name: x\n    playback: {clock: [1]}\n'), true);
+});
+
 s('the schemas ship in the package (package.json files)', () => {
   const pkg = JSON.parse(readFileSync(new URL('package.json', REPO), 'utf8')) as { files: string[] };
   assert.ok(pkg.files.includes('schemas'));

@@ -71,6 +71,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
       throw new TestFileError(test.file, named.pos, `invalid mock file: ${e.message}`);
     }
   } else if (test.mocks) mocks = test.mocks;
+  if ('definition' in compiled) checkRoutines(test, compiled.definition);
   return {
     test,
     workflowFile,
@@ -81,6 +82,18 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
     ...('definition' in compiled ? { definition: compiled.definition } : { compileError: compiled.error }),
     mocks,
   };
+}
+
+/**
+ * Every case's `routine` is a routine of the workflow (docs/testing.md#calling-one-subworkflow).
+ * @throws TestFileError at the `routine` of the first case naming none, listing the routines there are.
+ */
+function checkRoutines(test: TestFile, definition: Definition): void {
+  for (const c of test.cases) {
+    if (!c.routine || definition.workflows.has(c.routine.value)) continue;
+    const known = [...definition.workflows.keys()].join(', ');
+    throw new TestFileError(test.file, c.routine.pos, `case ${JSON.stringify(c.name)}: the workflow has no routine '${c.routine.value}' (its routines: ${known})`);
+  }
 }
 
 /** Options of {@link runCase}. */
@@ -112,6 +125,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       workflowId: p.workflowId,
       revisionId: p.revisionId,
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
+      ...(c.routine ? { entry: { routine: c.routine.value, args: c.args } } : {}),
       env: c.env,
       mocks: unmatchedFails(c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks),
       callbacks: c.callbacks,

@@ -18,6 +18,8 @@
  *     mocks: {...}                         # optional, inline, laid over the file's mocks
  *     callbacks: [{body: {approved: true}}]  # optional: delivered in order as the workflow awaits callbacks
  *     env: {NAME: value}                   # optional, laid over the file's env
+ *     routine: total                       # optional: run this subworkflow instead of main
+ *     args: {items: [], tax: 0.2}          # optional, with routine: its parameters by name
  *     skip: true                           # optional: true or a reason; the case is reported as skipped
  *     only: true                           # optional: when any case of the run has it, only those run
  *     timeout: 30                          # optional: seconds of wall time before the case fails (default 30)
@@ -82,8 +84,14 @@ export interface Expectations {
 export interface TestCase {
   readonly name: string;
   readonly pos: SourcePos;
-  /** The execution argument; undefined when the case gives none. */
+  /** The execution argument; undefined when the case gives none (or when it calls a routine). */
   readonly argument?: Value;
+  /**
+   * The subworkflow the case runs instead of `main`, with where it is written, and its parameters by name
+   * (`args`, or `argument` as a map): docs/testing.md#calling-one-subworkflow.
+   */
+  readonly routine?: Located<string>;
+  readonly args?: WMap;
   /** Inline mocks laid over the file's. */
   readonly mocks?: MockSet;
   readonly callbacks: readonly CallbackDelivery[];
@@ -120,7 +128,7 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
 const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'project', 'location', 'compat', 'cases']);
-const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
+const CASE_KEYS = new Set(['name', 'argument', 'routine', 'args', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
 const PLAYBACK_KEYS = new Set(['times', 'uuids', 'callbacks']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
@@ -279,7 +287,7 @@ class Reader {
     return {
       name,
       pos: this.pos(n),
-      ...(argNode ? { argument: toValue(argNode) } : {}),
+      ...this.entry(m, argNode),
       ...(mocksNode ? { mocks: this.inlineMocks(mocksNode) } : {}),
       callbacks: this.callbacks(this.get(m, 'callbacks')),
       env: this.env(this.get(m, 'env'), fileEnv),
@@ -289,6 +297,25 @@ class Reader {
       ...(playbackNode ? { playback: this.playback(playbackNode) } : {}),
       expect: expectNode ? this.expect(expectNode) : {},
     };
+  }
+
+  /**
+   * The case's entry: `argument` for main, or `routine` with its parameters by name (`args`, or `argument`
+   * as a map, as the call step's `args`).
+   */
+  entry(m: SMap, argNode: SNode | undefined): { argument?: Value; routine?: Located<string>; args?: WMap } {
+    const routineNode = this.get(m, 'routine');
+    const argsNode = this.get(m, 'args');
+    if (!routineNode) {
+      if (argsNode) this.fail(argsNode, "'args' goes with 'routine' (the subworkflow's parameters); give main's argument as 'argument'");
+      return argNode ? { argument: toValue(argNode) } : {};
+    }
+    const routine = { value: this.string(routineNode, 'routine'), pos: this.pos(routineNode) };
+    if (argsNode && argNode) this.fail(argNode, "give the routine's parameters as 'args' or as 'argument', not both");
+    const params = argsNode ?? argNode;
+    if (!params) return { routine };
+    if (params.kind !== 'map') this.fail(params, `the parameters of routine '${routine.value}' must be a map of parameter names to values`);
+    return { routine, args: toValue(params) as WMap };
   }
 
   playback(n: SNode): PlaybackValues {
