@@ -12,10 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { EMULATOR_JS, startEmulator, type EmulatorProcess } from '../support/emulator.ts';
-
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+import { openChromiumPage } from '../support/chromium.ts';
 
 const source = (url: string, factor: number): string => `main:
   steps:
@@ -60,14 +59,7 @@ s.before(async (c) => {
   c.emu = await startEmulator({ workflowsDir: false, args: ['--host', '127.0.0.1'] });
   const r = await c.emu.request('POST', '/workflows?workflowId=counter', { sourceContents: source(c.url, 1) });
   assert.is(r.status, 200, r.text);
-  c.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  c.page = await (await c.browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } })).newPage();
-  c.page.setDefaultTimeout(15_000);
-  c.errors = [];
-  c.page.on('pageerror', (e) => c.errors.push(e.message));
-  c.page.on('console', (m) => {
-    if (m.type() === 'error') c.errors.push(m.text());
-  });
+  ({ browser: c.browser, page: c.page, errors: c.errors } = await openChromiumPage());
 });
 
 s.after(async (c) => {
