@@ -21,6 +21,8 @@ const SOURCE = `main:
           - out: 0
           - items: [1, 2, 3]
           - conf: {name: demo, sizes: [4, 5]}
+          - ratio: 0.5
+          - pending: null
     - call_sub:
         call: twice
         args:
@@ -242,12 +244,17 @@ s('two parallel branches are threads of their own, paused and continued independ
   await output(c, 'execution succeeded');
 });
 
-s('setting a variable (read as a workflow expression) changes the result', async (c) => {
+/** Launches with a breakpoint on `done` and waits there: the stop, the top frame and its routine's variables. */
+async function stoppedAtDone(c: Ctx): Promise<{ e: DebugProtocol.StoppedEvent; frame: DebugProtocol.StackFrame; root: number }> {
   await launch(c, () => c.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'done' }] }));
   const e = await stop(c, 1);
   const frame = (await topFrame(c, e.body.threadId!))[0]!;
   const scopes = (await c.dc.scopesRequest({ frameId: frame.id })).body.scopes;
-  const root = scopes[scopes.length - 1]!.variablesReference;
+  return { e, frame, root: scopes[scopes.length - 1]!.variablesReference };
+}
+
+s('setting a variable (read as a workflow expression) changes the result', async (c) => {
+  const { e, frame, root } = await stoppedAtDone(c);
   const set = await c.dc.setVariableRequest({ variablesReference: root, name: 'x', value: '40 + 1' });
   assert.is(set.body.value, '41');
   // A map's item, through its own reference.
@@ -260,6 +267,31 @@ s('setting a variable (read as a workflow expression) changes the result', async
   assert.instance(bad, Error, 'a value that is not an expression is refused');
   await c.dc.continueRequest({ threadId: e.body.threadId! });
   assert.match(await output(c, 'execution succeeded'), /succeeded: 43/);
+});
+
+s('setting a variable is type-checked against what it holds: other types refused naming both, an int widened for a double, null takes any', async (c) => {
+  const { e, frame, root } = await stoppedAtDone(c);
+  const refused = (name: string, value: string, ref = root): Promise<string> =>
+    c.dc.setVariableRequest({ variablesReference: ref, name, value }).then(
+      () => assert.unreachable(`${name} = ${value} was taken`) as never,
+      (err: Error) => err.message,
+    );
+  assert.match(await refused('x', '"41"'), /x holds an int; the new value is a string: give an int/);
+  assert.match(await refused('x', '2.5'), /x holds an int; the new value is a double/);
+  assert.match(await refused('items', '{"a": 1}'), /items holds a list; the new value is a map: give a list/);
+  // An item of a map is checked against the item.
+  const conf = (await c.dc.variablesRequest({ variablesReference: root })).body.variables.find((v) => v.name === 'conf')!;
+  assert.match(await refused('name', '5', conf.variablesReference), /conf\["name"\] holds a string; the new value is an int: give a string/);
+  // A double takes an int as the double of the same number; null takes any type; a type error in the expression is refused.
+  const ratio = await c.dc.setVariableRequest({ variablesReference: root, name: 'ratio', value: '2' });
+  assert.equal([ratio.body.value, ratio.body.type], ['2.0', 'double']);
+  const pending = await c.dc.setVariableRequest({ variablesReference: root, name: 'pending', value: '["a"]' });
+  assert.is(pending.body.type, 'list');
+  assert.match(await refused('x', '1 + "a"'), /TypeError/);
+  const ev = await c.dc.evaluateRequest({ expression: '[x, ratio, pending, conf.name]', frameId: frame.id, context: 'watch' });
+  assert.is(ev.body.result, '[1,2.0,["a"],"demo"]', 'refused values left every variable as it was');
+  await c.dc.continueRequest({ threadId: e.body.threadId! });
+  assert.match(await output(c, 'execution succeeded'), /succeeded: 3\b/);
 });
 
 s('a conditional breakpoint stops only where its expression is true; a hit count from the nth hit; a logpoint prints', async (c) => {
