@@ -23,7 +23,7 @@ import type { CaseOutcome } from './test-command/expectations.ts';
 import type { HistoryEntry } from '../service/history/step-ring.ts';
 import { callRecordValue } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
-import type { CallbackDelivery } from './test-command/test-file.ts';
+import type { CallbackDelivery } from '../service/recording/test-file.ts';
 import type { Compat } from '../lang/compat.ts';
 import type { PlaybackValues } from '../service/recording/recording.ts';
 import type { RoutineEntry } from '../engine/run.ts';

@@ -9,7 +9,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { checkExpectations, type CaseOutcome } from './expectations.ts';
 import type { CaseResult } from './case-report.ts';
-import { TestFileError, type TestCase, type TestFile } from './test-file.ts';
+import { TestFileError, type TestCase, type TestFile } from '../../service/recording/test-file.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
 import { runIsolated } from '../run-isolated.ts';
 import type { CoverageCounts } from '../../coverage/counts.ts';

@@ -2,7 +2,9 @@
  * Test files of `workflows-emulator test` (docs/testing.md#the-test-command): `*.test.yaml` / `*.test.json` files that
  * name a workflow, optional mocks, and cases with an argument and expectations. This module reads one file
  * into a {@link TestFile}, checking every key, so a test file that is itself invalid is reported with file,
- * line and column ({@link TestFileError}) and never runs as a pass.
+ * line and column ({@link TestFileError}) and never runs as a pass. The `test` command reads test files with it,
+ * and so does the control API's replay of a saved case (docs/recording.md#replaying-a-saved-case), so a
+ * recording sent to the server is checked as `test` checks it.
  *
  * Shape (YAML shown; JSON is the same tree):
  * ```yaml
@@ -40,7 +42,7 @@ import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
 import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
 import { parseCompat, type Compat } from '../../lang/compat.ts';
-import type { PlaybackValues } from '../../service/recording/recording.ts';
+import type { PlaybackValues } from './recording.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
