@@ -11,6 +11,7 @@ import { checkExpectations, type CaseOutcome } from './expectations.ts';
 import type { CaseResult } from './case-report.ts';
 import { TestFileError, type TestCase, type TestFile } from '../../service/recording/test-file.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
+import { unmatchedFails } from '../../mocks/mock-set.ts';
 import { runIsolated } from '../run-isolated.ts';
 import type { CoverageCounts } from '../../coverage/counts.ts';
 import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
@@ -103,14 +104,6 @@ export interface RunCaseOptions {
   readonly file: string;
   /** The workflow file's coverage counts, when coverage is counted (docs/coverage.md). */
   readonly coverage?: CoverageCounts | undefined;
-}
-
-/**
- * A case's mocks as `test` applies them: an unmatched http.* call fails, naming the nearest mock, unless the
- * mocks say `unmatched: {http: passthrough}` (tests should not reach the network unnoticed; docs/testing.md).
- */
-function unmatchedFails(mocks: MockSet): MockSet {
-  return mocks.content.unmatched ? mocks : { ...mocks, unmatchedHttp: 'error' };
 }
 
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
