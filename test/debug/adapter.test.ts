@@ -122,13 +122,11 @@ s.after((c) => {
   rmSync(c.dir, { recursive: true, force: true });
 });
 
-s.before.each(async (c) => {
+/** A new DebugClient on the adapter's port, adding its stops and output lines to the test's (which go on). */
+async function connectClient(c: Ctx): Promise<void> {
   c.dc = new DebugClient('node', 'unused', 'workflows');
   c.dc.defaultTimeout = 8000;
   await c.dc.start(c.port);
-  c.stops = [];
-  c.waiters = [];
-  c.outputs = [];
   c.dc.on('stopped', (e: DebugProtocol.StoppedEvent) => {
     c.stops.push(e);
     c.waiters.splice(0).forEach((w) => w());
@@ -137,6 +135,13 @@ s.before.each(async (c) => {
     c.outputs.push(e.body.output);
     c.waiters.splice(0).forEach((w) => w());
   });
+}
+
+s.before.each(async (c) => {
+  c.stops = [];
+  c.waiters = [];
+  c.outputs = [];
+  await connectClient(c);
 });
 
 s.after.each(async (c) => {
@@ -221,6 +226,37 @@ s('step into a subworkflow call shows both frames; step out returns to the calle
   await c.dc.stepOutRequest({ threadId: t });
   await stop(c, 4);
   assert.is((await topFrame(c, t))[0]!.name, 'main.loop');
+  await c.dc.continueRequest({ threadId: t });
+  await output(c, 'execution succeeded');
+});
+
+s("step into enters a for body, a parallel branch (on the branch's thread) and an except block", async (c) => {
+  await launch(c, () => c.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'loop' }, { name: 'fan_out' }, { name: 'guarded' }] }));
+  let n = 1;
+  const t = (await stop(c, n)).body.threadId!;
+  const stepIn = async (threadId: number): Promise<{ threadId: number; frames: DebugProtocol.StackFrame[] }> => {
+    await c.dc.stepInRequest({ threadId });
+    const e = await stop(c, ++n);
+    return { threadId: e.body.threadId!, frames: await topFrame(c, e.body.threadId!) };
+  };
+  // A for step: into its body, with the loop variable.
+  const body = await stepIn(t);
+  assert.equal(body.frames.map((f) => f.name), ['main.visit']);
+  assert.is((await variables(c, body.frames[0]!.id)).get('i')?.value, '1');
+  await c.dc.continueRequest({ threadId: t });
+  assert.is((await topFrame(c, (await stop(c, ++n)).body.threadId!))[0]!.name, 'main.fan_out');
+  // A parallel step: into its first branch, a thread of its own whose stack ends at the parallel step.
+  const branch = await stepIn(t);
+  assert.is.not(branch.threadId, t);
+  assert.equal(branch.frames.map((f) => f.name), ['main.one', 'main.fan_out']);
+  assert.ok((await c.dc.threadsRequest()).body.threads.some((x) => x.id === branch.threadId && x.name === 'branch 1 (b1)'));
+  await c.dc.continueRequest({ threadId: branch.threadId });
+  assert.is((await topFrame(c, (await stop(c, ++n)).body.threadId!))[0]!.name, 'main.guarded');
+  // A try step: into its body; from the step that raises, into the except block, with the caught error.
+  assert.equal((await stepIn(t)).frames.map((f) => f.name), ['main.fail']);
+  const handler = await stepIn(t);
+  assert.equal(handler.frames.map((f) => f.name), ['main.handled']);
+  assert.match((await variables(c, handler.frames[0]!.id)).get('e')?.value ?? '', /nope/);
   await c.dc.continueRequest({ threadId: t });
   await output(c, 'execution succeeded');
 });
@@ -335,6 +371,41 @@ s('an error breakpoint by tag stops where the error is raised; the caught error 
   await c.dc.continueRequest({ threadId: h.body.threadId! });
   await output(c, 'execution succeeded');
   assert.is(c.stops.length, 2, 'the uncaught filter does not stop on an error a try catches');
+});
+
+s('error breakpoints: "all" stops on an error a try catches; "uncaught" stops only on one nothing catches, before the execution fails', async (c) => {
+  await launch(c, () => c.dc.setExceptionBreakpointsRequest({ filters: ['all'] }));
+  const caught = await stop(c, 1);
+  assert.is(caught.body.reason, 'exception');
+  assert.is((await topFrame(c, caught.body.threadId!))[0]!.name, 'main.fail');
+  await c.dc.continueRequest({ threadId: caught.body.threadId! });
+  await output(c, 'execution succeeded');
+  await c.dc.stop();
+  // A file whose first error is caught and whose second is not.
+  const file = join(c.dir, 'uncaught.yaml');
+  writeFileSync(file, `main:
+  steps:
+    - guarded:
+        try:
+          raise: {message: caught one, tags: [ValueError]}
+        except:
+          as: e
+          steps:
+            - ignore:
+                assign:
+                  - seen: \${e.message}
+    - boom:
+        raise: {message: nobody catches this, tags: [ValueError]}
+`);
+  await connectClient(c);
+  await launch(c, () => c.dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] }), { program: file });
+  const e = await stop(c, 2);
+  assert.is(e.body.reason, 'exception');
+  assert.match(e.body.text ?? '', /nobody catches this/);
+  assert.is((await topFrame(c, e.body.threadId!))[0]!.name, 'main.boom');
+  await c.dc.continueRequest({ threadId: e.body.threadId! });
+  assert.match(await output(c, 'execution failed'), /nobody catches this/);
+  assert.is(c.stops.length, 2, 'the caught error did not stop');
 });
 
 s('evaluate reads the scope and refuses calls with side effects', async (c) => {
