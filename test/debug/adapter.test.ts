@@ -75,6 +75,11 @@ twice:
         return: \${r}
 `;
 
+/** The 1-based column where step `name` is written in SOURCE (its name, after the list's dash). */
+function columnOf(name: string): number {
+  return SOURCE.split('\n')[lineOf(name) - 1]!.indexOf(name) + 1;
+}
+
 /** The 1-based line of step `name` in SOURCE. */
 function lineOf(name: string): number {
   return SOURCE.split('\n').findIndex((l) => l.trim() === `- ${name}:`) + 1;
@@ -219,7 +224,7 @@ s('step into a subworkflow call shows both frames; step out returns to the calle
   await c.dc.stepInRequest({ threadId: t });
   await stop(c, 3);
   const inside = await topFrame(c, t);
-  assert.equal(inside.map((f) => [f.name, f.line]), [['twice.mul', lineOf('mul')], ['main.call_sub', lineOf('call_sub')]]);
+  assert.equal(inside.map((f) => [f.name, f.line, f.column]), [['twice.mul', lineOf('mul'), columnOf('mul')], ['main.call_sub', lineOf('call_sub'), columnOf('call_sub')]]);
   const vars = await variables(c, inside[0]!.id);
   assert.is(vars.get('n')?.value, '1');
   assert.not.ok(vars.has('x'), 'a subworkflow sees its own variables only');
