@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CORPUS, skipWithoutCorpus } from './support/corpus.ts';
+import { TEST_FILE_KEYS } from '../src/service/recording/test-file.ts';
 
 const s = suite('JSON Schemas');
 const REPO = new URL('../', import.meta.url);
@@ -103,6 +104,17 @@ cases:
   assert.is(valid('test', text), true);
   assert.is.not(valid('test', 'workflow: w.yaml\ncompat: aws\ncases:\n  - name: x\n'), true);
   assert.is.not(valid('test', 'workflow: w.yaml\ncases:\n  - name: x\n    playback: {clock: [1]}\n'), true);
+});
+
+s('the test file schema declares exactly the keys the test command reads, at every level (docs/testing.md#the-test-command)', () => {
+  const t = schema('test');
+  const item = t.properties.cases.items;
+  const keys = (o: { properties: Record<string, unknown> }): string[] => Object.keys(o.properties).sort();
+  assert.equal(keys(t), [...TEST_FILE_KEYS.file].sort());
+  assert.equal(keys(item), [...TEST_FILE_KEYS.case].sort());
+  assert.equal(keys(item.properties.playback), [...TEST_FILE_KEYS.playback].sort());
+  assert.equal(keys(item.properties.expect), [...TEST_FILE_KEYS.expect].sort());
+  assert.equal(keys(item.properties.callbacks.items), [...TEST_FILE_KEYS.callback].sort());
 });
 
 s('the schemas ship in the package (package.json files)', () => {

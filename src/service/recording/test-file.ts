@@ -136,6 +136,18 @@ const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callb
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
 
 /**
+ * The keys a test file may have, by where they are written (any other is refused at its line and column); the
+ * JSON Schema of test files (schemas/test.schema.json, docs/editor.md) declares the same ones.
+ */
+export const TEST_FILE_KEYS: {
+  readonly file: ReadonlySet<string>;
+  readonly case: ReadonlySet<string>;
+  readonly playback: ReadonlySet<string>;
+  readonly expect: ReadonlySet<string>;
+  readonly callback: ReadonlySet<string>;
+} = { file: FILE_KEYS, case: CASE_KEYS, playback: PLAYBACK_KEYS, expect: EXPECT_KEYS, callback: CALLBACK_KEYS };
+
+/**
  * Reads a test file's text. `file` names it in messages; `format` defaults from its extension.
  * @throws TestFileError for a YAML/JSON syntax error, a missing or unknown key, or a value of the wrong type.
  */
