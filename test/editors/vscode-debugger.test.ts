@@ -54,8 +54,10 @@ s('debug-adapter.js, started as VS Code starts it, runs the debug command and st
     assert.is(frames[0]!.name, 'main.done');
     const ev = await dc.evaluateRequest({ expression: 'who', frameId: frames[0]!.id });
     assert.is(ev.body.result, '"Ada"');
+    // Listening first: the end may come in the same read as the answer to continue.
+    const terminated = dc.waitForEvent('terminated');
     await dc.continueRequest({ threadId: threads[0]!.id });
-    await dc.waitForEvent('terminated');
+    await terminated;
     assert.match(outputs.join(''), /execution succeeded: Hello, Ada/);
   } finally {
     await dc.stop().catch(() => {});
