@@ -15,6 +15,7 @@
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
+import { toJson } from '../lang/json.ts';
 import { SourceProblems } from './watch/source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
@@ -24,7 +25,7 @@ import { checkCallLogLevel } from './executions/call-log-observer.ts';
 import { prepareExecution, type DebuggerHooks } from './executions/prepare-execution.ts';
 import { lineWriter, LogRecord } from './executions/log-sink.ts';
 import { DetailBudget } from './history/detail-budget.ts';
-import { replayingHub, replayPlan, type ReplayPlan } from './recording/replay.ts';
+import { replayingHub, replayPlan, savedCasePlan, type ReplayPlan } from './recording/replay.ts';
 import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
@@ -381,6 +382,12 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const { argument, labels } = rec.execution;
     const input = { ...(argument !== undefined ? { argument } : {}), labels: { ...labels, 'replay-of': executionId } };
     return this.#createExecution(workflowId, input, undefined, plan);
+  };
+
+  readonly replaySavedCase: ServiceCore['replaySavedCase'] = (workflowId, testFile, caseName) => {
+    this.#store.find(workflowId);
+    const { plan, argument } = savedCasePlan(testFile, caseName);
+    return this.#createExecution(workflowId, argument === undefined ? {} : { argument: toJson(argument) }, undefined, plan);
   };
 
   readonly executionRecording: ServiceCore['executionRecording'] = (workflowId, executionId) => {

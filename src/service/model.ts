@@ -216,6 +216,13 @@ export interface ServiceCore {
    *   an ACTIVE one, or when the workflow has a newer revision and `latest` is false.
    */
   replayExecution(workflowId: string, executionId: string, options: ReplayOptions): Execution;
+  /**
+   * Starts a new execution of the workflow's current revision from a saved case (src/service/recording/replay.ts
+   * `savedCasePlan`): `testFile` is the test file's text, `caseName` its case (needed when it has several).
+   * @throws ApiError NOT_FOUND for an unknown workflow; INVALID_ARGUMENT for a malformed test file
+   *   (`test file:line:col: problem`) or a case that cannot be replayed, naming why.
+   */
+  replaySavedCase(workflowId: string, testFile: string, caseName: string | undefined): Execution;
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
 }
