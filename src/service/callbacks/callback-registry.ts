@@ -226,6 +226,11 @@ export class CallbackRegistry {
     this.#queuedTotal = 0;
   }
 
+  /** The resource name of the execution that owns callback `id`; undefined for an unknown one. */
+  executionOf(id: string): string | undefined {
+    return this.#byId.get(id)?.owner.executionName;
+  }
+
   /** Callbacks registered now, across executions. */
   get size(): number {
     return this.#byId.size;

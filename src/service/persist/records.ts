@@ -1,0 +1,219 @@
+/**
+ * The saved form of the service core's state (docs/persistence.md#records): a workflow with its kept
+ * revisions, and an execution with its step history, outbound calls, sys.log entries and recording, each as
+ * one JSON object. The journal, the compacted snapshot and an export hold these objects. Workflow values
+ * (call bodies, log payloads, recorded values) are kept as their JSON text (src/lang/json.ts), so ints stay
+ * exact and `1.0` stays a double.
+ */
+import { jsonSafe, parseJson, toJson } from '../../lang/json.ts';
+import type { Value } from '../../lang/value.ts';
+import { WorkflowError } from '../../lang/errors.ts';
+import type { LogEntry } from '../../stdlib/types.ts';
+import { CallLog, type CallRecord } from '../../mocks/call-log.ts';
+import type { StepType } from '../../engine/hooks.ts';
+import type { Execution, Workflow } from '../model.ts';
+import type { ExecutionRecord } from '../executions/execution-store.ts';
+import type { HistoryLevel } from '../executions/prepare-execution.ts';
+import type { CallLogLevel } from '../executions/call-log-observer.ts';
+import { errorPayload } from '../executions/error-payload.ts';
+import { settledHistory, type StepHistoryReader } from '../history/settled-history.ts';
+import type { HistoryEntry, StepEntryState } from '../history/step-ring.ts';
+import { Recording } from '../recording/recording.ts';
+
+/** A workflow as saved: its current resource, its kept revisions (oldest first) and its revision counter. */
+export interface SavedWorkflow {
+  readonly t: 'w';
+  readonly id: string;
+  readonly res: Workflow;
+  /** Kept revisions, oldest first; in a journal record only the current one (`res`) is given. */
+  readonly revs?: readonly Workflow[];
+  /** Revisions made under this ID so far. */
+  readonly n: number;
+}
+
+/** An execution as saved. */
+export interface SavedExecution {
+  readonly t: 'x';
+  readonly w: string;
+  readonly id: string;
+  readonly res: Execution;
+  /** startTime in milliseconds. */
+  readonly s: number;
+  readonly hl: HistoryLevel;
+  readonly cl?: CallLogLevel;
+  readonly p?: string;
+  readonly d: number;
+  /** Its step history: entries recorded, entries dropped, and the kept entries as arrays ({@link entryRow}). */
+  readonly h?: { readonly n: number; readonly dr: number; readonly e: readonly unknown[][] };
+  readonly calls?: readonly Record<string, unknown>[];
+  readonly logs?: readonly { time: string; severity: string; payload: string; structured: boolean }[];
+  readonly in?: SavedRecording;
+}
+
+/** A recording (src/service/recording/recording.ts) as saved. */
+export interface SavedRecording {
+  readonly times: readonly number[];
+  readonly uuids: readonly string[];
+  readonly env: readonly [string, string | null][];
+  readonly created: readonly string[];
+  readonly callbacks: readonly { method: string; headers: Record<string, string>; query: Record<string, string>; body: string | null }[];
+  readonly truncated: boolean;
+}
+
+/** A value's JSON text; what JSON cannot hold (bytes, NaN) as {@link jsonSafe} shows it. */
+export function valueText(v: Value): string {
+  try {
+    return toJson(v);
+  } catch {
+    return toJson(jsonSafe(v));
+  }
+}
+
+/** An execution as saved, with its history, calls, logs and recording as they are now. */
+export function saveExecution(ex: ExecutionRecord, logs: readonly LogEntry[]): SavedExecution {
+  const out: { -readonly [K in keyof SavedExecution]?: SavedExecution[K] } = {
+    t: 'x',
+    w: ex.workflowId,
+    id: ex.executionId,
+    res: ex.resource,
+    s: ex.startMs,
+    hl: ex.historyLevel,
+    d: ex.depth,
+  };
+  if (ex.callLogLevel !== undefined) out.cl = ex.callLogLevel;
+  if (ex.parent !== undefined) out.p = ex.parent;
+  const history = ex.recording ?? ex.history;
+  if (history && ex.resource.state !== 'ACTIVE') {
+    out.h = { n: history.recorded, dr: history.droppedEntries, e: history.entries().map(entryRow) };
+  }
+  const calls = ex.calls?.records;
+  if (calls?.length) out.calls = calls.map(saveCall);
+  if (logs.length) out.logs = logs.map((l) => ({ time: l.time, severity: l.severity, payload: valueText(l.payload), structured: l.structured }));
+  if (ex.inputs) out.in = saveRecording(ex.inputs);
+  return out as SavedExecution;
+}
+
+/** One step entry as an array: id, parent, routine, step, type, line, col, thread, depth, state, times, siblings, progress, error, variables. */
+function entryRow(e: HistoryEntry): unknown[] {
+  return [
+    e.id, e.parentId, e.routine, e.step, e.stepType, e.pos.line, e.pos.col, e.threadId, e.callDepth, e.state,
+    e.createMs, e.updateMs, e.previous, e.next, e.progress ?? null, e.expectedIterations ?? null, e.branch ?? null,
+    e.state === 'STATE_FAILED' || e.error !== undefined ? errorPayload(e.error) : null, e.variables ?? null,
+  ];
+}
+
+/** A WorkflowError of a saved payload, made without capturing a stack (restoring many must be quick). */
+function savedError(payload: string): WorkflowError {
+  const e = Object.create(WorkflowError.prototype) as { value: Value; name: string; message: string };
+  e.value = parseJson(payload);
+  e.name = 'WorkflowError';
+  e.message = '';
+  return e as unknown as WorkflowError;
+}
+
+/** The step entry of a row written by {@link entryRow}. */
+function entryOf(r: unknown[]): HistoryEntry {
+  return {
+    id: r[0] as number,
+    parentId: r[1] as number,
+    routine: r[2] as string,
+    step: r[3] as string,
+    stepType: r[4] as StepType,
+    pos: { line: r[5] as number, col: r[6] as number },
+    threadId: r[7] as string,
+    callDepth: r[8] as number,
+    state: r[9] as StepEntryState,
+    createMs: r[10] as number,
+    updateMs: r[11] as number,
+    previous: r[12] as number,
+    next: r[13] as number,
+    progress: (r[14] as number | null) ?? undefined,
+    expectedIterations: (r[15] as number | null) ?? undefined,
+    branch: (r[16] as string | null) ?? undefined,
+    error: r[17] === null ? undefined : savedError(r[17] as string),
+    variables: (r[18] as string | null) ?? undefined,
+  };
+}
+
+const CALL_VALUES = ['requestBody', 'args', 'response', 'error'] as const;
+
+/** A call record as saved: its fields, with its values as JSON text. */
+function saveCall(c: CallRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(c) as (keyof CallRecord)[]) {
+    const v = c[k];
+    if (v === undefined) continue;
+    out[k] = (CALL_VALUES as readonly string[]).includes(k) ? valueText(v as Value) : v;
+  }
+  return out;
+}
+
+/** The call record of a saved one. */
+function callOf(saved: Record<string, unknown>): CallRecord {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(saved)) out[k] = (CALL_VALUES as readonly string[]).includes(k) ? parseJson(saved[k] as string) : saved[k];
+  return out as unknown as CallRecord;
+}
+
+/** A recording as saved. */
+function saveRecording(r: Recording): SavedRecording {
+  return {
+    times: r.times,
+    uuids: r.uuids,
+    env: [...r.env],
+    created: r.callbacksCreated.map(valueText),
+    callbacks: r.callbacks.map((c) => ({ method: c.method, headers: c.headers, query: c.query, body: c.body === undefined ? null : valueText(c.body) })),
+    truncated: r.truncated,
+  };
+}
+
+/** The recording of a saved one. */
+function recordingOf(s: SavedRecording): Recording {
+  const r = new Recording();
+  r.times.push(...s.times);
+  r.uuids.push(...s.uuids);
+  for (const [k, v] of s.env) r.env.set(k, v);
+  for (const c of s.created) r.callbacksCreated.push(parseJson(c));
+  for (const c of s.callbacks) r.callbacks.push({ method: c.method, headers: c.headers, query: c.query, body: c.body === null ? undefined : parseJson(c.body) });
+  r.truncated = s.truncated;
+  return r;
+}
+
+/** What an execution restored from its saved form holds besides its record: its sys.log entries. */
+export interface RestoredExecution {
+  readonly record: ExecutionRecord;
+  readonly logs: readonly LogEntry[];
+}
+
+/**
+ * The execution record of a saved execution (not running: `abort` is unset). Its history is kept as its
+ * entries (settled-history.ts), its calls as a call log.
+ */
+export function restoreExecution(s: SavedExecution): RestoredExecution {
+  let history: StepHistoryReader | undefined;
+  if (s.h) history = settledHistory(s.h.e.map(entryOf), s.h.n, s.h.dr);
+  let calls: CallLog | undefined;
+  if (s.calls?.length) {
+    calls = new CallLog();
+    for (const c of s.calls) calls.add(callOf(c));
+  }
+  const record: ExecutionRecord = {
+    workflowId: s.w,
+    executionId: s.id,
+    name: s.res.name,
+    resource: Object.freeze(s.res),
+    startMs: s.s,
+    abort: undefined,
+    historyLevel: s.hl,
+    recording: undefined,
+    history,
+    callLogLevel: s.cl,
+    calls,
+    inputs: s.in ? recordingOf(s.in) : undefined,
+    parent: s.p,
+    depth: s.d,
+    onEnd: undefined,
+  };
+  const logs = (s.logs ?? []).map((l) => ({ time: l.time, severity: l.severity, payload: parseJson(l.payload), structured: l.structured }));
+  return { record, logs };
+}
