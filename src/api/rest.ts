@@ -42,9 +42,11 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
   const guard = createBrowserGuard(guardOptions);
   const connect = connectServer(service);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
+  const durable = service.whenDurable !== undefined;
 
   return (req, res) => {
     try {
+      if (durable && ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.startsWith('/callbacks/'))) answerWhenDurable(service, res);
       const rawUrl = req.url ?? '/';
       const q = rawUrl.indexOf('?');
       const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -92,6 +94,31 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
       sendError(res, e);
     }
   };
+}
+
+/**
+ * Holds the answer `res` is given until every change made so far is on disk (docs/persistence.md#the-journal):
+ * an acknowledged write is never lost. When the disk refuses the write, the answer is a 503 UNAVAILABLE instead.
+ */
+function answerWhenDurable(service: ServiceCore, res: ServerResponse): void {
+  const { writeHead, end } = res;
+  let head: unknown[] | undefined;
+  res.writeHead = ((...args: unknown[]) => {
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((...args: unknown[]) => {
+    res.writeHead = writeHead;
+    res.end = end;
+    const send = (): void => {
+      if (head) (writeHead as (...a: unknown[]) => unknown).apply(res, head);
+      (end as (...a: unknown[]) => unknown).apply(res, args);
+    };
+    const wait = service.whenDurable?.();
+    if (wait === undefined) send();
+    else wait.then(send, (e: unknown) => sendError(res, e));
+    return res;
+  }) as typeof res.end;
 }
 
 /**

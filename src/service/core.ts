@@ -151,6 +151,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#children = this.#childConnectors();
     // Last: restoring may start executions again (--resume), which needs everything above.
     this.#persist = options.persistence?.attach(this.#internals());
+    if (this.#persist) this.whenDurable = this.#persist.whenDurable.bind(this.#persist);
     this.#persist?.restore();
   }
 
@@ -226,7 +227,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
   #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined, replay: ReplayPlan | undefined): void {
     const { project, location } = this;
-    const announcing = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait);
+    const announcing = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait, replay?.playback.callbacks);
     const hub = this.#persist ? this.#persist.hubOf(announcing, ex) : announcing;
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
@@ -502,7 +503,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     return answer;
   };
 
-  readonly whenDurable = (): Promise<void> | undefined => this.#persist?.whenDurable();
+  /** Set only with a data directory (or an import), so transports know to wait for the disk (ServiceCore.whenDurable). */
+  readonly whenDurable?: () => Promise<void> | undefined;
 
   readonly exportTo: EmulatorControl['exportTo'] = async (directory) =>
     (await import('./persist/export.ts')).exportState(this.#internals(), directory, this.#persist?.activeCallbacks() ?? new Map());

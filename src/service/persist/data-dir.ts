@@ -118,13 +118,17 @@ function takeLock(dir: string): void {
   fs.writeFileSync(path, `${process.pid}\n`);
 }
 
-/** Whether process `pid` is running. */
+/** Whether process `pid` is running (a zombie, killed but not yet reaped, is not). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS, Windows): kill(pid, 0) answered
   }
 }
 

@@ -14,9 +14,9 @@ export { Persistence } from './persistence.ts';
 
 /** Which of the options were given. */
 export interface PersistSetup {
-  readonly dataDir?: string;
-  readonly importDir?: string;
-  readonly resume?: boolean;
+  readonly dataDir?: string | undefined;
+  readonly importDir?: string | undefined;
+  readonly resume?: boolean | undefined;
 }
 
 /** What the server hands the service core, and what it does once the core exists. */
