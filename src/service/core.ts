@@ -161,8 +161,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       store: this.#store,
       executions: this.#executions,
       logsOf: (ex) => this.#logRecord.read(ex).entries,
-      adopt: (ex, logs) => {
-        if (ex.resource.state === 'ACTIVE') this.#activeCount++;
+      adopt: (ex, logs, active) => {
+        if (active) this.#activeCount++;
         this.#executions.add(ex);
         for (const l of logs) this.#logRecord.add(ex, l);
       },

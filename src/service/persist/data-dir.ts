@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { FrameError, scanFrames } from './frame.ts';
 import { Journal, type JournalFs } from './journal.ts';
 import { applyRecord, emptyState, type LoadedState } from './state.ts';
+import { lazySaved } from './records.ts';
 
 /** The format this emulator writes and reads; a directory of a higher one is refused. */
 export const FORMAT_VERSION = 1;
@@ -165,7 +166,9 @@ function readSnapshot(dir: string, state: LoadedState): { generation: number; by
   if (lines.length < count + 2 || lines[count + 1] !== '{"end":true}') throw new DataDirError(path, offsetOf(lines, Math.min(lines.length - 1, count + 1)), 'the snapshot is cut short');
   for (let i = 1; i <= count; i++) {
     try {
-      applyRecord(state, parseLine(path, lines, i));
+      const lazy = lazySaved(lines[i]!);
+      if (lazy) state.executions.set(lazy.id, lazy);
+      else applyRecord(state, parseLine(path, lines, i));
     } catch (e) {
       if (e instanceof DataDirError) throw e;
       throw new DataDirError(path, offsetOf(lines, i), `a record cannot be read: ${(e as Error).message}`);

@@ -17,8 +17,11 @@ export interface CoreInternals {
   readonly executions: ExecutionStore;
   /** The sys.log entries kept for an execution. */
   logsOf(ex: ExecutionRecord): readonly LogEntry[];
-  /** Takes in a restored execution with its sys.log entries (an ACTIVE one counts as running). */
-  adopt(ex: ExecutionRecord, logs: readonly LogEntry[]): void;
+  /**
+   * Takes in a restored execution with its sys.log entries; `active`: it is ACTIVE (and counts as running).
+   * The record may be lazy (records.ts `lazyExecution`): the core reads its fields only when asked for them.
+   */
+  adopt(ex: ExecutionRecord, logs: readonly LogEntry[], active: boolean): void;
   /** Ends an adopted ACTIVE execution FAILED with `error`. */
   fail(ex: ExecutionRecord, error: NonNullable<Execution['error']>): void;
   /**

@@ -15,7 +15,7 @@ import type { ExecutionRecord } from '../executions/execution-store.ts';
 import type { RecordedCallback } from '../recording/recording.ts';
 import { directoryBytes, journalPath, releaseLock, snapshotText, SNAPSHOT_NAME, syncDirectory, type OpenedDataDir } from './data-dir.ts';
 import { Journal } from './journal.ts';
-import { restoreExecution, saveExecution, type SavedWorkflow } from './records.ts';
+import { lazyExecution, restoreExecution, saveExecution, type SavedWorkflow } from './records.ts';
 import type { ActiveCallbacks, LoadedState, SavedDelivery } from './state.ts';
 import type { CoreInternals, PersistenceAttach, StateSink } from './hooks.ts';
 
@@ -224,9 +224,14 @@ export function restoreInto(core: CoreInternals, state: LoadedState, active: Map
   for (const [id, n] of state.deleted) core.store.restoreDeleted(id, n);
   const running: ExecutionRecord[] = [];
   for (const saved of state.executions.values()) {
+    if ('lazy' in saved) {
+      core.adopt(lazyExecution(saved), [], false);
+      continue;
+    }
     const { record, logs } = restoreExecution(saved);
-    core.adopt(record, logs);
-    if (record.resource.state === 'ACTIVE') running.push(record);
+    const active = record.resource.state === 'ACTIVE';
+    core.adopt(record, logs, active);
+    if (active) running.push(record);
   }
   for (const ex of running) {
     const callbacks = state.active.get(ex.executionId) ?? { urls: [], deliveries: [] };

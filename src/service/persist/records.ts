@@ -36,6 +36,9 @@ export interface SavedExecution {
   readonly t: 'x';
   readonly w: string;
   readonly id: string;
+  /** The state, and 1 when it has sys.log entries: first on the line, so start-up can leave the rest unread ({@link SNAPSHOT_PREFIX}). */
+  readonly st?: Execution['state'];
+  readonly lg?: 1;
   readonly res: Execution;
   /** startTime in milliseconds. */
   readonly s: number;
@@ -75,6 +78,8 @@ export function saveExecution(ex: ExecutionRecord, logs: readonly LogEntry[]): S
     t: 'x',
     w: ex.workflowId,
     id: ex.executionId,
+    st: ex.resource.state,
+    ...(logs.length ? { lg: 1 as const } : {}),
     res: ex.resource,
     s: ex.startMs,
     hl: ex.historyLevel,
@@ -216,4 +221,75 @@ export function restoreExecution(s: SavedExecution): RestoredExecution {
   };
   const logs = (s.logs ?? []).map((l) => ({ time: l.time, severity: l.severity, payload: parseJson(l.payload), structured: l.structured }));
   return { record, logs };
+}
+
+/**
+ * The start of a saved execution's line: its workflow ID (as a JSON string), ID, state, and whether it has
+ * sys.log entries. A finished execution without logs is restored from these alone ({@link lazyExecution}).
+ */
+export const SNAPSHOT_PREFIX = /^\{"t":"x","w":("(?:[^"\\]|\\.)*"),"id":"([^"\\]*)","st":"([A-Z]+)"(,"lg":1)?,/;
+
+/** A saved execution left unread until it is asked for: its IDs, state and line. */
+export interface LazySavedExecution {
+  readonly t: 'x';
+  readonly lazy: string;
+  readonly w: string;
+  readonly id: string;
+  readonly st: Execution['state'];
+}
+
+/** A line of a snapshot as a {@link LazySavedExecution}, when it is a finished execution without logs. */
+export function lazySaved(line: string): LazySavedExecution | undefined {
+  const m = SNAPSHOT_PREFIX.exec(line);
+  if (!m || m[4] !== undefined || m[3] === 'ACTIVE') return undefined;
+  return { t: 'x', lazy: line, w: JSON.parse(m[1]!) as string, id: m[2]!, st: m[3] as Execution['state'] };
+}
+
+/**
+ * An execution record that reads its saved line only when a field other than its IDs is first used (a
+ * restart with 100,000 finished executions must not parse them all: docs/persistence.md#limits).
+ */
+class LazyExecution implements ExecutionRecord {
+  readonly workflowId: string;
+  readonly executionId: string;
+  abort: AbortController | undefined = undefined;
+  onEnd: (() => void)[] | undefined = undefined;
+  #line: string | undefined;
+  #full: ExecutionRecord | undefined;
+
+  constructor(saved: LazySavedExecution) {
+    this.workflowId = saved.w;
+    this.executionId = saved.id;
+    this.#line = saved.lazy;
+  }
+
+  get #record(): ExecutionRecord {
+    if (this.#full === undefined) {
+      this.#full = restoreExecution(JSON.parse(this.#line!) as SavedExecution).record;
+      this.#line = undefined;
+    }
+    return this.#full;
+  }
+
+  get name(): string { return this.#record.name; }
+  get resource(): Execution { return this.#record.resource; }
+  set resource(v: Execution) { this.#record.resource = v; }
+  get startMs(): number { return this.#record.startMs; }
+  get historyLevel(): HistoryLevel { return this.#record.historyLevel; }
+  get recording(): ExecutionRecord['recording'] { return this.#record.recording; }
+  set recording(v: ExecutionRecord['recording']) { this.#record.recording = v; }
+  get history(): StepHistoryReader | undefined { return this.#record.history; }
+  set history(v: StepHistoryReader | undefined) { this.#record.history = v; }
+  get callLogLevel(): CallLogLevel | undefined { return this.#record.callLogLevel; }
+  get calls(): CallLog | undefined { return this.#record.calls; }
+  set calls(v: CallLog | undefined) { this.#record.calls = v; }
+  get inputs(): Recording | undefined { return this.#record.inputs; }
+  set inputs(v: Recording | undefined) { this.#record.inputs = v; }
+  get parent(): string | undefined { return this.#record.parent; }
+  get depth(): number { return this.#record.depth; }
+}
+
+/** The record of a lazily saved execution (see {@link LazyExecution}). */
+export function lazyExecution(saved: LazySavedExecution): ExecutionRecord {
+  return new LazyExecution(saved);
 }

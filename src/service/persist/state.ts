@@ -9,7 +9,7 @@
  */
 import type { Workflow } from '../model.ts';
 import { MAX_REVISIONS_PER_WORKFLOW } from '../store/workflow-store.ts';
-import type { SavedExecution, SavedWorkflow } from './records.ts';
+import type { LazySavedExecution, SavedExecution, SavedWorkflow } from './records.ts';
 
 /** A callback request acknowledged to an ACTIVE execution, as saved (the body base64). */
 export interface SavedDelivery {
@@ -31,8 +31,8 @@ export interface LoadedState {
   readonly workflows: Map<string, { res: Workflow; revs: Workflow[]; n: number }>;
   /** Revision counters of deleted workflows (a re-created ID goes on from them). */
   readonly deleted: Map<string, number>;
-  /** Executions by ID, in creation order. */
-  readonly executions: Map<string, SavedExecution>;
+  /** Executions by ID, in creation order (finished ones from a snapshot left unread: records.ts `lazySaved`). */
+  readonly executions: Map<string, SavedExecution | LazySavedExecution>;
   /** Callbacks of the ACTIVE executions, by execution ID. */
   readonly active: Map<string, ActiveCallbacks>;
 }
