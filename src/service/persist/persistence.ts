@@ -44,7 +44,10 @@ export class Persistence implements PersistenceAttach, StateSink {
   #journal: Journal;
   #generation: number;
   #snapshotBytes: number;
-  #compacting = false;
+  /** The journal before a compaction, until what was appended to it is on disk. */
+  #draining: Promise<void> | undefined;
+  /** The compaction under way, if one is. */
+  #compacting: Promise<void> | undefined;
   /** Callback URLs created and requests acknowledged, per ACTIVE execution ID (what `--resume` needs). */
   readonly #active = new Map<string, ActiveCallbacks>();
 
@@ -121,7 +124,9 @@ export class Persistence implements PersistenceAttach, StateSink {
   }
 
   whenDurable(): Promise<void> | undefined {
-    return this.#journal.whenDurable();
+    const current = this.#journal.whenDurable();
+    if (this.#draining === undefined) return current;
+    return Promise.all([this.#draining, current]).then(() => undefined);
   }
 
   storage(): { dataDir: string; bytes: number } {
@@ -134,11 +139,12 @@ export class Persistence implements PersistenceAttach, StateSink {
 
   /** Writes a snapshot of the state now (after an import, so the imported state is on disk before start-up ends). */
   compactNow(): Promise<void> {
-    return this.#compact();
+    return (this.#compacting = this.#compact().finally(() => (this.#compacting = undefined)));
   }
 
   /** Writes what is pending, then lets the directory go (at exit). */
   async close(): Promise<void> {
+    await this.#compacting;
     try {
       await this.#journal.drain();
     } finally {
@@ -150,9 +156,11 @@ export class Persistence implements PersistenceAttach, StateSink {
   #append(record: unknown): void {
     this.#journal.append(record);
     if (!this.#compacting && this.#journal.size > Math.max(this.options.compactBytes ?? MIN_COMPACT_BYTES, 2 * this.#snapshotBytes)) {
-      this.#compact().catch((e: unknown) => {
-        process.stderr.write(`workflows-emulator: compacting the data directory failed: ${(e as Error).message}; the journal goes on\n`);
-      });
+      this.#compacting = this.#compact()
+        .catch((e: unknown) => {
+          process.stderr.write(`workflows-emulator: compacting the data directory failed: ${(e as Error).message}; the journal goes on\n`);
+        })
+        .finally(() => (this.#compacting = undefined));
     }
   }
 
@@ -162,28 +170,27 @@ export class Persistence implements PersistenceAttach, StateSink {
    * either the old snapshot with every journal since it, or the new one with the new journal.
    */
   async #compact(): Promise<void> {
-    this.#compacting = true;
-    try {
-      const dir = this.opened.dir;
-      const generation = this.#generation + 1;
-      const path = journalPath(dir, generation);
-      const next = new Journal(fs.openSync(path, 'a'), 0, path);
-      syncDirectory(dir);
-      const old = this.#journal;
-      const text = snapshotText(generation, stateLines(this.#core!, this.#active));
-      this.#journal = next;
-      this.#generation = generation;
-      await old.drain().finally(() => old.close());
-      await writeDurably(dir, SNAPSHOT_NAME, text);
-      this.#snapshotBytes = Buffer.byteLength(text);
-      for (const f of fs.readdirSync(dir)) {
-        const m = /^journal-(\d+)\.log$/.exec(f);
-        if (m && Number(m[1]) < generation) fs.rmSync(join(dir, f), { force: true });
-      }
-    } finally {
-      this.#compacting = false;
+    const dir = this.opened.dir;
+    const generation = this.#generation + 1;
+    const path = journalPath(dir, generation);
+    const next = new Journal(fs.openSync(path, 'a'), 0, path);
+    syncDirectory(dir);
+    const old = this.#journal;
+    const text = snapshotText(generation, stateLines(this.#core!, this.#active));
+    this.#journal = next;
+    this.#generation = generation;
+    // Answers of changes appended to the old journal still wait for it (whenDurable).
+    const drained = (this.#draining = old.drain().finally(() => old.close()));
+    await drained;
+    this.#draining = undefined;
+    await writeDurably(dir, SNAPSHOT_NAME, text);
+    this.#snapshotBytes = Buffer.byteLength(text);
+    for (const f of fs.readdirSync(dir)) {
+      const m = /^journal-(\d+)\.log$/.exec(f);
+      if (m && Number(m[1]) < generation) fs.rmSync(join(dir, f), { force: true });
     }
   }
+
 }
 
 /** The core's whole state as saved records, one JSON line each: workflows, deleted counters, executions. */

@@ -1,0 +1,79 @@
+// Compaction of a data directory (docs/persistence.md#compaction), in-process on the service core: once the journal
+// passes its size bound the state is written as a new snapshot beside it, renamed into place, and older journals
+// are deleted; a core opened on the directory afterwards answers the same workflows, revisions, executions, step
+// entries, calls and logs (finished executions of the snapshot read lazily, on first use).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServiceCore } from '../../../src/service/core.ts';
+import { openDataDir } from '../../../src/service/persist/data-dir.ts';
+import { Persistence } from '../../../src/service/persist/persistence.ts';
+
+const LOGS = 'main:\n  params: [args]\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: ${"n=" + string(args.n)}\n    - done:\n        return: ${args.n}\n';
+const PLAIN = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
+
+const s = suite<{ dir: string }>('data directory: compaction into a snapshot (docs/persistence.md#compaction)');
+
+s.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-compact-'));
+});
+s.after.each((ctx) => {
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+/** A service core on the data directory `dir`, compacting past `compactBytes`. */
+function open(dir: string, compactBytes: number) {
+  const persistence = new Persistence(openDataDir(dir), { compactBytes });
+  const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:1', log: () => {}, persistence });
+  return { core, persistence };
+}
+
+/** What the core answers about everything, to compare two cores. */
+function everything(core: ReturnType<typeof createServiceCore>): unknown {
+  return core.listWorkflows().map((w) => {
+    const id = w.name.split('/').pop()!;
+    return {
+      w,
+      revisions: core.listWorkflowRevisions(id),
+      executions: core.listExecutions(id).map((e) => {
+        const eid = e.name.split('/').pop()!;
+        return { e, steps: core.listStepEntries(id, eid, {}), logs: core.executionLogs(id, eid), calls: core.executionCalls(id, eid) };
+      }),
+    };
+  });
+}
+
+s('past its bound the journal is compacted; the snapshot and the new journal restore the same state', async (ctx) => {
+  const a = open(ctx.dir, 20_000);
+  a.core.createWorkflow('logs', { sourceContents: LOGS });
+  a.core.createWorkflow('plain', { sourceContents: PLAIN });
+  a.core.updateWorkflow('plain', { sourceContents: PLAIN.replace('+ 1', '+ 2') });
+  for (let i = 0; i < 60; i++) {
+    const e = a.core.createExecution(i % 2 ? 'logs' : 'plain', { argument: JSON.stringify({ n: i }) });
+    await new Promise((r) => setTimeout(r, 1));
+    await a.core.whenDurable?.();
+    void e;
+  }
+  // Every execution has ended, and the last change is on disk.
+  while (a.core.listExecutions().some((e) => e.state === 'ACTIVE')) await new Promise((r) => setTimeout(r, 5));
+  await a.core.whenDurable?.();
+  const before = everything(a.core);
+  await a.persistence.close();
+  a.core.close();
+  const files = readdirSync(ctx.dir).sort();
+  assert.ok(files.includes('snapshot.jsonl'), files.join());
+  const journals = files.filter((f) => f.startsWith('journal-'));
+  assert.is(journals.length, 1, `older journals are deleted: ${files.join()}`);
+  assert.not.equal(journals[0], 'journal-0.log', 'a later journal is in use');
+  const b = open(ctx.dir, 20_000);
+  try {
+    assert.equal(everything(b.core), before);
+  } finally {
+    await b.persistence.close();
+    b.core.close();
+  }
+});
+
+s.run();
