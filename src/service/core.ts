@@ -435,7 +435,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   };
 
   readonly reset = (): void => {
-    this.#persist?.reset();
     this.#cancelAll();
     this.#store.clear();
     for (const ex of this.#executions.list()) ex.calls?.release();
@@ -445,6 +444,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#callbacks.clear();
     this.#mocks = this.#startMocks;
     this.#coverage.clear();
+    // After the cancellations above, which the data directory records first.
+    this.#persist?.reset();
     this.#events.emit({ type: 'reset' });
   };
 

@@ -46,6 +46,7 @@ export class Persistence implements PersistenceAttach, StateSink {
   #snapshotBytes: number;
   /** The journal before a compaction, until what was appended to it is on disk. */
   #draining: Promise<void> | undefined;
+  #closed = false;
   /** The compaction under way, if one is. */
   #compacting: Promise<void> | undefined;
   /** Callback URLs created and requests acknowledged, per ACTIVE execution ID (what `--resume` needs). */
@@ -144,6 +145,7 @@ export class Persistence implements PersistenceAttach, StateSink {
 
   /** Writes what is pending, then lets the directory go (at exit). */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#compacting;
     try {
       await this.#journal.drain();
@@ -154,6 +156,8 @@ export class Persistence implements PersistenceAttach, StateSink {
   }
 
   #append(record: unknown): void {
+    // After close (the executions cancelled as the process stops stay ACTIVE on disk).
+    if (this.#closed) return;
     this.#journal.append(record);
     if (!this.#compacting && this.#journal.size > Math.max(this.options.compactBytes ?? MIN_COMPACT_BYTES, 2 * this.#snapshotBytes)) {
       this.#compacting = this.#compact()

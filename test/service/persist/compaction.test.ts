@@ -76,4 +76,23 @@ s('past its bound the journal is compacted; the snapshot and the new journal res
   }
 });
 
+s('a reset is kept: a core opened afterwards has only what came after it (the executions it cancelled are gone)', async (ctx) => {
+  const a = open(ctx.dir, 1 << 30);
+  a.core.createWorkflow('old', { sourceContents: LOGS });
+  a.core.createExecution('old', { argument: '{"n": 1}' });
+  a.core.reset();
+  a.core.createWorkflow('new', { sourceContents: PLAIN });
+  await a.core.whenDurable?.();
+  await a.persistence.close();
+  a.core.close();
+  const b = open(ctx.dir, 1 << 30);
+  try {
+    assert.equal(b.core.listWorkflows().map((w) => w.name.split('/').pop()), ['new']);
+    assert.equal(b.core.listExecutions(), []);
+  } finally {
+    await b.persistence.close();
+    b.core.close();
+  }
+});
+
 s.run();
