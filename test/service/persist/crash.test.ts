@@ -8,7 +8,10 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
 import { startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
+import { noAuth as auth } from '../../support/google-clients.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
 const CALLBACK =
@@ -155,6 +158,31 @@ s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next st
       return r.body.state === 'ACTIVE' ? undefined : r.body;
     }, 'the resumed execution to end');
     assert.equal(JSON.parse(ex.result), { late: true });
+  } finally {
+    await emu.close();
+  }
+});
+
+s('writes acknowledged over gRPC (Google\'s client) are on disk: a SIGKILL right after the answers loses none (docs/grpc.md#the-grpc-api)', async (ctx) => {
+  let emu = await start(ctx.dir);
+  const options = { servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), auth };
+  const workflows = new WorkflowsClient(options as never);
+  const executions = new ExecutionsClient(options as never);
+  const parent = 'projects/my-project/locations/us-central1';
+  const names: string[] = [];
+  try {
+    const [operation] = await workflows.createWorkflow({ parent, workflowId: 'by-grpc', workflow: { sourceContents: CALLBACK } });
+    await operation.promise();
+    for (let i = 0; i < 5; i++) names.push((await executions.createExecution({ parent: `${parent}/workflows/by-grpc`, execution: {} }))[0].name!);
+  } finally {
+    await workflows.close();
+    await executions.close();
+  }
+  await kill(emu);
+  emu = await start(ctx.dir);
+  try {
+    assert.is((await emu.request('GET', '/workflows/by-grpc')).status, 200);
+    for (const name of names) assert.is((await emu.request('GET', `/v1/${name}`)).body.state, 'FAILED', `${name} is kept`);
   } finally {
     await emu.close();
   }
