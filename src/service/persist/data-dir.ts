@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { FrameError, scanFrames } from './frame.ts';
 import { Journal, type JournalFs } from './journal.ts';
 import { applyRecord, emptyState, type LoadedState } from './state.ts';
-import { lazySaved } from './records.ts';
+import { lazySaved, type LazySavedExecution } from './records.ts';
 
 /** The format this emulator writes and reads; a directory of a higher one is refused. */
 export const FORMAT_VERSION = 1;
@@ -206,14 +206,17 @@ function readJournal(path: string, state: LoadedState): void {
   }
   let scan;
   try {
-    scan = scanFrames(bytes);
+    scan = scanFrames(bytes, lazySaved);
   } catch (e) {
     if (e instanceof FrameError) throw new DataDirError(path, e.offset, `${e.message}; the journal is damaged (docs/persistence.md#recovery)`);
     throw e;
   }
   for (const r of scan.records) {
     try {
-      applyRecord(state, r.value);
+      if ('lazy' in r.value) {
+        state.executions.set(r.value.id as string, r.value as unknown as LazySavedExecution);
+        state.active.delete(r.value.id as string);
+      } else applyRecord(state, r.value);
     } catch (e) {
       throw new DataDirError(path, r.offset, `a record cannot be applied: ${(e as Error).message}`);
     }

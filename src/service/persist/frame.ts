@@ -62,9 +62,11 @@ export class FrameError extends Error {
  * Reads every frame of `bytes`. A bad frame that is the last thing in the file (its length runs past the end,
  * it ends exactly at the end, or only zero bytes follow it) is a torn write: reading stops there and
  * `tornAt` says where. A bad frame followed by anything else is corruption.
+ * `early`, when given, is asked first for each record's text: what it returns stands for the record, which
+ * is then not parsed (a finished execution left unread until it is used, records.ts `lazySaved`).
  * @throws FrameError naming the offset of a damaged record that is not the last
  */
-export function scanFrames(bytes: Uint8Array): FrameScan {
+export function scanFrames(bytes: Uint8Array, early?: (text: string) => object | undefined): FrameScan {
   const records: { offset: number; value: Record<string, unknown> }[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -79,7 +81,8 @@ export function scanFrames(bytes: Uint8Array): FrameScan {
     const start = at + FRAME_HEADER_BYTES;
     let value: unknown;
     try {
-      value = JSON.parse(decoder.decode(bytes.subarray(start, start + size)));
+      const text = decoder.decode(bytes.subarray(start, start + size));
+      value = early?.(text) ?? JSON.parse(text);
     } catch (e) {
       throw new FrameError(`a record's checksum matches but it is not JSON (${(e as Error).message})`, at);
     }
