@@ -158,6 +158,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   /** What a data directory (src/service/persist/) reads of this core and puts back into it. */
   #internals(): CoreInternals {
     return {
+      parent: this.#parent,
       store: this.#store,
       executions: this.#executions,
       logsOf: (ex) => this.#logRecord.read(ex).entries,

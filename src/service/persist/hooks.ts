@@ -13,6 +13,8 @@ import type { ActiveCallbacks } from './state.ts';
 
 /** What the core gives a data directory when it attaches. */
 export interface CoreInternals {
+  /** `projects/{project}/locations/{location}`: the parent of every resource name. */
+  readonly parent: string;
   readonly store: WorkflowStore;
   readonly executions: ExecutionStore;
   /** The sys.log entries kept for an execution. */

@@ -236,7 +236,7 @@ export function restoreInto(core: CoreInternals, state: LoadedState, active: Map
   const running: ExecutionRecord[] = [];
   for (const saved of state.executions.values()) {
     if ('lazy' in saved) {
-      core.adopt(lazyExecution(saved), [], false);
+      core.adopt(lazyExecution(saved, core.parent), [], false);
       continue;
     }
     const { record, logs } = restoreExecution(saved);

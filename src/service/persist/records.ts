@@ -252,26 +252,34 @@ export function lazySaved(line: string): LazySavedExecution | undefined {
 class LazyExecution implements ExecutionRecord {
   readonly workflowId: string;
   readonly executionId: string;
+  readonly name: string;
   abort: AbortController | undefined = undefined;
   onEnd: (() => void)[] | undefined = undefined;
   #line: string | undefined;
   #full: ExecutionRecord | undefined;
 
-  constructor(saved: LazySavedExecution) {
+  constructor(saved: LazySavedExecution, parent: string) {
     this.workflowId = saved.w;
     this.executionId = saved.id;
+    this.name = `${parent}/workflows/${saved.w}/executions/${saved.id}`;
     this.#line = saved.lazy;
+    this.#state = saved.st;
   }
+
+  readonly #state: Execution['state'];
 
   get #record(): ExecutionRecord {
     if (this.#full === undefined) {
-      this.#full = restoreExecution(JSON.parse(this.#line!) as SavedExecution).record;
+      try {
+        this.#full = restoreExecution(JSON.parse(this.#line!) as SavedExecution).record;
+      } catch (e) {
+        this.#full = unreadable(this.name, this.workflowId, this.executionId, this.#state, e);
+      }
       this.#line = undefined;
     }
     return this.#full;
   }
 
-  get name(): string { return this.#record.name; }
   get resource(): Execution { return this.#record.resource; }
   set resource(v: Execution) { this.#record.resource = v; }
   get startMs(): number { return this.#record.startMs; }
@@ -289,7 +297,19 @@ class LazyExecution implements ExecutionRecord {
   get depth(): number { return this.#record.depth; }
 }
 
-/** The record of a lazily saved execution (see {@link LazyExecution}). */
-export function lazyExecution(saved: LazySavedExecution): ExecutionRecord {
-  return new LazyExecution(saved);
+/** The record of a lazily saved execution (see {@link LazyExecution}); `parent` is the prefix of its name. */
+export function lazyExecution(saved: LazySavedExecution, parent: string): ExecutionRecord {
+  return new LazyExecution(saved, parent);
+}
+
+/**
+ * What stands for an execution whose saved line turns out damaged when it is first read: its name and state,
+ * and an error saying so (reported once on stderr), so that listing executions goes on.
+ */
+function unreadable(name: string, workflowId: string, executionId: string, state: Execution['state'], e: unknown): ExecutionRecord {
+  const why = `its saved record in the data directory cannot be read (${(e as Error).message}; docs/persistence.md#limits)`;
+  process.stderr.write(`workflows-emulator: execution ${name}: ${why}\n`);
+  const error = { payload: JSON.stringify({ message: why, code: 0, tags: ['SystemError'] }), context: '' };
+  const resource = Object.freeze({ name, state, error, startTime: '1970-01-01T00:00:00Z', createTime: '1970-01-01T00:00:00Z', workflowRevisionId: '' }) as Execution;
+  return { workflowId, executionId, name, resource, startMs: 0, abort: undefined, historyLevel: 'none', recording: undefined, history: undefined, callLogLevel: undefined, parent: undefined, depth: 0, onEnd: undefined };
 }

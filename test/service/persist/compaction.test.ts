@@ -4,7 +4,7 @@
 // entries, calls and logs (finished executions of the snapshot read lazily, on first use).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceCore } from '../../../src/service/core.ts';
@@ -70,6 +70,34 @@ s('past its bound the journal is compacted; the snapshot and the new journal res
   const b = open(ctx.dir, 20_000);
   try {
     assert.equal(everything(b.core), before);
+  } finally {
+    await b.persistence.close();
+    b.core.close();
+  }
+});
+
+s('a snapshot line damaged on disk later: that execution says its record cannot be read, every other one answers', async (ctx) => {
+  const a = open(ctx.dir, 1 << 30);
+  a.core.createWorkflow('plain', { sourceContents: PLAIN });
+  for (let i = 0; i < 3; i++) a.core.createExecution('plain', { argument: JSON.stringify({ n: i }) });
+  while (a.core.listExecutions().some((e) => e.state === 'ACTIVE')) await new Promise((r) => setTimeout(r, 5));
+  await a.persistence.compactNow();
+  await a.persistence.close();
+  a.core.close();
+  const path = join(ctx.dir, 'snapshot.jsonl');
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const victim = lines.findIndex((l) => l.startsWith('{"t":"x"'));
+  const id = /"id":"([^"]+)"/.exec(lines[victim]!)![1]!;
+  lines[victim] = lines[victim]!.replace('"res":{', '"res":{{');
+  writeFileSync(path, lines.join('\n'));
+  const b = open(ctx.dir, 1 << 30);
+  try {
+    const listed = b.core.listExecutions('plain');
+    assert.is(listed.length, 3);
+    const damaged = b.core.getExecution('plain', id);
+    assert.is(damaged.state, 'SUCCEEDED');
+    assert.match(JSON.parse(damaged.error!.payload).message, /its saved record in the data directory cannot be read/);
+    assert.ok(listed.filter((e) => !e.name.endsWith(id)).every((e) => e.result !== undefined), 'the others are read');
   } finally {
     await b.persistence.close();
     b.core.close();
