@@ -33,10 +33,10 @@ import { systemClock } from '../engine/system-clock.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
-import { childWorkflowConnectors } from './children/child-workflow-connectors.ts';
+import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
 import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
 import { parentName } from './names.ts';
-import { createWorkflowStore, type WorkflowMethods, type WorkflowStore } from './store/workflow-store.ts';
+import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type WorkflowStore } from './store/workflow-store.ts';
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
 import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
@@ -171,16 +171,20 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       rerun: (ex, plan) => {
         const wf = this.#store.has(ex.workflowId) ? this.#store.find(ex.workflowId) : undefined;
         if (wf?.resource.revisionId !== ex.resource.workflowRevisionId) return this.#finish(ex, 'FAILED', { error: notResumed(ex) });
-        const pinned = { definition: wf.definition, revision: wf.resource.revisionId, userEnv: wf.resource.userEnvVars, serviceAccount: wf.resource.serviceAccount, counts: this.#coverage.countsOf(wf) };
         const argument = wf.definition.main.params.length === 0 ? null : parseExecutionArgument(ex.resource.argument).argument;
-        this.#start(ex, pinned, argument, undefined, { source: ex.name, mocks: this.#mocks, ...plan });
+        this.#start(ex, this.#pinned(wf), argument, undefined, { source: ex.name, mocks: this.#mocks, ...plan });
       },
     };
   }
 
+  /** What a workflow's current revision gives an execution started now. */
+  #pinned(wf: WorkflowRecord): PinnedRevision {
+    const r = wf.resource;
+    return { definition: wf.definition, revision: r.revisionId, userEnv: r.userEnvVars, serviceAccount: r.serviceAccount, counts: this.#coverage.countsOf(wf) };
+  }
+
   /** Children started by the Workflow Executions connector (src/service/children/child-workflow-connectors.ts). */
   #childConnectors(): ReturnType<typeof childWorkflowConnectors> {
-    const executions = this.#executions;
     return childWorkflowConnectors({
       project: this.project,
       location: this.location,
@@ -189,18 +193,10 @@ class EmulatorService implements ServiceCore, EmulatorControl {
         if (this.#options.deployOnDemand && !this.#store.has(workflowId)) this.#options.deployOnDemand(workflowId, this);
         return this.#createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution);
       },
-      get: (name) => executions.byName(name).resource,
-      cancel: (name) => {
-        const ex = executions.byName(name);
-        return this.cancelExecution(ex.workflowId, ex.executionId);
-      },
-      whenEnded: (name) => {
-        const ex = executions.byName(name);
-        if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
-        return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
-      },
+      ...storeChildHost(this.#executions, (workflowId, executionId) => this.cancelExecution(workflowId, executionId)),
     });
   }
+
 
   /** What a pruned execution still holds elsewhere: its callbacks, sys.log entries, kept variables and calls. */
   #forget(ex: ExecutionRecord): void {
@@ -340,13 +336,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#activeCount++;
     this.#executions.add(ex);
     this.#persist?.executionChanged(ex);
-    const pinned: PinnedRevision = {
-      definition: wf.definition,
-      revision: wf.resource.revisionId,
-      userEnv: wf.resource.userEnvVars,
-      serviceAccount: wf.resource.serviceAccount,
-      counts: this.#coverage.countsOf(wf),
-    };
+    const pinned = this.#pinned(wf);
     const debug = this.#debuggerOf(ex, wf.definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
