@@ -163,7 +163,7 @@ s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next st
   }
 });
 
-s('writes acknowledged over gRPC (Google\'s client) are on disk: a SIGKILL right after the answers loses none (docs/grpc.md#the-grpc-api)', async (ctx) => {
+s('writes acknowledged over gRPC (Google\'s client) and the Connect protocol are on disk: a SIGKILL right after the answers loses none (docs/grpc.md#the-grpc-api)', async (ctx) => {
   let emu = await start(ctx.dir);
   const options = { servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), auth };
   const workflows = new WorkflowsClient(options as never);
@@ -178,10 +178,15 @@ s('writes acknowledged over gRPC (Google\'s client) are on disk: a SIGKILL right
     await workflows.close();
     await executions.close();
   }
+  // The Connect protocol on the REST port (docs/rest-routes.md#the-connect-protocol-on-the-rest-port).
+  const connect = await emu.request('POST', `${emu.url}/google.cloud.workflows.v1.Workflows/CreateWorkflow`, { parent, workflowId: 'by-connect', workflow: { sourceContents: CALLBACK } });
+  assert.is(connect.status, 200, connect.text);
+  assert.match(connect.body.name, /operations\//);
   await kill(emu);
   emu = await start(ctx.dir);
   try {
     assert.is((await emu.request('GET', '/workflows/by-grpc')).status, 200);
+    assert.is((await emu.request('GET', '/workflows/by-connect')).status, 200);
     for (const name of names) assert.is((await emu.request('GET', `/v1/${name}`)).body.state, 'FAILED', `${name} is kept`);
   } finally {
     await emu.close();
