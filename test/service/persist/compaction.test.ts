@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceCore } from '../../../src/service/core.ts';
-import { openDataDir } from '../../../src/service/persist/data-dir.ts';
+import { openDataDir, releaseLock, snapshotText } from '../../../src/service/persist/data-dir.ts';
+import { encodeFrame } from '../../../src/service/persist/frame.ts';
 import { Persistence } from '../../../src/service/persist/persistence.ts';
 
 const LOGS = 'main:\n  params: [args]\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: ${"n=" + string(args.n)}\n    - done:\n        return: ${args.n}\n';
@@ -102,6 +103,26 @@ s('a snapshot line damaged on disk later: that execution says its record cannot 
     await b.persistence.close();
     b.core.close();
   }
+});
+
+s('a crash at any point of a compaction leaves a directory that reads the same: before the rename, and after it with the old journal left', (ctx) => {
+  const wf = (id: string, n: number) => ({ t: 'w', id, n, res: { name: `projects/p/locations/l/workflows/${id}`, state: 'ACTIVE', revisionId: `00000${n}-abc`, sourceContents: PLAIN, description: '', createTime: 't', updateTime: 't' } });
+  const ids = (dir: string): string[] => {
+    const opened = openDataDir(dir);
+    opened.journal.close();
+    releaseLock(dir);
+    return [...opened.state.workflows.keys()].sort();
+  };
+  writeFileSync(join(ctx.dir, 'FORMAT.json'), '{"format": 1}');
+  // Stopped after the new journal was started, before the snapshot was renamed into place: both journals count.
+  writeFileSync(join(ctx.dir, 'journal-0.log'), Buffer.concat([encodeFrame(wf('a', 1)), encodeFrame(wf('b', 1))]));
+  writeFileSync(join(ctx.dir, 'journal-1.log'), encodeFrame(wf('c', 1)));
+  writeFileSync(join(ctx.dir, 'snapshot.jsonl.tmp'), 'half a snapsh');
+  assert.equal(ids(ctx.dir), ['a', 'b', 'c']);
+  // Stopped after the rename, before the old journal was deleted: the snapshot replaces it, and it goes.
+  writeFileSync(join(ctx.dir, 'snapshot.jsonl'), snapshotText(1, [JSON.stringify(wf('a', 1)), JSON.stringify(wf('b', 1))]));
+  assert.equal(ids(ctx.dir), ['a', 'b', 'c']);
+  assert.not.ok(readdirSync(ctx.dir).includes('journal-0.log'), 'the journal the snapshot holds is deleted');
 });
 
 s('a reset is kept: a core opened afterwards has only what came after it (the executions it cancelled are gone)', async (ctx) => {
