@@ -5,7 +5,8 @@
  *
  * | Method and path | Does |
  * |---|---|
- * | `GET /emulator/v1/health` | `{"status": "ok", "version", "clock": "real" or "virtual"}` |
+ * | `GET /emulator/v1/health` | `{"status": "ok", "version", "clock": "real" or "virtual"}`, and with a data directory `"storage": {"dataDir", "bytes"}` (docs/persistence.md) |
+ * | `POST /emulator/v1:export` | `{"directory": DIR}`: writes an export of the state there (docs/persistence.md#import-and-export); answers `{"directory", "workflows", "executions"}` |
  * | `GET /emulator/v1/mocks` | the mocks new executions start with, as JSON `{http, connectors, unmatched}` |
  * | `PUT /emulator/v1/mocks` | replaces them with the body (a mock file's content, JSON or YAML); 400 naming line and column leaves the current ones |
  * | `DELETE /emulator/v1/mocks` | no mocks |
@@ -51,10 +52,14 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
   const method = req.method ?? 'GET';
   const rest = path.slice(CONTROL_PREFIX.length);
   const virtual = 'advance' in service.clock ? (service.clock as VirtualTime) : undefined;
+  if (path === '/emulator/v1:export') {
+    if (method !== 'POST') throw ApiError.notFound(`${method} is not served on ${path}`);
+    return exportState(service, req, res);
+  }
   switch (rest) {
     case 'health':
       if (method !== 'GET') break;
-      return sendJson(res, 200, { status: 'ok', version: VERSION, clock: virtual ? 'virtual' : 'real' });
+      return sendJson(res, 200, health(service, virtual));
     case 'mocks':
       if (method === 'GET') return sendJson(res, 200, service.mocks().content);
       if (method === 'DELETE') {
@@ -174,6 +179,33 @@ function replaySavedCase(service: ServiceCore, req: IncomingMessage, res: Server
     if (text.trim() === '') throw ApiError.invalidArgument('the body is empty: send a saved test file (YAML or JSON), as :testCase or "Save as test…" give it');
     const caseName = new URL(req.url ?? '/', 'http://localhost').searchParams.get('case') ?? undefined;
     sendJson(res, 200, service.replaySavedCase(workflowId, text, caseName));
+  });
+}
+
+/** The health answer: status, version, clock, and the data directory's size when there is one. */
+function health(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {
+  const storage = service.storage();
+  return { status: 'ok', version: VERSION, clock: virtual ? 'virtual' : 'real', ...(storage ? { storage } : {}) };
+}
+
+/** `:export`: reads `{"directory": DIR}` and writes an export there (docs/persistence.md#import-and-export). */
+function exportState(service: EmulatorControl, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return readBody(req, 64 * 1024).then(async (raw) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+    } catch {
+      throw ApiError.invalidArgument('the body is not JSON: expected {"directory": "/path/to/export"}');
+    }
+    const directory = (body as { directory?: unknown } | null)?.directory;
+    if (typeof directory !== 'string' || directory.trim() === '') throw ApiError.invalidArgument('directory must be a path: {"directory": "/path/to/export"}');
+    let summary;
+    try {
+      summary = await service.exportTo(directory);
+    } catch (e) {
+      throw new ApiError('FAILED_PRECONDITION', (e as Error).message);
+    }
+    sendJson(res, 200, summary);
   });
 }
 
