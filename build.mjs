@@ -247,6 +247,10 @@ const lspLibraryStub = {
   },
 };
 
+// The connector catalog (src/lint/connectors.ts: every connector method with its doc and arguments, for the language
+// server and the lint), as __CONNECTOR_CATALOG__: its JSON brotli-compressed in base64, inflated on first use.
+const connectorCatalogPacked = packed(file('./src/lint/connector-catalog.json'));
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -270,6 +274,7 @@ const options = {
     __UI_ASSETS__: JSON.stringify(uiAssets),
     __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
+    __CONNECTOR_CATALOG__: JSON.stringify(connectorCatalogPacked),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',

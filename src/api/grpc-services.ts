@@ -194,5 +194,24 @@ function operationsRpcs(core: ServiceCore): ServiceRpcs<typeof Operations> {
 
 /** Every service the gRPC API serves over `core`, in the order they are routed. */
 export function allRpcs(core: ServiceCore): ServiceRpcs[] {
-  return [workflowsRpcs(core), executionsRpcs(core), operationsRpcs(core)] as ServiceRpcs[];
+  const all = [workflowsRpcs(core), executionsRpcs(core), operationsRpcs(core)] as ServiceRpcs[];
+  return core.whenDurable ? all.map((s) => ({ service: s.service, rpcs: durableWrites(core, s.rpcs) })) : all;
+}
+
+/**
+ * With a data directory (docs/persistence.md#the-journal): the RPCs that change state answer only once the
+ * change is on disk (or fail UNAVAILABLE when the disk refuses it).
+ */
+function durableWrites(core: ServiceCore, rpcs: Rpcs<DescService>): Rpcs<DescService> {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(rpcs) as [string, (r: unknown) => Promise<unknown>][]) {
+    out[name] = /^(create|update|delete|cancel)/.test(name)
+      ? async (request: unknown) => {
+          const answer = await fn(request);
+          await core.whenDurable?.();
+          return answer;
+        }
+      : fn;
+  }
+  return out as Rpcs<DescService>;
 }
