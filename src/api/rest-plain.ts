@@ -17,6 +17,7 @@ import {
   EXECUTION_FIELDS,
   executionPageSizes,
   listPage,
+  withPage,
   REVISION_PAGE_SIZES,
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
@@ -124,7 +125,7 @@ const createExecution: PlainAnswer = (service, req, res, ids) => {
 /** Plain REST's answer of every method that has one, by route name (rest-routes.ts); the others are Google's REST transport's. */
 export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
   ListWorkflows: (service, _req, res, _ids, query) =>
-    sendJson(res, 200, pageBody('workflows', listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name))),
+    withPage(listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name), (page) => sendJson(res, 200, pageBody('workflows', page))),
   CreateWorkflow: createWorkflow,
   GetWorkflow: (service, _req, res, ids, query) => {
     const params = new URLSearchParams(query);
@@ -136,13 +137,13 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
   // Google's workflows.listRevisions: newest first, 20 a page.
   ListWorkflowRevisions: (service, _req, res, ids, query) => {
     const revisions = service.listWorkflowRevisions(decodeSegment(ids[0]!));
-    return sendJson(res, 200, pageBody('workflows', listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId)));
+    return withPage(listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId), (page) => sendJson(res, 200, pageBody('workflows', page)));
   },
   ListExecutions: (service, _req, res, ids, query) => {
     const basic = executionViewIsBasic(query);
     const executions = service.listExecutions(decodeSegment(ids[0]!));
     const page = listPage(executions, listQuery(query), EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
-    return sendJson(res, 200, pageBody('executions', basic ? { ...page, items: page.items.map(basicExecution) } : page));
+    return withPage(page, (p) => sendJson(res, 200, pageBody('executions', basic ? { ...p, items: p.items.map(basicExecution) } : p)));
   },
   CreateExecution: createExecution,
   GetExecution: (service, _req, res, ids, query) => {

@@ -31,6 +31,7 @@ import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
 import { announcingHub, CallbackRegistry } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
+import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
@@ -434,6 +435,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
 
   readonly reset = (): void => {
     this.#cancelAll();
+    // A virtual clock that sleeps carried ahead comes back to the real time (nothing waits on it now).
+    if ('rewind' in this.clock) (this.clock as VirtualTime).rewind();
     this.#store.clear();
     for (const ex of this.#executions.list()) ex.calls?.release();
     this.#executions.clear();
