@@ -65,16 +65,67 @@ const jsonCache = new WeakMap<object, string>();
  * (frozen objects) are serialized once. Returns undefined (answered).
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
-  let text: string;
-  if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
-    let cached = jsonCache.get(body);
-    if (cached === undefined) jsonCache.set(body, (cached = JSON.stringify(body)));
-    text = cached;
-  } else text = JSON.stringify(body);
+  return sendJsonText(res, status, jsonText(body));
+}
+
+/** Answers with `text`, JSON already serialized, as {@link sendJson} does. Returns undefined (answered). */
+function sendJsonText(res: ServerResponse, status: number, text: string): undefined {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), [NOSNIFF]: 'nosniff' });
   res.end(text);
   return undefined;
 }
+
+/** `JSON.stringify(value)`, cached by identity for a frozen object (a resource: replaced, never changed). */
+export function jsonText(value: unknown): string {
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return JSON.stringify(value);
+  let cached = jsonCache.get(value);
+  if (cached === undefined) jsonCache.set(value, (cached = JSON.stringify(value)));
+  return cached;
+}
+
+/**
+ * Answers 200 with one page of a list method, `{"<key>": [<items>], "nextPageToken": "<token>"}` (the token
+ * only when not empty): the same bytes as {@link sendJson} of that object, made from each item's own JSON
+ * text (`itemJson`, {@link jsonText} by default, so a resource listed again is not serialized again: Google's
+ * list methods answer up to 100 full executions a page). Returns undefined (answered).
+ */
+export function sendJsonPage<T>(res: ServerResponse, key: string, items: readonly T[], nextPageToken: string | undefined, itemJson: (item: T) => string = jsonText): undefined {
+  const texts: string[] = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) texts[i] = itemJson(items[i]!);
+  const tail = nextPageToken ? `],"nextPageToken":${JSON.stringify(nextPageToken)}}` : ']}';
+  return sendJsonText(res, 200, lastPage.text(`{${JSON.stringify(key)}:[`, texts, tail));
+}
+
+/**
+ * The text of the last page answered, kept while a client polls the same page: the same head, item texts
+ * (compared by identity: cached texts are the same string while their resource is unchanged) and tail give
+ * the same text without joining and flattening it again.
+ */
+class PageText {
+  #head = '';
+  #texts: readonly string[] = [];
+  #tail = '';
+  #text = '';
+
+  text(head: string, texts: readonly string[], tail: string): string {
+    if (head !== this.#head || tail !== this.#tail || !sameItems(texts, this.#texts)) {
+      this.#head = head;
+      this.#texts = texts;
+      this.#tail = tail;
+      this.#text = head + texts.join(',') + tail;
+    }
+    return this.#text;
+  }
+}
+
+/** True when `a` and `b` hold the same strings, compared by identity first (equal strings are equal either way). */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const lastPage = new PageText();
 
 /**
  * Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged with its
