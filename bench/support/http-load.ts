@@ -38,15 +38,16 @@ export interface BareServer {
  * `x-content-type-options`). Resolves once it listens.
  */
 export async function startBare(bytes: string): Promise<BareServer> {
+  // The bytes go over IPC: an argument is limited to 128 KiB on Linux.
   const script =
-    `const b=${JSON.stringify(bytes)};` +
+    `let b;` +
     `const s=require('node:http').createServer({keepAlive:true},(q,r)=>{const a=()=>{r.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':Buffer.byteLength(b),'x-content-type-options':'nosniff'});r.end(b)};` +
     `if(q.method==='GET')a();else{q.on('data',()=>{});q.on('end',a)}});` +
     `s.keepAliveTimeout=65000;` +
-    `process.on('message',(m)=>{if(m==='cpu')process.send({cpu:process.cpuUsage()})});` +
-    `s.listen(0,'127.0.0.1',()=>process.send({port:s.address().port}))`;
+    `process.on('message',(m)=>{if(m==='cpu')process.send({cpu:process.cpuUsage()});else{b=m.bytes;s.listen(0,'127.0.0.1',()=>process.send({port:s.address().port}))}})`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> => new Promise((resolve) => child.once('message', (m) => resolve(m as T)));
+  child.send({ bytes });
   const { port } = await next<{ port: number }>();
   return {
     child,
