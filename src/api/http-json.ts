@@ -90,36 +90,44 @@ export function jsonText(value: unknown): string {
  * list methods answer up to 100 full executions a page). Returns undefined (answered).
  */
 export function sendJsonPage<T>(res: ServerResponse, key: string, items: readonly T[], nextPageToken: string | undefined, itemJson: (item: T) => string = jsonText): undefined {
-  const texts: string[] = new Array<string>(items.length);
-  for (let i = 0; i < items.length; i++) texts[i] = itemJson(items[i]!);
-  const tail = nextPageToken ? `],"nextPageToken":${JSON.stringify(nextPageToken)}}` : ']}';
-  return sendJsonText(res, 200, lastPage.text(`{${JSON.stringify(key)}:[`, texts, tail));
+  return sendJsonText(res, 200, lastPage.text(key, items, nextPageToken ?? '', itemJson as (item: unknown) => string));
 }
 
 /**
- * The text of the last page answered, kept while a client polls the same page: the same head, item texts
- * (compared by identity: cached texts are the same string while their resource is unchanged) and tail give
- * the same text without joining and flattening it again.
+ * The text of the last page answered, kept while a client polls the same page: the same key, token,
+ * serializer and items (compared by identity, and all frozen when the text was made, so none has changed since) give the
+ * same text without serializing or joining anything again.
  */
 class PageText {
-  #head = '';
-  #texts: readonly string[] = [];
-  #tail = '';
+  #key = '';
+  #token = '';
+  #items: readonly unknown[] = [];
+  #frozen = false;
+  #itemJson: ((item: unknown) => string) | undefined;
   #text = '';
 
-  text(head: string, texts: readonly string[], tail: string): string {
-    if (head !== this.#head || tail !== this.#tail || !sameItems(texts, this.#texts)) {
-      this.#head = head;
-      this.#texts = texts;
-      this.#tail = tail;
-      this.#text = head + texts.join(',') + tail;
+  text(key: string, items: readonly unknown[], token: string, itemJson: (item: unknown) => string): string {
+    if (this.#frozen && itemJson === this.#itemJson && key === this.#key && token === this.#token && sameItems(items, this.#items)) return this.#text;
+    const texts = new Array<string>(items.length);
+    let frozen = true;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      texts[i] = itemJson(item);
+      if (frozen && !(item !== null && typeof item === 'object' && Object.isFrozen(item))) frozen = false;
     }
+    const tail = token ? `],"nextPageToken":${JSON.stringify(token)}}` : ']}';
+    this.#key = key;
+    this.#token = token;
+    this.#items = items.slice();
+    this.#frozen = frozen;
+    this.#itemJson = itemJson;
+    this.#text = `{${JSON.stringify(key)}:[` + texts.join(',') + tail;
     return this.#text;
   }
 }
 
-/** True when `a` and `b` hold the same strings, compared by identity first (equal strings are equal either way). */
-function sameItems(a: readonly string[], b: readonly string[]): boolean {
+/** True when `a` and `b` hold the same items, by identity. */
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -140,9 +140,10 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
     return sendPage(res, 'workflows', listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId));
   },
   ListExecutions: (service, _req, res, ids, query) => {
-    const basic = executionViewIsBasic(query);
+    const request = listQuery(query);
+    const basic = viewIsBasic(request.view);
     const executions = service.listExecutions(decodeSegment(ids[0]!));
-    const page = listPage(executions, listQuery(query), EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
+    const page = listPage(executions, request, EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
     return sendPage(res, 'executions', basic ? { ...page, items: page.items.map(basicExecution) } : page);
   },
   CreateExecution: createExecution,
@@ -229,9 +230,12 @@ function listQuery(query: string): StepEntryListRequest {
  * EXECUTION_VIEW_UNSPECIFIED) is FULL on get and list alike, as on gRPC here. Anything else is a 400.
  */
 function executionViewIsBasic(query: string): boolean {
-  if (query === '') return false;
-  const view = new URLSearchParams(query).get('view');
-  if (view === null || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
+  return query !== '' && viewIsBasic(new URLSearchParams(query).get('view') ?? undefined);
+}
+
+/** {@link executionViewIsBasic} of the `view` parameter's value. @throws ApiError INVALID_ARGUMENT */
+function viewIsBasic(view: string | undefined): boolean {
+  if (view === undefined || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
   if (view === 'BASIC') return true;
   throw ApiError.invalidArgument(`invalid view "${view}": use BASIC or FULL`);
 }
