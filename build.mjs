@@ -105,6 +105,27 @@ const yamlReader = {
     const lib = new URL('./node_modules/js-yaml/lib/', import.meta.url).pathname;
     const from = (path) => JSON.stringify(lib + path);
     build.onResolve({ filter: /^js-yaml$/ }, () => ({ path: 'js-yaml', namespace: 'js-yaml-reader' }));
+    // js-yaml's readFlowCollection makes its map of overridable keys (a null-prototype object: a hash table in
+    // V8) before it looks whether the node is a flow collection at all, and composeNode tries it first for
+    // every node it reads: 1.4 MB of garbage each time the 126 KB bench definition is read, a fifth of what a
+    // compile allocates (docs/architecture.md#compile-time). The bundle makes that map once the node is a flow
+    // collection, where the function first uses it; the build fails if js-yaml's code is not as expected.
+    build.onLoad({ filter: /\/js-yaml\/lib\/loader\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const start = text.indexOf('function readFlowCollection (state, nodeIndent) {');
+      const made = '  const overridableKeys = Object.create(null)\n';
+      const checked = '  } else {\n    return false\n  }\n';
+      const at = text.indexOf(made, start);
+      const after = text.indexOf(checked, start);
+      const next = text.indexOf('\nfunction ', start + 1);
+      if (start < 0 || at < 0 || after < at || after > next || text.indexOf('overridableKeys', start) !== at + 8) {
+        throw new Error('js-yaml-reader: lib/loader.js readFlowCollection is not as expected; review this patch');
+      }
+      const patched =
+        text.slice(0, at) + '  let overridableKeys\n' + text.slice(at + made.length, after + checked.length) +
+        '  overridableKeys = Object.create(null)\n' + text.slice(after + checked.length);
+      return { contents: `//! js-yaml/lib/loader.js\n${patched}`, loader: 'js' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
         `export { load } from ${from('loader.js')};`,
