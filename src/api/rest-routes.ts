@@ -142,8 +142,8 @@ for (const r of ALL) BY_METHOD.set(r.httpMethod, [...(BY_METHOD.get(r.httpMethod
 /** Most paths {@link matchRoute} remembers per method; past it, it starts over (any path may be asked for). */
 const MATCH_CACHE_SIZE = 512;
 
-/** The answers of {@link matchRoute} so far, by method and path. */
-const matched = new Map<string, Map<string, RouteMatch | 'other-method' | undefined>>();
+/** The answers of {@link matchRoute} so far, by method and path (null: no route serves the path). */
+const matched = new Map<string, Map<string, RouteMatch | 'other-method' | null>>();
 
 /**
  * The route of `httpMethod` (upper case) and URL `path` (no query), with its segments; `'other-method'`
@@ -159,12 +159,12 @@ export function matchRoute(httpMethod: string, path: string): RouteMatch | 'othe
     matched.set(httpMethod, (cache = new Map()));
   }
   let match = cache.get(path);
-  if (match === undefined && !cache.has(path)) {
-    match = matchPath(httpMethod, path);
+  if (match === undefined) {
+    match = matchPath(httpMethod, path) ?? null;
     if (cache.size >= MATCH_CACHE_SIZE) cache.clear();
     cache.set(path, match);
   }
-  return match;
+  return match ?? undefined;
 }
 
 /** {@link matchRoute} without the cache: the route table read in order. */
