@@ -4,8 +4,8 @@
 //   - GET of a finished execution, and GET of a list of 100 executions (`?view=FULL`, Google's default page);
 //   - 16 lean Node clients (raw keep-alive sockets), and Debian's wrk with 16 connections (skipped when
 //     /usr/bin/wrk is not installed).
-// Each line: the emulator's requests/s, the bare server's, and their ratio (target >= 0.95), from runs
-// alternated a b b a; then each server's CPU time per request (process.cpuUsage over IPC, which the
+// Each line: the emulator's requests/s, the bare server's, and their ratio (target >= 0.95), the median of
+// three rounds alternated a b b a; then each server's CPU time per request (process.cpuUsage over IPC, which the
 // machine's load does not swing as it does throughput) and the bare server's CPU per request over ours.
 // Usage: npm run build && node --expose-gc --import tsx bench/serving.bench.ts
 import { report } from './report.ts';
@@ -27,24 +27,40 @@ async function measured(server: { cpuMicros(): Promise<number> }, load: () => Pr
   return { rate, cpuPerRequest: ((await server.cpuMicros()) - c0) / count };
 }
 
-/** Compares the emulator and the bare server under one load, alternated a b b a, and reports the lines. */
+/** Rounds of a b b a per comparison: each gives one ratio, and the lines report their medians. */
+const ROUNDS = 3;
+
+const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Compares the emulator and the bare server under one load in {@link ROUNDS} rounds alternated a b b a, and
+ * reports the lines: mean requests/s of each, the median of the rounds' throughput ratios, each server's
+ * median CPU per request and the median of the rounds' CPU ratios.
+ */
 async function compare(label: string, emu: BenchServer, bare: BareServer, load: (port: number) => Promise<{ rate: number; count: number }>): Promise<void> {
   await load(emu.port);
   await load(bare.port);
-  const e1 = await measured(emu, () => load(emu.port));
-  const b1 = await measured(bare, () => load(bare.port));
-  const b2 = await measured(bare, () => load(bare.port));
-  const e2 = await measured(emu, () => load(emu.port));
-  const rate = (e1.rate + e2.rate) / 2;
-  const bareRate = (b1.rate + b2.rate) / 2;
-  const cpu = (e1.cpuPerRequest + e2.cpuPerRequest) / 2;
-  const bareCpu = (b1.cpuPerRequest + b2.cpuPerRequest) / 2;
-  report(`${label}`, rate, 'requests/s');
-  report(`${label}: bare node:http, same bytes`, bareRate, 'requests/s');
-  report(`${label} / bare node:http (same run)`, rate / bareRate, 'ratio', { value: 0.95, higherIsBetter: true });
-  report(`${label}: server CPU per request`, cpu, 'µs');
-  report(`${label}: bare node:http CPU per request`, bareCpu, 'µs');
-  report(`${label}: bare node:http CPU per request / ours (same run)`, bareCpu / cpu, 'ratio');
+  const ours: Run[] = [];
+  const floor: Run[] = [];
+  const rateRatios: number[] = [];
+  const cpuRatios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const e1 = await measured(emu, () => load(emu.port));
+    const b1 = await measured(bare, () => load(bare.port));
+    const b2 = await measured(bare, () => load(bare.port));
+    const e2 = await measured(emu, () => load(emu.port));
+    ours.push(e1, e2);
+    floor.push(b1, b2);
+    rateRatios.push((e1.rate + e2.rate) / (b1.rate + b2.rate));
+    cpuRatios.push((b1.cpuPerRequest + b2.cpuPerRequest) / (e1.cpuPerRequest + e2.cpuPerRequest));
+  }
+  const mean = (runs: Run[]): number => runs.reduce((sum, x) => sum + x.rate, 0) / runs.length;
+  report(`${label}`, mean(ours), 'requests/s');
+  report(`${label}: bare node:http, same bytes`, mean(floor), 'requests/s');
+  report(`${label} / bare node:http (same run, median of ${ROUNDS})`, median(rateRatios), 'ratio', { value: 0.95, higherIsBetter: true });
+  report(`${label}: server CPU per request (median)`, median(ours.map((x) => x.cpuPerRequest)), 'µs');
+  report(`${label}: bare node:http CPU per request (median)`, median(floor.map((x) => x.cpuPerRequest)), 'µs');
+  report(`${label}: bare node:http CPU per request / ours (same run, median of ${ROUNDS})`, median(cpuRatios), 'ratio');
 }
 
 /** Sends a JSON request to the emulator; the answer's text (throws unless 200). */
@@ -76,8 +92,8 @@ try {
     bares.push(bare);
     const check = await fetch(`http://127.0.0.1:${bare.port}${path}`).then((r) => r.text());
     if (check !== bytes) throw new Error('the bare server answers different bytes');
-    await compare(`${what}, 16 Node clients`, emu, bare, (port) => rawGets(port, path, 1500));
-    if (hasWrk()) await compare(`${what}, wrk -c16`, emu, bare, (port) => wrkGets(port, path, 2));
+    await compare(`${what}, 16 Node clients`, emu, bare, (port) => rawGets(port, path, 1000));
+    if (hasWrk()) await compare(`${what}, wrk -c16`, emu, bare, (port) => wrkGets(port, path, 1));
     else process.stdout.write(`${what}, wrk -c16: skipped: wrk not installed\n`);
   }
 } finally {
