@@ -1,11 +1,12 @@
 // Differential test of the bundle's YAML reader against js-yaml as published: build.mjs's `js-yaml-reader`
-// plugin moves one allocation of js-yaml's readFlowCollection (its map of overridable keys is made once the
-// node is a flow collection, not before the check), so the built package (dist/emulator.js, `npm run build`
-// first) and the source (which imports js-yaml as published) must read every definition alike
-// (docs/language.md#definitions). Generated definitions return flow collections (nested, empty, with
-// anchors and aliases, flow pairs, explicit keys, quoted and plain scalars, duplicate keys), and the same
-// texts with a character dropped or repeated (syntax errors): runWorkflow() of each (docs/testing.md#runworkflow)
-// must give the same result, or the same error code and message, from the bundle as from the source.
+// plugin changes when js-yaml makes its maps of overridable keys (readFlowCollection's once the node is a
+// flow collection, not before the check; a block mapping's at its first merge key, not for every mapping),
+// so the built package (dist/emulator.js, `npm run build` first) and the source (which imports js-yaml as
+// published) must read every definition alike (docs/language.md#definitions). Generated definitions return
+// flow collections (nested, empty, with anchors and aliases, flow pairs, explicit keys, quoted and plain
+// scalars, duplicate keys) and block mappings (merge keys `<<`, repeated keys), and the same texts with a
+// character dropped or repeated (syntax errors): runWorkflow() of each (docs/testing.md#runworkflow) must
+// give the same result, or the same error code and message, from the bundle as from the source.
 //
 // FUZZ_RUNS / FUZZ_SEED / FUZZ_PATH replay as in test/fuzz (test/fuzz/config.ts).
 import { suite } from 'uvu';
@@ -36,9 +37,18 @@ const flow: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
   ),
 })).node;
 
-/** A definition returning `node`, written inline or on lines of its own. */
-const definition = fc.tuple(flow, flow, fc.boolean()).map(([a, b, split]) =>
-  split ? `main:\n  steps:\n    - one:\n        assign:\n          - v: ${a}\n    - done:\n        return:\n          [${b},\n           "\${v}"]\n` : `main:\n  steps:\n    - done:\n        return: ${a}\n`,
+/** A block mapping's lines at `indent`: keys (merge keys and repeated keys among them) with flow values. */
+const block = (indent: string): fc.Arbitrary<string> =>
+  fc
+    .array(fc.tuple(fc.constantFrom('k', 'k2', '<<', '"k"', '? k', '&a k3', 'x'), flow), { minLength: 1, maxLength: 4 })
+    .map((es) => es.map(([k, v]) => `${indent}${k}: ${v}\n`).join(''));
+
+/** A definition returning `node`, written inline or on lines of its own, or a block mapping. */
+const definition = fc.oneof(
+  fc.tuple(flow, flow, fc.boolean()).map(([a, b, split]) =>
+    split ? `main:\n  steps:\n    - one:\n        assign:\n          - v: ${a}\n    - done:\n        return:\n          [${b},\n           "\${v}"]\n` : `main:\n  steps:\n    - done:\n        return: ${a}\n`,
+  ),
+  block('          ').map((lines) => `main:\n  steps:\n    - done:\n        return:\n${lines}`),
 );
 
 /** The same text with one character dropped or repeated: most of these are syntax errors. */
