@@ -5,13 +5,11 @@
 // Black-box: the real server over REST. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
 import { startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
 import { noAuth as auth } from '../../support/google-clients.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
 const CALLBACK =
@@ -19,12 +17,7 @@ const CALLBACK =
 
 const s = suite<{ dir: string }>('data directory: nothing acknowledged is lost to SIGKILL (docs/persistence.md#recovery)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-data-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-data-');
 
 /** Starts the bundle on `dir` with no workflows directory. */
 function start(dir: string, extra: string[] = []): Promise<EmulatorProcess> {

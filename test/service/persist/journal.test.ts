@@ -4,22 +4,17 @@
 // and then written whole; frames tell a torn end from damage in the middle.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Journal, NODE_JOURNAL_FS, type JournalFs } from '../../../src/service/persist/journal.ts';
 import { encodeFrame, FrameError, scanFrames } from '../../../src/service/persist/frame.ts';
 import { ApiError } from '../../../src/service/errors.ts';
 import { until } from '../../support/emulator.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const s = suite<{ dir: string }>('journal: group commit, a full disk, torn and damaged frames (docs/persistence.md#the-journal)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-journal-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-journal-');
 
 /** node:fs's operations, counting syncs, with writes failing ENOSPC while `full.now` is set. */
 function faultyFs(full: { now: boolean }, counts: { syncs: number; writes: number }): JournalFs {
