@@ -32,6 +32,18 @@ async function kill(emu: EmulatorProcess): Promise<void> {
   await emu.close();
 }
 
+/** The first callback of the execution named `name`, once it has one (polled). */
+function firstCallback(emu: EmulatorProcess, name: string): Promise<{ url: string }> {
+  return until(async () => (await emu.request('GET', `/v1/${name}/callbacks`)).body?.callbacks?.[0], `a callback of ${name}`);
+}
+
+/** Deploys CALLBACK as `callback` and starts an execution of it; resolves once it waits, to its name and callback. */
+async function waitingExecution(emu: EmulatorProcess): Promise<{ name: string; callback: { url: string } }> {
+  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
+  const name: string = (await emu.request('POST', '/workflows/callback/executions', {})).body.name;
+  return { name, callback: await firstCallback(emu, name) };
+}
+
 /** What the load got acknowledged: workflows created, executions created, callback bodies delivered per execution. */
 interface Acked {
   workflows: string[];
@@ -56,7 +68,7 @@ async function load(emu: EmulatorProcess, acked: Acked, stop: { now: boolean }):
           const r = await emu.request('POST', '/workflows/callback/executions', {});
           if (r.status !== 200) continue;
           acked.executions.push(r.body.name);
-          const cbs = await until(async () => (await emu.request('GET', `/v1/${r.body.name}/callbacks`)).body?.callbacks?.[0], 'a callback');
+          const cbs = await firstCallback(emu, r.body.name);
           const d = await emu.request('POST', cbs.url, { delivery: i });
           if (d.status === 200) acked.delivered.set(r.body.name, { delivery: i });
         }
@@ -107,13 +119,11 @@ s('a SIGKILL during creates, executions and callbacks loses no acknowledged writ
 
 s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emulator stopped during the run"', async (ctx) => {
   let emu = await start(ctx.dir);
-  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
-  const created = await emu.request('POST', '/workflows/callback/executions', {});
-  await until(async () => (await emu.request('GET', `/v1/${created.body.name}/callbacks`)).body?.callbacks?.[0], 'the callback');
+  const { name } = await waitingExecution(emu);
   await kill(emu);
   emu = await start(ctx.dir);
   try {
-    const ex = (await emu.request('GET', `/v1/${created.body.name}`)).body;
+    const ex = (await emu.request('GET', `/v1/${name}`)).body;
     assert.is(ex.state, 'FAILED');
     assert.match(JSON.parse(ex.error.payload).message, /the emulator stopped during the run/);
     assert.ok(ex.endTime, 'it has an end time');
@@ -123,7 +133,7 @@ s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emul
   // The FAILED state was written: a third start finds it unchanged.
   const again = await start(ctx.dir);
   try {
-    const ex = (await again.request('GET', `/v1/${created.body.name}`)).body;
+    const ex = (await again.request('GET', `/v1/${name}`)).body;
     assert.is(ex.state, 'FAILED');
   } finally {
     await again.close();
@@ -132,9 +142,7 @@ s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emul
 
 s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next start ends them FAILED, or runs them with --resume', async (ctx) => {
   let emu = await start(ctx.dir);
-  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
-  const created = await emu.request('POST', '/workflows/callback/executions', {});
-  const cb = await until(async () => (await emu.request('GET', `/v1/${created.body.name}/callbacks`)).body?.callbacks?.[0], 'the callback');
+  const { name, callback: cb } = await waitingExecution(emu);
   assert.is(await emu.close(), 0);
   emu = await start(ctx.dir, ['--resume']);
   try {
@@ -147,7 +155,7 @@ s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next st
     }, 'the callback URL to be served again');
     assert.is(d.status, 200);
     const ex = await until(async () => {
-      const r = await emu.request('GET', `/v1/${created.body.name}`);
+      const r = await emu.request('GET', `/v1/${name}`);
       return r.body.state === 'ACTIVE' ? undefined : r.body;
     }, 'the resumed execution to end');
     assert.equal(JSON.parse(ex.result), { late: true });
