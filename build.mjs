@@ -13,7 +13,7 @@
 // decompresses them on first use), and js-yaml comes in without its dumper (see yamlReader below).
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
@@ -118,9 +118,9 @@ const yamlReader = {
 };
 
 // Connect's compression (@connectrpc/connect-node's compression.js) imports node:zlib statically; esbuild hoists
-// that import to the top of the bundle, so every start would load node:zlib (with node:stream) although only a
-// compressed gRPC request needs it. Its import gets the four functions it uses, each loading node:zlib on its
-// first call through src/platform/builtins.ts (the same on-first-use loading as our own code's built-ins).
+// that import to the top of the module, so loading the gRPC library (PACKED_LIBRARIES below) would load node:zlib
+// (with node:stream) although only a compressed gRPC request needs it. Its import gets the four functions it
+// uses, each loading node:zlib with `require` on its first call.
 const lazyZlib = {
   name: 'lazy-zlib',
   setup(build) {
@@ -129,7 +129,7 @@ const lazyZlib = {
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-zlib' }, () => ({
       contents: [
-        `import { nodeZlib } from ${JSON.stringify(root + 'src/platform/builtins.ts')};`,
+        `const nodeZlib = () => require('node:zlib');`,
         ...['gzip', 'gunzip', 'brotliCompress', 'brotliDecompress'].map(
           (name) => `export const ${name} = (...args) => nodeZlib().${name}(...args);`,
         ),
@@ -247,6 +247,100 @@ const lspLibraryStub = {
   },
 };
 
+// Libraries start-up does not need (src/platform/libraries.ts): each group of packages is bundled on its own,
+// brotli-compressed in base64, as __PACKED_LIBRARIES__; in the bundle every import of them from src/ or gen/ gets a
+// stand-in module whose bindings src/platform/libraries.ts fills in when the group is loaded. The names a stand-in
+// exports are read from the import statements of src/ and gen/ (a name imported nowhere is not packed). V8 scans
+// the string in well under a millisecond where it would parse the code at every start (gRPC's libraries alone
+// are about 180 KB).
+const PACKED_LIBRARIES = {
+  grpc: ['@bufbuild/protobuf', '@bufbuild/protobuf/wkt', '@bufbuild/protobuf/codegenv2', '@connectrpc/connect', '@connectrpc/connect-node'],
+  yaml: ['yaml'],
+  debug: ['@vscode/debugadapter'],
+  coverage: ['istanbul-lib-coverage', 'istanbul-lib-report', ...['cobertura', 'html', 'json', 'lcovonly'].map((r) => `istanbul-reports/lib/${r}/index.js`)],
+  re2: ['re2js'],
+};
+// Groups that synchronous code loads (src/platform/libraries.ts, loadLibrarySync): a CommonJS module wrapped in a
+// function expression, `(function (module) { ... })`, which is evaluated as a script and called.
+const SYNC_LIBRARIES = new Set(['re2']);
+const packedSpecifiers = new Map(Object.entries(PACKED_LIBRARIES).flatMap(([group, specs]) => specs.map((spec, i) => [spec, { group, key: `s${i}$` }])));
+
+/** The names src/ and gen/ import (values, not types) from each packed specifier: spec -> Set of names ('default' too). */
+function importedNames() {
+  const names = new Map([...packedSpecifiers.keys()].map((spec) => [spec, new Set()]));
+  const files = ['src', 'gen'].flatMap((d) => readdirSync(new URL(`./${d}/`, import.meta.url), { recursive: true }).map((f) => `${d}/${f}`));
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    for (const [, type, clause, spec] of readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').matchAll(/\bimport\s+(type\s+)?([^'";]*?)\s+from\s+['"]([^'"]+)['"]/g)) {
+      const set = names.get(spec);
+      if (!set || type) continue;
+      if (clause.includes('*')) throw new Error(`${file}: a namespace import of ${spec} cannot be packed (build.mjs, PACKED_LIBRARIES)`);
+      const [, defaultName, members] = /^([\w$]+)?\s*,?\s*(?:\{([^}]*)\})?$/.exec(clause.trim()) ?? [];
+      if (defaultName) set.add('default');
+      for (const m of (members ?? '').split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))) set.add(m.split(/\s+as\s+/)[0]);
+    }
+  }
+  return names;
+}
+const packedNames = importedNames();
+
+/** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
+async function packLibrary(group) {
+  const contents = PACKED_LIBRARIES[group]
+    .map((spec) => {
+      const { key } = packedSpecifiers.get(spec);
+      const list = [...packedNames.get(spec)].map((n) => `${n} as ${key}${n}`);
+      return list.length ? `export { ${list.join(', ')} } from ${JSON.stringify(spec)};` : '';
+    })
+    .join('\n');
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: root, sourcefile: `packed-${group}.js`, loader: 'js' },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: SYNC_LIBRARIES.has(group) ? 'cjs' : 'esm',
+    target: ['node20'],
+    minify: true,
+    legalComments: 'none',
+    banner: SYNC_LIBRARIES.has(group)
+      ? { js: '(function (module) {' }
+      : { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    footer: SYNC_LIBRARIES.has(group) ? { js: '})' } : undefined,
+    logLevel: 'warning',
+    plugins: [istanbulShims, protobufEntries, lazyZlib, builtins],
+  });
+  const code = result.outputFiles[0].text;
+  if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
+  return packed(code);
+}
+const packedLibraries = Object.fromEntries(await Promise.all(Object.keys(PACKED_LIBRARIES).map(async (g) => [g, await packLibrary(g)])));
+
+/** In the bundle, an import of a packed specifier from src/ or gen/ gets its stand-in (src/platform/libraries.ts). */
+const packedStandIns = {
+  name: 'packed-stand-ins',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      packedSpecifiers.has(args.path) && !args.importer.includes('/node_modules/') && args.namespace === 'file'
+        ? { path: args.path, namespace: 'packed-stand-in' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'packed-stand-in' }, (args) => {
+      const { group, key } = packedSpecifiers.get(args.path);
+      const names = [...packedNames.get(args.path)];
+      const local = (n) => (n === 'default' ? '$default' : n);
+      return {
+        contents: [
+          `import { onLibraryLoad, notLoaded } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
+          ...names.map((n) => `let ${local(n)} = notLoaded(${JSON.stringify(group)}, ${JSON.stringify(`${args.path}: ${n}`)});`),
+          `export { ${names.map((n) => (n === 'default' ? '$default as default' : n)).join(', ')} };`,
+          `onLibraryLoad(${JSON.stringify(group)}, (lib) => { ${names.map((n) => `${local(n)} = lib[${JSON.stringify(key + n)}];`).join(' ')} });`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -270,10 +364,11 @@ const options = {
     __UI_ASSETS__: JSON.stringify(uiAssets),
     __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
+    __PACKED_LIBRARIES__: JSON.stringify(packedLibraries),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
+  plugins: [packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
 };
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */

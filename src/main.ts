@@ -18,6 +18,7 @@ import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
 import { mocksCommand } from './cli/mocks-skeleton.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadLibrary } from './platform/libraries.ts';
 
 export * from './index.ts';
 
@@ -115,7 +116,7 @@ async function main(args: readonly string[]): Promise<void> {
   // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.
   if (args[0] === 'mocks') process.exit(await mocksCommand(args.slice(1)));
   // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
-  if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
+  if (args[0] === 'debug') process.exit(await (await loadLibrary('debug').then(() => import('./cli/debug.ts'))).debugCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.
   if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
   // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.

@@ -19,6 +19,7 @@ import type { EmulatorControl } from './service/model.ts';
 import { createUi } from './ui/routes.ts';
 import type { Inspector } from './debug/inspect.ts';
 import { DebugHub } from './debug/hub.ts';
+import { loadLibrary } from './platform/libraries.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -111,7 +112,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let inspector: Inspector | undefined;
   try {
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
-    if (config.inspect !== undefined) inspector = await (await import('./debug/inspect.ts')).startInspector(hub, config.host, config.inspect);
+    if (config.inspect !== undefined) inspector = await (await loadLibrary('debug').then(() => import('./debug/inspect.ts'))).startInspector(hub, config.host, config.inspect);
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
   } catch (e) {
     await grpc?.close();
