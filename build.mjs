@@ -14,29 +14,37 @@
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
-// The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source):
-// brotli at its highest quality, in base64 (about 10% fewer bytes than gzip -9 for htmx), the stylesheet
-// minified first (esbuild's CSS minifier; the same rules, 18% fewer compressed bytes). Read once per build:
-// under --watch, restart after editing them.
+// The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source) in
+// the web UI's module group (PACKED_MODULES below), which is itself brotli-compressed as a whole: as text, the
+// stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
-const packed = (text) => brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+/**
+ * Brotli at its highest quality, in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
+ * for both ends): what the bundle carries of each packed library and module group.
+ */
+const { z85Encode } = await import(
+  `data:text/javascript;base64,${Buffer.from((await esbuild.transform(file('./src/platform/z85.ts'), { loader: 'ts', format: 'esm' })).code).toString('base64')}`
+);
+const packed = (text) => z85Encode(brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
 const uiAssets = {
-  'htmx.min.js': packed(file('./node_modules/htmx.org/dist/htmx.min.js')),
-  'styles.css': packed((await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code),
-  'ui.js': packed(file('./src/ui/ui.js')),
+  'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
+  'styles.css': (await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code,
+  'ui.js': file('./src/ui/ui.js'),
 };
 
 // istanbul's HTML report assets (stylesheets, scripts, images), inlined as __COVERAGE_ASSETS__ for
-// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run from source).
+// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run
+// from source), in the test command's module group (PACKED_MODULES below), which is compressed as a whole: the
+// text files as text, the images in base64.
 const coverageAssetDir = new URL('./node_modules/istanbul-reports/lib/html/assets/', import.meta.url);
 const coverageAssets = Object.fromEntries(
   ['base.css', 'block-navigation.js', 'favicon.png', 'sort-arrow-sprite.png', 'sorter.js', 'vendor/prettify.css', 'vendor/prettify.js'].map(
-    (name) => [name.replace('vendor/', ''), brotliCompressSync(readFileSync(new URL(name, coverageAssetDir))).toString('base64')],
+    (name) => [name.replace('vendor/', ''), readFileSync(new URL(name, coverageAssetDir)).toString(name.endsWith('.png') ? 'base64' : 'utf8')],
   ),
 );
 
@@ -219,45 +227,14 @@ const unreadOptionProtos = {
   },
 };
 
-// The language server's library (src/lsp/library-entry.ts: vscode-languageserver with its protocol, JSON-RPC and
-// types, about 245 KB minified) as __LSP_LIBRARY__: an ES module of its own, brotli-compressed in base64, which
-// src/lsp/library.ts imports only for `workflows-emulator lsp`. As code in the bundle, V8 would compile it at
-// every start of every command (about 10 ms of CPU, docs/architecture.md "Start-up"); as a string it is scanned
-// in well under a millisecond. Its built-ins are required (the `builtins` plugin) with a require made for it.
-const lspLibrary = await esbuild.build({
-  entryPoints: ['src/lsp/library-entry.ts'],
-  bundle: true,
-  write: false,
-  platform: 'node',
-  format: 'esm',
-  target: ['node20'],
-  minify: true,
-  legalComments: 'inline',
-  banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
-  logLevel: 'warning',
-  plugins: [builtins],
-});
-const lspLibraryPacked = packed(lspLibrary.outputFiles[0].text);
-// In the bundle, library.ts's from-source branch (`import('./library-entry.ts')`) gets an empty module.
-const lspLibraryStub = {
-  name: 'lsp-library-stub',
-  setup(build) {
-    build.onResolve({ filter: /\/library-entry\.ts$/ }, (args) => (args.importer.endsWith('/src/lsp/library.ts') ? { path: 'lsp-library', namespace: 'lsp-library-stub' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lsp-library-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
-  },
-};
-
-// Libraries start-up does not need (src/platform/libraries.ts): each group of packages is bundled on its own,
+// Libraries start-up does not need, used by code that start-up does load (src/platform/libraries.ts): each group of packages is bundled on its own,
 // brotli-compressed in base64, as __PACKED_LIBRARIES__; in the bundle every import of them from src/ or gen/ gets a
 // stand-in module whose bindings src/platform/libraries.ts fills in when the group is loaded. The names a stand-in
 // exports are read from the import statements of src/ and gen/ (a name imported nowhere is not packed). V8 scans
 // the string in well under a millisecond where it would parse the code at every start (gRPC's libraries alone
-// are about 180 KB).
+// are about 180 KB). Libraries only a module group below uses are bundled in that group instead.
 const PACKED_LIBRARIES = {
-  grpc: ['@bufbuild/protobuf', '@bufbuild/protobuf/wkt', '@bufbuild/protobuf/codegenv2', '@connectrpc/connect', '@connectrpc/connect-node'],
   yaml: ['yaml'],
-  debug: ['@vscode/debugadapter'],
-  coverage: ['istanbul-lib-coverage', 'istanbul-lib-report', ...['cobertura', 'html', 'json', 'lcovonly'].map((r) => `istanbul-reports/lib/${r}/index.js`)],
   re2: ['re2js'],
 };
 // Groups that synchronous code loads (src/platform/libraries.ts, loadLibrarySync): a CommonJS module wrapped in a
@@ -310,7 +287,7 @@ async function packLibrary(group) {
   });
   const code = result.outputFiles[0].text;
   if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
-  return packed(code);
+  return packed(SYNC_LIBRARIES.has(group) ? code : `${code}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
 }
 const packedLibraries = Object.fromEntries(await Promise.all(Object.keys(PACKED_LIBRARIES).map(async (g) => [g, await packLibrary(g)])));
 
@@ -341,6 +318,101 @@ const packedStandIns = {
   },
 };
 
+// Groups of our own modules start-up does not need (src/platform/libraries.ts, loadModule): each is bundled on its
+// own from its entries, with the libraries only it uses, packed like the libraries above, and loaded by
+// `loadModule(group, entry, ...)` on first use. `owns` says which of our files are the group's: an import of any
+// other file of ours is the bundle's own instance of it (src/platform/packed-hosts.ts, filled in here, hands them
+// over), so state and classes are shared with the rest of the emulator; in the bundle, the group's files are
+// empty modules (an import of one of their values outside the group is a build error: "No matching export").
+const PACKED_MODULES = {
+  grpc: {
+    entries: ['src/api/grpc-routes.ts', 'src/api/rest-google.ts', 'src/api/grpc-operations.ts'],
+    owns: /^(gen\/|src\/api\/(grpc-routes|grpc-services|grpc-stream|grpc-operations|convert|rest-google)\.ts$)/,
+  },
+  ui: { entries: ['src/ui/routes.ts', 'src/cli/graph.ts'], owns: /^src\/(ui\/|graph\/|cli\/graph\.ts$)/ },
+  test: {
+    entries: ['src/cli/test-command/test-command.ts', 'src/cli/mocks-skeleton.ts', 'src/cli/lint.ts'],
+    owns: /^src\/cli\/(test-command\/(?!find-test-files\.ts$|test-file\.ts$)|mocks-skeleton\.ts$|lint\.ts$)/,
+  },
+  debug: { entries: ['src/debug/inspect.ts', 'src/cli/debug.ts'], owns: /^src\/(debug\/(adapter|inspect)|cli\/debug)\.ts$/ },
+  lsp: { entries: ['src/lsp/server.ts'], owns: /^src\/lsp\// },
+};
+const groupOwning = (file) => Object.keys(PACKED_MODULES).find((g) => PACKED_MODULES[g].owns.test(file));
+/** A relative or absolute import's file, relative to the repository (`src/ui/routes.ts`), or undefined. */
+const ownFile = (args) => {
+  if (!/^[./]/.test(args.path) || (args.namespace !== 'file' && args.namespace !== 'packed-stand-in')) return undefined;
+  const file = relative(root, isAbsolute(args.path) ? args.path : resolve(args.resolveDir, args.path)).replace(/\\/g, '/');
+  return /^(src|gen)\//.test(file) ? file : undefined;
+};
+/** Our files the module groups import from the bundle (src/platform/packed-hosts.ts). */
+const hostModules = new Set();
+const HOST_MODULES_KEY = "Symbol.for('workflows-emulator:host-modules')";
+
+/** One module group, bundled (its imports of our files outside it become the bundle's instances) and packed. */
+async function packModules(group) {
+  const { entries, owns } = PACKED_MODULES[group];
+  const hosts = {
+    name: 'host-modules',
+    setup(build) {
+      build.onResolve({ filter: /^[./]/ }, (args) => {
+        const file = ownFile(args);
+        if (file === undefined || owns.test(file)) return undefined;
+        if (groupOwning(file)) throw new Error(`build.mjs PACKED_MODULES: group ${group} imports ${file}, which group ${groupOwning(file)} owns`);
+        hostModules.add(file);
+        return { path: file, namespace: 'host-module' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'host-module' }, (args) => ({
+        contents: `module.exports = globalThis[${HOST_MODULES_KEY}][${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+  const result = await esbuild.build({
+    ...options,
+    entryPoints: undefined,
+    outfile: undefined,
+    stdin: {
+      contents: [
+        ...entries.map((e, i) => `import * as e${i} from ${JSON.stringify(root + e)};`),
+        `export default { ${entries.map((e, i) => `${JSON.stringify(e)}: e${i}`).join(', ')} };`,
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: `packed-${group}.js`,
+      loader: 'js',
+    },
+    write: false,
+    legalComments: 'none',
+    banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    plugins: [hosts, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins],
+  });
+  // Named in stack traces (Node) by this rather than by its data: URL.
+  return packed(`${result.outputFiles[0].text}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
+}
+
+/** In the bundle: the module groups' files are empty modules, and packed-hosts.ts names what the groups import. */
+const packedModuleStubs = {
+  name: 'packed-module-stubs',
+  setup(build) {
+    build.onResolve({ filter: /^[./]/ }, (args) => {
+      const file = ownFile(args);
+      return file !== undefined && groupOwning(file) ? { path: file, namespace: 'packed-module-stub' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'packed-module-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
+    build.onLoad({ filter: /\/src\/platform\/packed-hosts\.ts$/ }, () => {
+      const files = [...hostModules].sort();
+      return {
+        contents: [
+          '//! src/platform/packed-hosts.ts (filled in by build.mjs, PACKED_MODULES)',
+          ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(root + f)};`),
+          `export const HOST_MODULES = { ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -362,14 +434,15 @@ const options = {
   define: {
     __EMULATOR_VERSION__: JSON.stringify(pkg.version),
     __UI_ASSETS__: JSON.stringify(uiAssets),
-    __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
-    __PACKED_LIBRARIES__: JSON.stringify(packedLibraries),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
+  plugins: [packedModuleStubs, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
 };
+// The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
+const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
+options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...packedModules });
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {

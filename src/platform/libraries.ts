@@ -12,6 +12,7 @@
  * usual and `loadLibrary` resolves at once.
  */
 import { nodeVm, nodeZlib } from './builtins.ts';
+import { z85Decode } from './z85.ts';
 
 declare const __PACKED_LIBRARIES__: Readonly<Record<string, string>> | undefined;
 
@@ -40,7 +41,8 @@ export function onLibraryLoad(group: string, set: (lib: Exports) => void): void 
 
 /** What a stand-in binding is until its group is loaded: a function that throws, naming the group. */
 export function notLoaded(group: string, name: string): () => never {
-  return () => {
+  // A function, not an arrow: `new` of a class before its group is loaded throws this error too.
+  return function notLoadedYet(): never {
     throw new Error(`internal error: ${name} (library group '${group}') used before loadLibrary('${group}')`);
   };
 }
@@ -53,7 +55,7 @@ export function loadLibrary(group: LibraryGroup): Promise<void> {
     const packed = __PACKED_LIBRARIES__[group];
     if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
     p = (async () => {
-      const code = nodeZlib().brotliDecompressSync(Buffer.from(packed, 'base64'));
+      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
       publish(group, (await import(`data:text/javascript;base64,${code.toString('base64')}`)) as Exports);
     })();
     loading.set(group, p);
@@ -70,8 +72,8 @@ export function loadLibrarySync(group: SyncLibraryGroup): void {
   if (typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group)) return;
   const packed = __PACKED_LIBRARIES__[group];
   if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
-  const code = nodeZlib().brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8');
-  const wrapper = new (nodeVm().Script)(code, { filename: `workflows-emulator:library-${group}.js` }).runInThisContext() as (module: { exports: Exports }) => void;
+  const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
+  const wrapper = new (nodeVm().Script)(code, { filename: `workflows-emulator:packed/${group}.js` }).runInThisContext() as (module: { exports: Exports }) => void;
   const module = { exports: {} as Exports };
   wrapper(module);
   publish(group, module.exports);
@@ -82,6 +84,41 @@ function publish(group: string, lib: Exports): void {
   loaded.set(group, lib);
   for (const set of setters.get(group) ?? []) set(lib);
   setters.delete(group);
+}
+
+/**
+ * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
+ * libraries, the web UI, the test command, the debug adapter and the language server.
+ */
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lsp';
+
+const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
+
+/**
+ * Loads `path` (a module of ours, by its path in the repository: `src/ui/routes.ts`) from its module group: in
+ * the bundle, the group is an ES module of its own, packed like the libraries above, whose imports of our other
+ * modules are the bundle's own instances (src/platform/packed-hosts.ts, which build.mjs fills in, hands them
+ * over), so state and classes are shared; loaded once. From source, `fromSource()` (an `import()` of the module).
+ * @throws Error (the promise rejects) when the group does not hold `path` (a build.mjs PACKED_MODULES entry is missing).
+ */
+export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () => Promise<T>): Promise<T> {
+  if (typeof __PACKED_LIBRARIES__ !== 'object') return fromSource();
+  let p = groups.get(group);
+  if (!p) {
+    const packed = __PACKED_LIBRARIES__[group];
+    if (packed === undefined) return Promise.reject(new Error(`internal error: no packed module group '${group}'`));
+    p = (async () => {
+      const { HOST_MODULES } = await import('./packed-hosts.ts');
+      (globalThis as Record<symbol, unknown>)[Symbol.for('workflows-emulator:host-modules')] ??= HOST_MODULES;
+      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
+      return ((await import(`data:text/javascript;base64,${code.toString('base64')}`)) as { default: Readonly<Record<string, unknown>> }).default;
+    })();
+    groups.set(group, p);
+  }
+  return p.then((modules) => {
+    if (!(path in modules)) throw new Error(`internal error: module group '${group}' has no ${path}`);
+    return modules[path] as T;
+  });
 }
 
 /** Whether `group` can be used now (loaded, or run from source). */

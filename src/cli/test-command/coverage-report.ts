@@ -19,33 +19,28 @@ import { figure, formatRanges, summarize, type Figure } from '../../coverage/sum
 
 /**
  * istanbul's HTML report, writing its assets from {@link coverageHtmlAssets} (its own copies them from beside its
- * module, which the bundle has not). Made on first use: in the bundle, istanbul's reports are a library loaded
- * on first use (src/platform/libraries.ts), so the class it extends exists only then.
+ * module, which the bundle has not).
  */
-function htmlReportWithAssets(options: Record<string, unknown>, dir: string): InstanceType<typeof HtmlReport> {
-  htmlReportClass ??= class HtmlReportWithAssets extends HtmlReport {
-    constructor(
-      options: Record<string, unknown>,
-      private readonly dir: string,
-    ) {
-      super(options);
-    }
+class HtmlReportWithAssets extends HtmlReport {
+  constructor(
+    options: Record<string, unknown>,
+    private readonly dir: string,
+  ) {
+    super(options);
+  }
 
-    override onStart(): void {
-      mkdirSync(this.dir, { recursive: true });
-      for (const [name, body] of coverageHtmlAssets()) writeFileSync(join(this.dir, name), body);
-    }
-  };
-  return new htmlReportClass(options, dir);
+  override onStart(): void {
+    mkdirSync(this.dir, { recursive: true });
+    for (const [name, body] of coverageHtmlAssets()) writeFileSync(join(this.dir, name), body);
+  }
 }
-let htmlReportClass: (new (options: Record<string, unknown>, dir: string) => InstanceType<typeof HtmlReport>) | undefined;
 
 /** The report formats of `--coverage-reporter`: each one's istanbul report, given its options and directory. */
 export const COVERAGE_REPORTERS = {
   lcov: (o: Record<string, unknown>) => new LcovReport(o),
   cobertura: (o: Record<string, unknown>) => new CoberturaReport(o),
   json: (o: Record<string, unknown>) => new JsonReport(o),
-  html: (o: Record<string, unknown>, dir: string) => htmlReportWithAssets(o, dir),
+  html: (o: Record<string, unknown>, dir: string) => new HtmlReportWithAssets(o, dir),
 } as const;
 
 /** One of {@link COVERAGE_REPORTERS}' keys. */

@@ -307,7 +307,6 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
   const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
   if (!coverage || !a.coverage) return { code, watched: p.watched };
   const toStdout = a.reporter === 'default' || a.output !== undefined;
-  if (a.coverage.reporters.length > 0) await loadLibrary('coverage');
   const covered = reportCoverage(coverage.all(), a.coverage, io, toStdout);
   return { code: code === TEST_EXIT.passed ? covered : code, watched: p.watched };
 }
