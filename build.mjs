@@ -403,8 +403,9 @@ const packedModuleStubs = {
       return {
         contents: [
           '//! src/platform/packed-hosts.ts (filled in by build.mjs, PACKED_MODULES)',
+          `import { registerHostModules } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
           ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(root + f)};`),
-          `export const HOST_MODULES = { ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`,
+          `registerHostModules({ ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} });`,
         ].join('\n'),
         loader: 'js',
         resolveDir: root,

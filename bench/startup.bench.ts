@@ -11,7 +11,7 @@
 // Every runtime runs with NODE_EXTRA_CA_CERTS unset (a default install: the variable makes every start read a
 // certificate file before any of our code runs; bench/dist.bench.ts measures both). Runs of the commands are
 // interleaved, so the machine's load falls on all alike; the median carries the target, the minimum is printed.
-// Usage: npm run build && node --import tsx bench/startup.bench.ts
+// Usage: npm run build && node --import tsx bench/startup.bench.ts   (STARTUP_RUNS=n: runs per line, 15 by default)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './report.ts';
 
-const EMULATOR = new URL('../dist/emulator.js', import.meta.url).pathname;
+/** The bundle measured: dist/emulator.js, or BENCH_EMULATOR (another build of it, to compare two builds). */
+const EMULATOR = process.env.BENCH_EMULATOR ?? new URL('../dist/emulator.js', import.meta.url).pathname;
 const BIN = new URL('../.cache/runtimes/node_modules/.bin/', import.meta.url).pathname;
 const RUNS = Number(process.env.STARTUP_RUNS ?? 15);
 const SLEEPERS = 10_000;

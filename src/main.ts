@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { loadModule } from './platform/libraries.ts';
 
 export * from './index.ts';
+// Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
+import './platform/packed-hosts.ts';
 
 /** The help's lines on the commands for CI and editors (their modules load only when they run). */
 const TOOLS_HINT = `

@@ -93,12 +93,21 @@ function publish(group: string, lib: Exports): void {
 export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lsp';
 
 const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
+let hostModules: Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * Called once by the bundle's src/platform/packed-hosts.ts (which build.mjs fills in; main.ts imports it last):
+ * our modules that the module groups import, by their path in the repository.
+ */
+export function registerHostModules(modules: Readonly<Record<string, unknown>>): void {
+  hostModules = modules;
+}
 
 /**
  * Loads `path` (a module of ours, by its path in the repository: `src/ui/routes.ts`) from its module group: in
  * the bundle, the group is an ES module of its own, packed like the libraries above, whose imports of our other
- * modules are the bundle's own instances (src/platform/packed-hosts.ts, which build.mjs fills in, hands them
- * over), so state and classes are shared; loaded once. From source, `fromSource()` (an `import()` of the module).
+ * modules are the bundle's own instances (registerHostModules hands them over), so state and classes are shared;
+ * loaded once. From source, `fromSource()` (an `import()` of the module).
  * @throws Error (the promise rejects) when the group does not hold `path` (a build.mjs PACKED_MODULES entry is missing).
  */
 export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () => Promise<T>): Promise<T> {
@@ -108,8 +117,7 @@ export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () =
     const packed = __PACKED_LIBRARIES__[group];
     if (packed === undefined) return Promise.reject(new Error(`internal error: no packed module group '${group}'`));
     p = (async () => {
-      const { HOST_MODULES } = await import('./packed-hosts.ts');
-      (globalThis as Record<symbol, unknown>)[Symbol.for('workflows-emulator:host-modules')] ??= HOST_MODULES;
+      (globalThis as Record<symbol, unknown>)[Symbol.for('workflows-emulator:host-modules')] ??= hostModules;
       const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
       return ((await import(`data:text/javascript;base64,${code.toString('base64')}`)) as { default: Readonly<Record<string, unknown>> }).default;
     })();
