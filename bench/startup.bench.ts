@@ -9,12 +9,15 @@
 //   - RSS of the server (Node) with 10,000 executions suspended in one sys.sleep of an hour (target <= 150 MiB),
 //     beside the bare node:http server's RSS; and (reported) with 10,000 executions each in a loop of one-second
 //     sleeps, 2.5 s after the last was created (their step history grows by two entries a second each).
+//   - the same starts in CPU time (Linux: every thread's time on a CPU, /proc/<pid>/task/*/schedstat, read at the
+//     listening line), which the machine's load disturbs far less than wall-clock time: the emulator's beside a
+//     bare runtime printing the same line at once, and beside a bare node:http server.
 // Every runtime runs with NODE_EXTRA_CA_CERTS unset (a default install: the variable makes every start read a
 // certificate file before any of our code runs; bench/dist.bench.ts measures both). Runs of the commands are
 // interleaved, so the machine's load falls on all alike; the median carries the target, the minimum is printed.
 // Usage: npm run build && node --import tsx bench/startup.bench.ts   (STARTUP_RUNS=n: runs per line, 15 by default)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,9 +50,21 @@ function rssOf(pid: number): number | undefined {
   }
 }
 
-/** A spawned server: ms from spawn to its listening line, its port, the child. */
+/** CPU time of every thread of a process so far, in ms (Linux /proc schedstat); undefined elsewhere. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A spawned server: ms from spawn to its listening line, its CPU time then (ms), its port, the child. */
 interface Started {
   ms: number;
+  cpuMs: number | undefined;
   port: number;
   child: ChildProcess;
 }
@@ -64,9 +79,11 @@ function startServer(command: string[], args: string[]): Promise<Started> {
       out += d;
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (!m) return;
+      const ms = performance.now() - t0;
+      const cpuMs = cpuMsOf(child.pid!);
       child.stdout!.off('data', onData);
       child.stdout!.resume();
-      resolve({ ms: performance.now() - t0, port: Number(m[1]), child });
+      resolve({ ms, cpuMs, port: Number(m[1]), child });
     };
     child.stdout!.setEncoding('utf8').on('data', onData);
     child.on('exit', (code) => {
@@ -110,7 +127,9 @@ function call(port: number, method: string, path: string, body?: string): Promis
 const dir = mkdtempSync(join(tmpdir(), 'wfemu-startup-'));
 const empty = join(dir, 'empty.js');
 const bareHttp = join(dir, 'bare-http.mjs');
+const bareLine = join(dir, 'bare-line.mjs');
 writeFileSync(empty, '');
+writeFileSync(bareLine, "console.log('listening on http://127.0.0.1:0');\nsetTimeout(() => {}, 60_000);\n");
 writeFileSync(
   bareHttp,
   "import { createServer } from 'node:http';\n" +
@@ -122,8 +141,11 @@ const EMULATOR_ARGS = [EMULATOR, '--port', '0', '--grpc-port', '0', '--host', '1
 /** Cold start and idle RSS of one runtime: bare file, bare node:http and the emulator, interleaved. */
 async function runtime(name: string, command: string[], shareMs: number, listenMs?: number): Promise<void> {
   const t = { bare: [] as number[], http: [] as number[], emu: [] as number[], httpRss: [] as number[], emuRss: [] as number[] };
+  const cpu = { line: [] as number[], http: [] as number[], emu: [] as number[] };
   const one = async (keep: boolean): Promise<void> => {
     const b = await bareStart(command, empty);
+    const l = await startServer(command, [bareLine]);
+    await stop(l.child);
     const h = await startServer(command, [bareHttp]);
     await sleep(300);
     const hRss = rssOf(h.child.pid!);
@@ -133,6 +155,11 @@ async function runtime(name: string, command: string[], shareMs: number, listenM
     const eRss = rssOf(e.child.pid!);
     await stop(e.child);
     if (!keep) return;
+    if (l.cpuMs !== undefined && h.cpuMs !== undefined && e.cpuMs !== undefined) {
+      cpu.line.push(l.cpuMs);
+      cpu.http.push(h.cpuMs);
+      cpu.emu.push(e.cpuMs);
+    }
     t.bare.push(b);
     t.http.push(h.ms);
     t.emu.push(e.ms);
@@ -155,6 +182,16 @@ async function runtime(name: string, command: string[], shareMs: number, listenM
     higherIsBetter: false,
   });
   report(`emulator's listening line minus bare node:http's, ${name} (medians)`, median(t.emu) - median(t.http), 'ms');
+  if (cpu.emu.length > 0) {
+    report(`bare ${name}: CPU time to a listening line printed at once (median)`, median(cpu.line), 'ms');
+    report(`bare ${name}: node:http server, CPU time to its listening line (median)`, median(cpu.http), 'ms');
+    report(`emulator: CPU time to the listening line, ${name} (median)`, median(cpu.emu), 'ms');
+    report(`emulator's share of start-up CPU time, ${name}: minus the bare line's (medians)`, median(cpu.emu) - median(cpu.line), 'ms', {
+      value: shareMs,
+      higherIsBetter: false,
+    });
+    report(`emulator's start-up CPU time minus bare node:http's, ${name} (medians)`, median(cpu.emu) - median(cpu.http), 'ms');
+  }
   if (t.emuRss.length > 0) {
     report(`bare ${name}: node:http server RSS, listening (median)`, median(t.httpRss), 'MiB');
     report(`emulator: RSS idle after start, ${name} (median)`, median(t.emuRss), 'MiB');
