@@ -9,8 +9,9 @@
 // minified (whitespace, syntax, identifiers) with esbuild's keepNames, so every function and class keeps its
 // name in stack traces (V8 prints the `name` esbuild sets), and every source file starts on a line of its own
 // with a `//! <path>` comment naming it (a dependency: its first file only), so `emulator.js:<line>` in a trace
-// points at one file of ours or one package. The web UI's assets are inlined brotli-compressed (src/ui/assets.ts
-// decompresses them on first use), and js-yaml comes in without its dumper (see yamlReader below).
+// points at one file of ours or one package. What start-up does not need is carried packed, brotli-compressed
+// (PACKED_LIBRARIES and PACKED_MODULES below; docs/architecture.md#packed-libraries-and-module-groups), and js-yaml
+// comes in without its dumper (see yamlReader below).
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -227,12 +228,12 @@ const unreadOptionProtos = {
   },
 };
 
-// Libraries start-up does not need, used by code that start-up does load (src/platform/libraries.ts): each group of packages is bundled on its own,
-// brotli-compressed in base64, as __PACKED_LIBRARIES__; in the bundle every import of them from src/ or gen/ gets a
-// stand-in module whose bindings src/platform/libraries.ts fills in when the group is loaded. The names a stand-in
-// exports are read from the import statements of src/ and gen/ (a name imported nowhere is not packed). V8 scans
-// the string in well under a millisecond where it would parse the code at every start (gRPC's libraries alone
-// are about 180 KB). Libraries only a module group below uses are bundled in that group instead.
+// Libraries start-up does not need, used by code that start-up does load (src/platform/libraries.ts): each group
+// of packages is bundled on its own, packed (brotli in Z85), in __PACKED_LIBRARIES__; in the bundle every import of
+// them from src/ or gen/ gets a stand-in module whose bindings src/platform/libraries.ts fills in when the group is
+// loaded. The names a stand-in exports are read from the import statements of src/ and gen/ (a name imported
+// nowhere is not packed). V8 scans the string in well under a millisecond where it would parse the code at every
+// start. Libraries only a module group below uses are bundled in that group instead.
 const PACKED_LIBRARIES = {
   yaml: ['yaml'],
   re2: ['re2js'],
