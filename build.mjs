@@ -88,7 +88,9 @@ const originComments = {
 // also holds the dumper and the removed `safeLoad` stubs (made by calls, which esbuild must keep): importing only
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
-// which leaves the dumper out: 11 KB less. From source (tsx, tests) `js-yaml` resolves as usual, to the same code.
+// which leaves the dumper out: 11 KB less; and `load` requires the reader on its first call, so that start-up
+// does not build js-yaml's default schema (about 4 ms of CPU at every start: npm run bench -- startup). From
+// source (tsx, tests) `js-yaml` resolves as usual, to the same code.
 // istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
 // which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
 // here: both become what Node does itself (`mkdirSync` with `recursive`) and "no colour".
@@ -116,7 +118,9 @@ const yamlReader = {
     build.onResolve({ filter: /^js-yaml$/ }, () => ({ path: 'js-yaml', namespace: 'js-yaml-reader' }));
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
-        `export { load } from ${from('loader.js')};`,
+        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read: a
+        // require inside the function, which esbuild makes a call of the module's lazy wrapper.
+        `export function load(input, options) { return require(${from('loader.js')}).load(input, options); }`,
         `export { default as Type } from ${from('type.js')};`,
         `export { default as FAILSAFE_SCHEMA } from ${from('schema/failsafe.js')};`,
       ].join('\n'),
