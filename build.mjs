@@ -9,34 +9,43 @@
 // minified (whitespace, syntax, identifiers) with esbuild's keepNames, so every function and class keeps its
 // name in stack traces (V8 prints the `name` esbuild sets), and every source file starts on a line of its own
 // with a `//! <path>` comment naming it (a dependency: its first file only), so `emulator.js:<line>` in a trace
-// points at one file of ours or one package. The web UI's assets are inlined brotli-compressed (src/ui/assets.ts
-// decompresses them on first use), and js-yaml comes in without its dumper (see yamlReader below).
+// points at one file of ours or one package. What start-up does not need is carried packed, brotli-compressed
+// (PACKED_LIBRARIES and PACKED_MODULES below; docs/architecture.md#packed-libraries-and-module-groups), and js-yaml
+// comes in without its dumper (see yamlReader below).
 import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
-// The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source):
-// brotli at its highest quality, in base64 (about 10% fewer bytes than gzip -9 for htmx), the stylesheet
-// minified first (esbuild's CSS minifier; the same rules, 18% fewer compressed bytes). Read once per build:
-// under --watch, restart after editing them.
+// The web UI's assets, inlined as __UI_ASSETS__ (src/ui/assets.ts reads them from disk when run from source) in
+// the web UI's module group (PACKED_MODULES below), which is itself brotli-compressed as a whole: as text, the
+// stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
-const packed = (text) => brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+/**
+ * Brotli at its highest quality, in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
+ * for both ends): what the bundle carries of each packed library and module group.
+ */
+const { z85Encode } = await import(
+  `data:text/javascript;base64,${Buffer.from((await esbuild.transform(file('./src/platform/z85.ts'), { loader: 'ts', format: 'esm' })).code).toString('base64')}`
+);
+const packed = (text) => z85Encode(brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
 const uiAssets = {
-  'htmx.min.js': packed(file('./node_modules/htmx.org/dist/htmx.min.js')),
-  'styles.css': packed((await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code),
-  'ui.js': packed(file('./src/ui/ui.js')),
+  'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
+  'styles.css': (await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code,
+  'ui.js': file('./src/ui/ui.js'),
 };
 
 // istanbul's HTML report assets (stylesheets, scripts, images), inlined as __COVERAGE_ASSETS__ for
-// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run from source).
+// `test --coverage-reporter html` (src/cli/test-command/coverage-assets.ts reads them from node_modules when run
+// from source), in the test command's module group (PACKED_MODULES below), which is compressed as a whole: the
+// text files as text, the images in base64.
 const coverageAssetDir = new URL('./node_modules/istanbul-reports/lib/html/assets/', import.meta.url);
 const coverageAssets = Object.fromEntries(
   ['base.css', 'block-navigation.js', 'favicon.png', 'sort-arrow-sprite.png', 'sorter.js', 'vendor/prettify.css', 'vendor/prettify.js'].map(
-    (name) => [name.replace('vendor/', ''), brotliCompressSync(readFileSync(new URL(name, coverageAssetDir))).toString('base64')],
+    (name) => [name.replace('vendor/', ''), readFileSync(new URL(name, coverageAssetDir)).toString(name.endsWith('.png') ? 'base64' : 'utf8')],
   ),
 );
 
@@ -79,7 +88,9 @@ const originComments = {
 // also holds the dumper and the removed `safeLoad` stubs (made by calls, which esbuild must keep): importing only
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
-// which leaves the dumper out: 11 KB less. From source (tsx, tests) `js-yaml` resolves as usual, to the same code.
+// which leaves the dumper out: 11 KB less; and `load` requires the reader on its first call, so that start-up
+// does not build js-yaml's default schema (about 4 ms of CPU at every start: npm run bench -- startup). From
+// source (tsx, tests) `js-yaml` resolves as usual, to the same code.
 // istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
 // which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
 // here: both become what Node does itself (`mkdirSync` with `recursive`) and "no colour".
@@ -140,7 +151,9 @@ const yamlReader = {
     });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
-        `export { load } from ${from('loader.js')};`,
+        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read: a
+        // require inside the function, which esbuild makes a call of the module's lazy wrapper.
+        `export function load(input, options) { return require(${from('loader.js')}).load(input, options); }`,
         `export { default as Type } from ${from('type.js')};`,
         `export { default as FAILSAFE_SCHEMA } from ${from('schema/failsafe.js')};`,
       ].join('\n'),
@@ -151,9 +164,9 @@ const yamlReader = {
 };
 
 // Connect's compression (@connectrpc/connect-node's compression.js) imports node:zlib statically; esbuild hoists
-// that import to the top of the bundle, so every start would load node:zlib (with node:stream) although only a
-// compressed gRPC request needs it. Its import gets the four functions it uses, each loading node:zlib on its
-// first call through src/platform/builtins.ts (the same on-first-use loading as our own code's built-ins).
+// that import to the top of the module, so loading the gRPC library (PACKED_LIBRARIES below) would load node:zlib
+// (with node:stream) although only a compressed gRPC request needs it. Its import gets the four functions it
+// uses, each loading node:zlib with `require` on its first call.
 const lazyZlib = {
   name: 'lazy-zlib',
   setup(build) {
@@ -162,7 +175,7 @@ const lazyZlib = {
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-zlib' }, () => ({
       contents: [
-        `import { nodeZlib } from ${JSON.stringify(root + 'src/platform/builtins.ts')};`,
+        `const nodeZlib = () => require('node:zlib');`,
         ...['gzip', 'gunzip', 'brotliCompress', 'brotliDecompress'].map(
           (name) => `export const ${name} = (...args) => nodeZlib().${name}(...args);`,
         ),
@@ -252,31 +265,190 @@ const unreadOptionProtos = {
   },
 };
 
-// The language server's library (src/lsp/library-entry.ts: vscode-languageserver with its protocol, JSON-RPC and
-// types, about 245 KB minified) as __LSP_LIBRARY__: an ES module of its own, brotli-compressed in base64, which
-// src/lsp/library.ts imports only for `workflows-emulator lsp`. As code in the bundle, V8 would compile it at
-// every start of every command (about 10 ms of CPU, docs/architecture.md "Start-up"); as a string it is scanned
-// in well under a millisecond. Its built-ins are required (the `builtins` plugin) with a require made for it.
-const lspLibrary = await esbuild.build({
-  entryPoints: ['src/lsp/library-entry.ts'],
-  bundle: true,
-  write: false,
-  platform: 'node',
-  format: 'esm',
-  target: ['node20'],
-  minify: true,
-  legalComments: 'inline',
-  banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
-  logLevel: 'warning',
-  plugins: [builtins],
-});
-const lspLibraryPacked = packed(lspLibrary.outputFiles[0].text);
-// In the bundle, library.ts's from-source branch (`import('./library-entry.ts')`) gets an empty module.
-const lspLibraryStub = {
-  name: 'lsp-library-stub',
+// Libraries start-up does not need, used by code that start-up does load (src/platform/libraries.ts): each group
+// of packages is bundled on its own, packed (brotli in Z85), in __PACKED_LIBRARIES__; in the bundle every import of
+// them from src/ or gen/ gets a stand-in module whose bindings src/platform/libraries.ts fills in when the group is
+// loaded. The names a stand-in exports are read from the import statements of src/ and gen/ (a name imported
+// nowhere is not packed). V8 scans the string in well under a millisecond where it would parse the code at every
+// start. Libraries only a module group below uses are bundled in that group instead.
+const PACKED_LIBRARIES = {
+  yaml: ['yaml'],
+  re2: ['re2js'],
+};
+// Groups that synchronous code loads (src/platform/libraries.ts, loadLibrarySync): a CommonJS module wrapped in a
+// function expression, `(function (module) { ... })`, which is evaluated as a script and called.
+const SYNC_LIBRARIES = new Set(['re2']);
+const packedSpecifiers = new Map(Object.entries(PACKED_LIBRARIES).flatMap(([group, specs]) => specs.map((spec, i) => [spec, { group, key: `s${i}$` }])));
+
+/** The names src/ and gen/ import (values, not types) from each packed specifier: spec -> Set of names ('default' too). */
+function importedNames() {
+  const names = new Map([...packedSpecifiers.keys()].map((spec) => [spec, new Set()]));
+  const files = ['src', 'gen'].flatMap((d) => readdirSync(new URL(`./${d}/`, import.meta.url), { recursive: true }).map((f) => `${d}/${f}`));
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    for (const [, type, clause, spec] of readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').matchAll(/\bimport\s+(type\s+)?([^'";]*?)\s+from\s+['"]([^'"]+)['"]/g)) {
+      const set = names.get(spec);
+      if (!set || type) continue;
+      if (clause.includes('*')) throw new Error(`${file}: a namespace import of ${spec} cannot be packed (build.mjs, PACKED_LIBRARIES)`);
+      const [, defaultName, members] = /^([\w$]+)?\s*,?\s*(?:\{([^}]*)\})?$/.exec(clause.trim()) ?? [];
+      if (defaultName) set.add('default');
+      for (const m of (members ?? '').split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))) set.add(m.split(/\s+as\s+/)[0]);
+    }
+  }
+  return names;
+}
+const packedNames = importedNames();
+
+/** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
+async function packLibrary(group) {
+  const contents = PACKED_LIBRARIES[group]
+    .map((spec) => {
+      const { key } = packedSpecifiers.get(spec);
+      const list = [...packedNames.get(spec)].map((n) => `${n} as ${key}${n}`);
+      return list.length ? `export { ${list.join(', ')} } from ${JSON.stringify(spec)};` : '';
+    })
+    .join('\n');
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: root, sourcefile: `packed-${group}.js`, loader: 'js' },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: SYNC_LIBRARIES.has(group) ? 'cjs' : 'esm',
+    target: ['node20'],
+    minify: true,
+    legalComments: 'none',
+    banner: SYNC_LIBRARIES.has(group)
+      ? { js: '(function (module) {' }
+      : { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    footer: SYNC_LIBRARIES.has(group) ? { js: '})' } : undefined,
+    logLevel: 'warning',
+    plugins: [istanbulShims, protobufEntries, lazyZlib, builtins],
+  });
+  const code = result.outputFiles[0].text;
+  if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
+  return packed(SYNC_LIBRARIES.has(group) ? code : `${code}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
+}
+const packedLibraries = Object.fromEntries(await Promise.all(Object.keys(PACKED_LIBRARIES).map(async (g) => [g, await packLibrary(g)])));
+
+/** In the bundle, an import of a packed specifier from src/ or gen/ gets its stand-in (src/platform/libraries.ts). */
+const packedStandIns = {
+  name: 'packed-stand-ins',
   setup(build) {
-    build.onResolve({ filter: /\/library-entry\.ts$/ }, (args) => (args.importer.endsWith('/src/lsp/library.ts') ? { path: 'lsp-library', namespace: 'lsp-library-stub' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lsp-library-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
+    build.onResolve({ filter: /.*/ }, (args) =>
+      packedSpecifiers.has(args.path) && !args.importer.includes('/node_modules/') && args.namespace === 'file'
+        ? { path: args.path, namespace: 'packed-stand-in' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'packed-stand-in' }, (args) => {
+      const { group, key } = packedSpecifiers.get(args.path);
+      const names = [...packedNames.get(args.path)];
+      const local = (n) => (n === 'default' ? '$default' : n);
+      return {
+        contents: [
+          `import { onLibraryLoad, notLoaded } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
+          ...names.map((n) => `let ${local(n)} = notLoaded(${JSON.stringify(group)}, ${JSON.stringify(`${args.path}: ${n}`)});`),
+          `export { ${names.map((n) => (n === 'default' ? '$default as default' : n)).join(', ')} };`,
+          `onLibraryLoad(${JSON.stringify(group)}, (lib) => { ${names.map((n) => `${local(n)} = lib[${JSON.stringify(key + n)}];`).join(' ')} });`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
+// Groups of our own modules start-up does not need (src/platform/libraries.ts, loadModule): each is bundled on its
+// own from its entries, with the libraries only it uses, packed like the libraries above, and loaded by
+// `loadModule(group, entry, ...)` on first use. `owns` says which of our files are the group's: an import of any
+// other file of ours is the bundle's own instance of it (src/platform/packed-hosts.ts, filled in here, hands them
+// over), so state and classes are shared with the rest of the emulator; in the bundle, the group's files are
+// empty modules (an import of one of their values outside the group is a build error: "No matching export").
+const PACKED_MODULES = {
+  grpc: {
+    entries: ['src/api/grpc-routes.ts', 'src/api/rest-google.ts', 'src/api/grpc-operations.ts'],
+    owns: /^(gen\/|src\/api\/(grpc-routes|grpc-services|grpc-stream|grpc-operations|convert|rest-google)\.ts$)/,
+  },
+  ui: { entries: ['src/ui/routes.ts', 'src/cli/graph.ts'], owns: /^src\/(ui\/|graph\/|cli\/graph\.ts$)/ },
+  test: {
+    entries: ['src/cli/test-command/test-command.ts', 'src/cli/mocks-skeleton.ts', 'src/cli/lint.ts'],
+    owns: /^src\/cli\/(test-command\/(?!find-test-files\.ts$|test-file\.ts$)|mocks-skeleton\.ts$|lint\.ts$)/,
+  },
+  debug: { entries: ['src/debug/inspect.ts', 'src/cli/debug.ts'], owns: /^src\/(debug\/(adapter|inspect)|cli\/debug)\.ts$/ },
+  lsp: { entries: ['src/lsp/server.ts'], owns: /^src\/lsp\// },
+};
+const groupOwning = (file) => Object.keys(PACKED_MODULES).find((g) => PACKED_MODULES[g].owns.test(file));
+/** A relative or absolute import's file, relative to the repository (`src/ui/routes.ts`), or undefined. */
+const ownFile = (args) => {
+  if (!/^[./]/.test(args.path) || (args.namespace !== 'file' && args.namespace !== 'packed-stand-in')) return undefined;
+  const file = relative(root, isAbsolute(args.path) ? args.path : resolve(args.resolveDir, args.path)).replace(/\\/g, '/');
+  return /^(src|gen)\//.test(file) ? file : undefined;
+};
+/** Our files the module groups import from the bundle (src/platform/packed-hosts.ts). */
+const hostModules = new Set();
+const HOST_MODULES_KEY = "Symbol.for('workflows-emulator:host-modules')";
+
+/** One module group, bundled (its imports of our files outside it become the bundle's instances) and packed. */
+async function packModules(group) {
+  const { entries, owns } = PACKED_MODULES[group];
+  const hosts = {
+    name: 'host-modules',
+    setup(build) {
+      build.onResolve({ filter: /^[./]/ }, (args) => {
+        const file = ownFile(args);
+        if (file === undefined || owns.test(file)) return undefined;
+        if (groupOwning(file)) throw new Error(`build.mjs PACKED_MODULES: group ${group} imports ${file}, which group ${groupOwning(file)} owns`);
+        hostModules.add(file);
+        return { path: file, namespace: 'host-module' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'host-module' }, (args) => ({
+        contents: `module.exports = globalThis[${HOST_MODULES_KEY}][${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+  const result = await esbuild.build({
+    ...options,
+    entryPoints: undefined,
+    outfile: undefined,
+    stdin: {
+      contents: [
+        ...entries.map((e, i) => `import * as e${i} from ${JSON.stringify(root + e)};`),
+        `export default { ${entries.map((e, i) => `${JSON.stringify(e)}: e${i}`).join(', ')} };`,
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: `packed-${group}.js`,
+      loader: 'js',
+    },
+    write: false,
+    legalComments: 'none',
+    banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    plugins: [hosts, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins],
+  });
+  // Named in stack traces (Node) by this rather than by its data: URL.
+  return packed(`${await languageNamed(result.outputFiles[0].text)}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
+}
+
+/** In the bundle: the module groups' files are empty modules, and packed-hosts.ts names what the groups import. */
+const packedModuleStubs = {
+  name: 'packed-module-stubs',
+  setup(build) {
+    build.onResolve({ filter: /^[./]/ }, (args) => {
+      const file = ownFile(args);
+      return file !== undefined && groupOwning(file) ? { path: file, namespace: 'packed-module-stub' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'packed-module-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
+    build.onLoad({ filter: /\/src\/platform\/packed-hosts\.ts$/ }, () => {
+      const files = [...hostModules].sort();
+      return {
+        contents: [
+          '//! src/platform/packed-hosts.ts (filled in by build.mjs, PACKED_MODULES)',
+          `import { registerHostModules } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
+          ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(root + f)};`),
+          `registerHostModules({ ${files.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} });`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
   },
 };
 
@@ -305,14 +477,16 @@ const options = {
   define: {
     __EMULATOR_VERSION__: JSON.stringify(pkg.version),
     __UI_ASSETS__: JSON.stringify(uiAssets),
-    __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
     __CONNECTOR_CATALOG__: JSON.stringify(connectorCatalogPacked),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',
-  plugins: [istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, lspLibraryStub, builtins, originComments],
+  plugins: [packedModuleStubs, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
 };
+// The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
+const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
+options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...packedModules });
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
@@ -337,9 +511,54 @@ if (process.argv.includes('--watch')) {
   const metafile = process.argv.includes('--metafile');
   const [bundle] = await Promise.all([esbuild.build({ ...options, metafile }), writeTypes()]);
   if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(bundle.metafile));
-  writeFileSync(options.outfile, onePackageComment(readFileSync(options.outfile, 'utf8')));
+  writeFileSync(options.outfile, onePackageComment(await languageNamed(readFileSync(options.outfile, 'utf8'))));
   // An earlier build's second file (the JS API was once bundled apart): gone, so nothing can import it by mistake.
   rmSync(new URL('./dist/index.js', import.meta.url), { force: true });
+}
+
+/**
+ * esbuild's keepNames names a function with its `__name` helper, `defineProperty(fn, 'name', ...)`, wherever the
+ * function is made, a closure made per execution too; the new property turns the closure's properties into a
+ * dictionary of about 256 bytes (a heap snapshot of 2,000 executions held in sys.sleep counted 15 such closures on
+ * each: 3.8 KB). Where the function is the value of an object literal's property or a class field of the same
+ * name (`{ now: __name(() => ..., 'now') }`), the language itself names it so (ECMAScript's NamedEvaluation of
+ * an anonymous function), so the call is dropped there and the function written alone: the same name, no
+ * property. The bundle is parsed with TypeScript's parser (a devDependency, as in writeTypes) to find them.
+ */
+async function languageNamed(code) {
+  const helper = /var (\w+)=\((\w),(\w)\)=>\w+\(\2,"name",\{value:\3,configurable:!0\}\)/.exec(code);
+  if (!helper) return code; // no kept names in this output
+  const ts = (await import('typescript')).default;
+  const sf = ts.createSourceFile('bundle.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits = [];
+  const keyText = (name) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined);
+  const visit = (node) => {
+    const value = ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node) ? node.initializer : undefined;
+    if (
+      value &&
+      ts.isCallExpression(value) &&
+      ts.isIdentifier(value.expression) &&
+      value.expression.text === helper[1] &&
+      value.arguments.length === 2 &&
+      (ts.isArrowFunction(value.arguments[0]) || (ts.isFunctionExpression(value.arguments[0]) && !value.arguments[0].name)) &&
+      ts.isStringLiteral(value.arguments[1]) &&
+      value.arguments[1].text === keyText(node.name)
+    ) {
+      edits.push([value.getStart(sf), value.end, value.arguments[0].getStart(sf), value.arguments[0].end]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  // From the last to the first, so an edit inside a later-starting one is already applied: positions inside the
+  // current span have moved by the length changes of the edits applied within it.
+  let out = code;
+  const applied = [];
+  for (const [start, end, fnStart, fnEnd] of edits.sort((x, y) => y[0] - x[0])) {
+    const shift = applied.filter(([s]) => s >= start && s < end).reduce((sum, [, d]) => sum + d, 0);
+    out = out.slice(0, start) + out.slice(fnStart, fnEnd + shift) + out.slice(end + shift);
+    applied.push([start, fnEnd - fnStart - (end - start)]);
+  }
+  return out;
 }
 
 /**

@@ -14,19 +14,25 @@ import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
 import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
-import { testCommand } from './cli/test-command/test-command.ts';
-import { GRAPH_HINT, graphCommand } from './cli/graph.ts';
-import { mocksCommand } from './cli/mocks-skeleton.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadModule } from './platform/libraries.ts';
 
 export * from './index.ts';
+// Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
+import './platform/packed-hosts.ts';
 
 /** The help's lines on the commands for CI and editors (their modules load only when they run). */
 const TOOLS_HINT = `
 Checks for CI and editors:
   workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]   (see lint --help; docs/lint.md)
   workflows-emulator lsp    the language server, over stdio (docs/editor.md)
+`;
+
+/** The lines the server's `--help` ends with, pointing at the graph command (src/cli/graph.ts). */
+const GRAPH_HINT = `
+Graphs (docs/graph.md):
+  workflows-emulator graph <file.yaml|file.json> [--format svg|mermaid|dot] [--output <file>]   (see graph --help)
 `;
 
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
@@ -114,20 +120,20 @@ async function main(args: readonly string[]): Promise<void> {
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
-  if (args[0] === 'test') process.exit(await testCommand(args.slice(1)));
+  if (args[0] === 'test') process.exit(await (await loadModule('test', 'src/cli/test-command/test-command.ts', () => import('./cli/test-command/test-command.ts'))).testCommand(args.slice(1)));
   // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.
-  if (args[0] === 'mocks') process.exit(await mocksCommand(args.slice(1)));
+  if (args[0] === 'mocks') process.exit(await (await loadModule('test', 'src/cli/mocks-skeleton.ts', () => import('./cli/mocks-skeleton.ts'))).mocksCommand(args.slice(1)));
   // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
-  if (args[0] === 'debug') process.exit(await (await import('./cli/debug.ts')).debugCommand(args.slice(1)));
+  if (args[0] === 'debug') process.exit(await (await loadModule('debug', 'src/cli/debug.ts', () => import('./cli/debug.ts'))).debugCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.
-  if (args[0] === 'lint') process.exit((await import('./cli/lint.ts')).lintCommand(args.slice(1)));
+  if (args[0] === 'lint') process.exit((await loadModule('test', 'src/cli/lint.ts', () => import('./cli/lint.ts'))).lintCommand(args.slice(1)));
   // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
   if (args[0] === 'lsp') {
-    await (await import('./lsp/server.ts')).startLanguageServer(process.stdin, process.stdout);
+    await (await loadModule('lsp', 'src/lsp/server.ts', () => import('./lsp/server.ts'))).startLanguageServer(process.stdin, process.stdout);
     return;
   }
   // The graph command (docs/graph.md): src/cli/graph.ts.
-  if (args[0] === 'graph') process.exit(graphCommand(args.slice(1)));
+  if (args[0] === 'graph') process.exit((await loadModule('ui', 'src/cli/graph.ts', () => import('./cli/graph.ts'))).graphCommand(args.slice(1)));
   await serve(args);
 }
 

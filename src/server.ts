@@ -16,9 +16,11 @@ import { executionEndLine } from './service/executions/execution-end-line.ts';
 import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
 import type { EmulatorControl } from './service/model.ts';
-import { createUi } from './ui/routes.ts';
 import type { Inspector } from './debug/inspect.ts';
 import { DebugHub } from './debug/hub.ts';
+import { loadModule } from './platform/libraries.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UiService } from './ui/routes.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -106,7 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
   };
   handler = createRestHandler(service, {
-    ui: createUi(service, { debug: hub }),
+    ui: lazyUi(service, hub),
     control: (req, res, path) => serveControl({ service, reset }, req, res, path),
     allowOrigins: config.allowOrigins ?? [],
     allowedHosts: config.allowedHosts ?? [],
@@ -118,7 +120,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     await stored?.afterStart();
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
-    if (config.inspect !== undefined) inspector = await (await import('./debug/inspect.ts')).startInspector(hub, config.host, config.inspect);
+    if (config.inspect !== undefined) inspector = await (await loadModule('debug', 'src/debug/inspect.ts', () => import('./debug/inspect.ts'))).startInspector(hub, config.host, config.inspect);
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
   } catch (e) {
     await grpc?.close();
@@ -160,6 +162,18 @@ async function exportOnExit(service: EmulatorControl, directory: string): Promis
   } catch (e) {
     process.stderr.write(`workflows-emulator: could not export to ${directory}: ${(e as Error).message}\n`);
   }
+}
+
+/**
+ * The web UI's handler (src/ui/routes.ts `createUi`), loaded on the first request for the UI: in the bundle the
+ * UI's code is a module group loaded on first use (src/platform/libraries.ts), which start-up does not parse.
+ */
+function lazyUi(service: UiService, hub: DebugHub): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
+  let ui: Promise<(req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>> | undefined;
+  return async (req, res, url) => {
+    ui ??= loadModule('ui', 'src/ui/routes.ts', () => import('./ui/routes.ts')).then((m) => m.createUi(service, { debug: hub }));
+    return (await ui)(req, res, url);
+  };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

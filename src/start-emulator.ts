@@ -26,6 +26,7 @@ import type {
   StepEntry,
   WaitOptions,
 } from './index.ts';
+import { loadLibrary } from './platform/libraries.ts';
 
 /**
  * Starts the emulator in this process on free loopback ports (by default) and resolves once REST, the web
@@ -220,6 +221,7 @@ class EmulatorHandle implements Emulator {
     if (recorded.execution.state === 'ACTIVE') {
       throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
     }
+    await loadLibrary('yaml');
     if (!options.file) return appendTestCase(undefined, options.workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
     const problem = recordToFile(recorded, options.workflow, options.file, 'execution');
     if (problem) throw new Error(problem);

@@ -32,6 +32,7 @@ import { splitName } from '../service/names.ts';
 import { readBody } from '../platform/request-body.ts';
 import { decodeSegment, sendJson } from './http-json.ts';
 import { appendTestCase, testCaseOf } from '../service/recording/test-case.ts';
+import { loadLibrary } from '../platform/libraries.ts';
 
 /** The path prefix of the control API. */
 const CONTROL_PREFIX = '/emulator/v1/';
@@ -136,15 +137,20 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
   throw ApiError.notFound(`${method} is not served on ${path}`);
 }
 
-/** Answers an execution as a test file (YAML text). @throws ApiError NOT_FOUND for an unknown execution. */
-function sendTestCase(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): undefined {
+/**
+ * Answers an execution as a test file (YAML text), once the `yaml` library is loaded (src/platform/libraries.ts).
+ * @throws ApiError NOT_FOUND for an unknown execution.
+ */
+function sendTestCase(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string, executionId: string): Promise<void> {
   const recorded = service.executionRecording(workflowId, executionId);
   if (recorded.execution.state === 'ACTIVE') throw new ApiError('FAILED_PRECONDITION', 'the execution is still ACTIVE: a test case is made of an execution that has ended');
   const workflow = new URL(req.url ?? '/', 'http://localhost').searchParams.get('workflow') || `${workflowId}.yaml`;
-  const text = appendTestCase(undefined, workflow, testCaseOf(recorded, `execution ${executionId}`), 'test file');
-  res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-  return undefined;
+  const testCase = testCaseOf(recorded, `execution ${executionId}`);
+  return loadLibrary('yaml').then(() => {
+    const text = appendTestCase(undefined, workflow, testCase, 'test file');
+    res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  });
 }
 
 /** `:replay`: reads `{revision?: "latest", strict?: boolean}` and answers the new execution. */

@@ -12,6 +12,7 @@ import type { Http2Server, IncomingHttpHeaders, ServerHttp2Session, ServerHttp2S
 import { nodeHttp2, nodeNet } from '../platform/builtins.ts';
 import type { Socket } from 'node:net';
 import type { ServiceCore } from '../service/model.ts';
+import { loadModule } from '../platform/libraries.ts';
 
 /** A running gRPC listener. */
 export interface GrpcServer {
@@ -32,7 +33,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
   let loading: Promise<StreamHandler> | undefined;
   return (stream, headers) => {
     if (handler) return handler(stream, headers);
-    loading ??= import('./grpc-routes.ts').then((m) => (handler = m.grpcStreamHandler(service)));
+    loading ??= loadModule('grpc', 'src/api/grpc-routes.ts', () => import('./grpc-routes.ts')).then((m) => (handler = m.grpcStreamHandler(service)));
     loading.then(
       (h) => h(stream, headers),
       (error: unknown) => {

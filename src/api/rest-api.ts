@@ -12,6 +12,7 @@ import { ApiError } from '../service/errors.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { PLAIN_ANSWERS } from './rest-plain.ts';
 import { matchRoute, resourceIds, type RouteMatch } from './rest-routes.ts';
+import { loadModule } from '../platform/libraries.ts';
 
 /**
  * Answers one management API request: `path` is the URL path (under `/v1/projects/{project}/locations/{location}/`,
@@ -47,6 +48,6 @@ function serveGoogleRest(service: ServiceCore, req: IncomingMessage, res: Server
     googleRest.serveGoogleRest(service, match, res, query, bodyText);
     return undefined;
   }
-  googleRestLoading ??= import('./rest-google.ts').then((m) => (googleRest = m));
+  googleRestLoading ??= loadModule('grpc', 'src/api/rest-google.ts', () => import('./rest-google.ts')).then((m) => (googleRest = m));
   return googleRestLoading.then((m) => m.serveGoogleRest(service, match, res, query, bodyText));
 }

@@ -25,6 +25,7 @@ import {
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName } from '../service/names.ts';
 import { decodeSegment, drain, readJsonBody, sendJson, sendJsonPage } from './http-json.ts';
+import { loadModule } from '../platform/libraries.ts';
 
 /**
  * One method's plain REST answer, given the IDs after the location in the resource name of the route's path
@@ -101,7 +102,7 @@ const deleteWorkflow: PlainAnswer = async (service, _req, res, ids) => {
  * descriptors, which plain REST's other methods do not).
  */
 function operations(): Promise<typeof import('./grpc-operations.ts')> {
-  return import('./grpc-operations.ts');
+  return loadModule('grpc', 'src/api/grpc-operations.ts', () => import('./grpc-operations.ts'));
 }
 
 const createExecution: PlainAnswer = (service, req, res, ids) => {

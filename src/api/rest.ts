@@ -15,6 +15,7 @@ import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts
 import { deliverCallback } from './callback-handler.ts';
 import { NOSNIFF, sendError } from './http-json.ts';
 import { serveApi } from './rest-api.ts';
+import { loadModule } from '../platform/libraries.ts';
 
 /** A node:http request handler. It never throws and never rejects. */
 export type RestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -148,7 +149,7 @@ function answerWhenDurable(service: ServiceCore, res: ServerResponse): void {
 function connectServer(service: ServiceCore): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> {
   let loading: Promise<(req: IncomingMessage, res: ServerResponse, path: string) => boolean> | undefined;
   return async (req, res, path) => {
-    loading ??= import('./grpc-routes.ts').then((m) => m.connectHttpHandler(service));
+    loading ??= loadModule('grpc', 'src/api/grpc-routes.ts', () => import('./grpc-routes.ts')).then((m) => m.connectHttpHandler(service));
     const handler = await loading;
     if (!handler(req, res, path)) throw ApiError.notFound(`no such RPC: ${req.method} ${path}`);
   };

@@ -25,12 +25,6 @@ Writes the graph of every workflow of the definition: steps as nodes, the ways b
   exit 0 written, 2 invalid definition (file:line:col), unreadable file or bad option
 `;
 
-/** The lines the server's `--help` ends with, pointing at this command. */
-export const GRAPH_HINT = `
-Graphs (docs/graph.md):
-  workflows-emulator graph <file.yaml|file.json> [--format svg|mermaid|dot] [--output <file>]   (see graph --help)
-`;
-
 /** Where the command writes; the process's streams by default, replaceable in tests. */
 export interface GraphIO {
   stdout(text: string): void;

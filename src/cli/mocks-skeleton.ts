@@ -11,6 +11,7 @@ import type { Step, StepList, Template } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
 import { YAML_OUTPUT, yamlNode } from '../service/recording/test-case.ts';
 import { compileWorkflowFile } from './workflow-file.ts';
+import { loadLibrary } from '../platform/libraries.ts';
 
 /** Where the command writes (the process's by default). */
 export interface MocksIO {
@@ -46,6 +47,7 @@ export async function mocksCommand(args: readonly string[], io: MocksIO = { stdo
   const seen = new Set<string>();
   for (const [routine, wf] of compiled.definition.workflows) walk(wf.steps, routine, { http, connectors, seen });
   const content: WMap = new Map<string, Value>([['http', http], ['connectors', connectors]]);
+  await loadLibrary('yaml');
   const doc = new Document();
   doc.contents = yamlNode(content) as never;
   doc.commentBefore = ` Mocks for ${file}: every http.* and connector call step, with a placeholder answer to replace.\n Use with --mocks, a test file's mocks, or PUT /emulator/v1/mocks (docs/mocks-and-clock.md).`;

@@ -41,6 +41,7 @@ import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { recordToFile } from './record.ts';
+import { loadLibrary } from '../platform/libraries.ts';
 
 /** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
 const RUN_EXIT = {
@@ -357,6 +358,7 @@ async function execute(args: RunArgs, source: string, argument: Value, io: RunIO
       written = written.then(() => io.stdout(text));
     });
     if (args.record && interruptCode === undefined) {
+      await loadLibrary('yaml');
       const problem = recordToFile(c.executionRecording(workflowId, executionId), args.file, args.record, 'run');
       if (problem) {
         err(`workflows-emulator run: --record: ${problem}\n`);

@@ -88,22 +88,43 @@ function abortableSleep<T>(
 ): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
-    let remainingMs = Math.max(0, ms);
-    let timer: T;
-    const onAbort = (): void => {
-      clear(timer);
-      reject(signal!.reason);
-    };
-    const arm = (): void => {
-      const d = Math.min(remainingMs, MAX_TIMER_MS);
-      remainingMs -= d;
-      timer = set(() => {
-        if (remainingMs > 0) return arm();
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, d);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    arm();
+    const sleep = new PendingSleep(Math.max(0, ms), signal, set, clear, resolve, reject);
+    signal?.addEventListener('abort', sleep.onAbort, { once: true });
+    sleep.arm();
   });
+}
+
+/**
+ * One sleep in progress: its timer, re-armed in steps of at most MAX_TIMER_MS, and its abort listener. Its
+ * functions are class fields, which the language names (the bundle's kept names add no property to them: every
+ * sleeping execution holds one of these; docs/architecture.md#start-up-and-memory-beside-their-floors).
+ */
+class PendingSleep<T> {
+  #timer: T | undefined;
+
+  constructor(
+    private remainingMs: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly set: (f: () => void, delayMs: number) => T,
+    private readonly clear: (t: T) => void,
+    private readonly resolve: () => void,
+    private readonly reject: (reason: unknown) => void,
+  ) {}
+
+  readonly onAbort = (): void => {
+    this.clear(this.#timer as T);
+    this.reject(this.signal!.reason);
+  };
+
+  readonly arm = (): void => {
+    const d = Math.min(this.remainingMs, MAX_TIMER_MS);
+    this.remainingMs -= d;
+    this.#timer = this.set(this.fire, d);
+  };
+
+  readonly fire = (): void => {
+    if (this.remainingMs > 0) return this.arm();
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.resolve();
+  };
 }

@@ -9,6 +9,7 @@
  * - Regex: `/.../` is an RE2 expression that must match the whole URL (anchor-free: `/https://api\..*\/v1\/.*\/`).
  */
 import { RE2JS } from 're2js';
+import { loadLibrarySync } from '../platform/libraries.ts';
 
 /** A compiled URL pattern. */
 export interface UrlPattern {
@@ -34,6 +35,7 @@ export const MAX_REGEX_PROGRAM_SIZE = 400;
 export function compileUrlPattern(text: string): UrlPattern | string {
   if (text.length >= 2 && text.startsWith('/') && text.endsWith('/')) {
     let re: RE2JS;
+    loadLibrarySync('re2'); // re2js, on the first regular expression (src/platform/libraries.ts)
     try {
       re = RE2JS.compile(text.slice(1, -1));
     } catch (e) {

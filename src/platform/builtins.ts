@@ -35,3 +35,5 @@ export const nodeZlib = onFirstUse<typeof import('node:zlib')>('zlib');
 export const nodeOs = onFirstUse<typeof import('node:os')>('os');
 /** node:net: `isIP` (the browser guard). */
 export const nodeNet = onFirstUse<typeof import('node:net')>('net');
+/** node:vm: the packed libraries loaded synchronously (src/platform/libraries.ts). */
+export const nodeVm = onFirstUse<typeof import('node:vm')>('vm');

@@ -15,6 +15,7 @@
  *   groups 1 to 9, referenced by backslash-digit; Google says replacement backreferences are not supported).
  */
 import { RE2JS } from 're2js';
+import { loadLibrarySync } from '../platform/libraries.ts';
 import { valueError } from '../lang/errors.ts';
 import { mapOf, type Value } from '../lang/value.ts';
 import { checkString, checkStringUnits, SizeBudget } from '../lang/size-checks.ts';
@@ -39,6 +40,7 @@ function compileRegex(fn: string, pattern: string, longest = false): RE2JS {
   const key = longest ? '\u0000L' + pattern : pattern;
   let re = reCache.get(key);
   if (re) return re;
+  loadLibrarySync('re2'); // re2js, on the first regular expression (src/platform/libraries.ts)
   try {
     re = RE2JS.compile(pattern, longest ? RE2JS.LONGEST_MATCH : 0);
   } catch (e) {

@@ -3,10 +3,10 @@
  * and a small script of our own. Nothing comes from a CDN.
  *
  * How they are embedded, so that both the one-file bundle and the sources under tsx work:
- * - In the bundle, build.mjs reads the files at build time and inlines them, brotli-compressed and
- *   base64-encoded (under a third of the bytes), as the `__UI_ASSETS__` constant (esbuild `define`, the same mechanism as
- *   `__EMULATOR_VERSION__` in src/service/version.ts); they are inflated on first use. dist/emulator.js then needs no
- *   file beside it.
+ * - In the bundle, build.mjs reads the files at build time and inlines them as the `__UI_ASSETS__` constant
+ *   (esbuild `define`, the same mechanism as `__EMULATOR_VERSION__` in src/service/version.ts), as text in the web
+ *   UI's module group, which the bundle carries brotli-compressed as a whole (src/platform/libraries.ts).
+ *   dist/emulator.js then needs no file beside it.
  * - From source (tests, `node --import tsx`), `__UI_ASSETS__` is undefined and the files are read from disk
  *   on first use: styles.css and ui.js next to this module, htmx.min.js resolved from node_modules.
  *
@@ -15,9 +15,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { nodeCrypto, nodeZlib } from '../platform/builtins.ts';
+import { nodeCrypto } from '../platform/builtins.ts';
 
-/** Inlined by build.mjs: asset file name → its content brotli-compressed, in base64. Undefined when running from source. */
+/** Inlined by build.mjs: asset file name → its content. Undefined when running from source. */
 declare const __UI_ASSETS__: Record<string, string> | undefined;
 
 /** One static asset. */
@@ -52,8 +52,7 @@ function load(): Map<string, Asset> {
   const inlined = typeof __UI_ASSETS__ === 'object' ? __UI_ASSETS__ : undefined;
   const out = new Map<string, Asset>();
   for (const [name, contentType] of Object.entries(ASSET_TYPES)) {
-    const packed = inlined?.[name];
-    const body = packed !== undefined ? nodeZlib().brotliDecompressSync(Buffer.from(packed, 'base64')).toString('utf8') : readFromSource(name);
+    const body = inlined?.[name] ?? readFromSource(name);
     const hash = nodeCrypto().createHash('sha256').update(body).digest('hex').slice(0, 12);
     out.set(name, { name, contentType, body, hash });
   }

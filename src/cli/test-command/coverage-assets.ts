@@ -1,15 +1,15 @@
 /**
  * The files istanbul's HTML coverage report links (its stylesheets, scripts and images, from the
  * istanbul-reports package), so that `test --coverage-reporter html` writes them from the one-file bundle too:
- * build.mjs inlines them brotli-compressed as `__COVERAGE_ASSETS__`, as it does the web UI's (src/ui/assets.ts);
- * from source they are read from node_modules.
+ * build.mjs inlines them as `__COVERAGE_ASSETS__` (text files as text, images in base64) in the test command's
+ * module group, which the bundle carries compressed as a whole, as it does the web UI's (src/ui/assets.ts); from
+ * source they are read from node_modules.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { nodeZlib } from '../../platform/builtins.ts';
 
-/** Inlined by build.mjs: file name → content brotli-compressed, in base64. Undefined when running from source. */
+/** Inlined by build.mjs: file name → content (an image's in base64). Undefined when running from source. */
 declare const __COVERAGE_ASSETS__: Record<string, string> | undefined;
 
 /** The asset files, as istanbul's HTML report lays them out (all beside its pages). */
@@ -22,8 +22,8 @@ export function coverageHtmlAssets(): Map<string, Uint8Array> {
   const dir = inlined ? '' : dirname(createRequire(import.meta.url).resolve('istanbul-reports/lib/html/assets/base.css'));
   for (const f of FILES) {
     const name = f.replace('vendor/', '');
-    const packed = inlined?.[name];
-    out.set(name, packed !== undefined ? nodeZlib().brotliDecompressSync(Buffer.from(packed, 'base64')) : readFileSync(join(dir, f)));
+    const inline = inlined?.[name];
+    out.set(name, inline === undefined ? readFileSync(join(dir, f)) : Buffer.from(inline, name.endsWith('.png') ? 'base64' : 'utf8'));
   }
   return out;
 }

@@ -24,6 +24,7 @@ import {
   type CoverageReporter,
   type CoverageThreshold,
 } from './coverage-report.ts';
+import { loadLibrary } from '../../platform/libraries.ts';
 
 /** The usage text of `workflows-emulator test --help`. */
 const TEST_USAGE = `Usage: workflows-emulator test [PATH...] [options]
@@ -298,7 +299,10 @@ async function runPlan(p: RunPlan, a: TestArgs, io: TestIO): Promise<{ code: num
     } else io.stdout(text);
   }
   for (const f of p.files) if (f.error) io.stderr(`workflows-emulator test: invalid test file: ${f.error.message}\n`);
-  if (a.update) writeUpdates(p, results, io);
+  if (a.update) {
+    await loadLibrary('yaml');
+    writeUpdates(p, results, io);
+  }
   const t = totalsOf(flat);
   const code = stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : invalid ? TEST_EXIT.usage : t.failed + t.errors > 0 ? TEST_EXIT.failed : TEST_EXIT.passed;
   if (!coverage || !a.coverage) return { code, watched: p.watched };

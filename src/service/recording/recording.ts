@@ -89,19 +89,49 @@ export function recordingUuid(rec: Recording, playback?: PlaybackValues): () => 
 
 /** The environment `sys.get_env` reads, each name read recorded with its value (null: unset). */
 export function recordingEnv(env: ReadonlyMap<string, string>, rec: Recording): ReadonlyMap<string, string> {
-  return new (class extends Map<string, string> {
-    override get(key: string): string | undefined {
-      const v = env.get(key);
-      if (!rec.env.has(key)) {
-        if (rec.env.size < MAX_RECORDED) rec.env.set(key, v ?? null);
-        else rec.truncated = true;
-      }
-      return v;
+  return new RecordingEnv(env, rec);
+}
+
+/**
+ * recordingEnv's map: reads go to `env` (nothing is copied: an execution's environment is only read by name,
+ * and most executions read none of it), each name read by `get` or `has` recorded once.
+ */
+class RecordingEnv implements ReadonlyMap<string, string> {
+  constructor(
+    private readonly env: ReadonlyMap<string, string>,
+    private readonly rec: Recording,
+  ) {}
+
+  get(key: string): string | undefined {
+    const v = this.env.get(key);
+    const rec = this.rec;
+    if (!rec.env.has(key)) {
+      if (rec.env.size < MAX_RECORDED) rec.env.set(key, v ?? null);
+      else rec.truncated = true;
     }
-    override has(key: string): boolean {
-      return this.get(key) !== undefined;
-    }
-  })(env);
+    return v;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  get size(): number {
+    return this.env.size;
+  }
+  forEach(callback: (value: string, key: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
+    this.env.forEach((value, key) => callback.call(thisArg, value, key, this));
+  }
+  entries(): MapIterator<[string, string]> {
+    return this.env.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.env.keys();
+  }
+  values(): MapIterator<string> {
+    return this.env.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.env.entries();
+  }
 }
 
 /** The callback hub an execution uses, each endpoint created and each request delivered recorded. */

@@ -1,0 +1,135 @@
+/**
+ * Libraries that start-up does not need, carried by the one-file bundle as data and loaded on first use: the
+ * gRPC API's (Connect, protobuf-es), the `yaml` package's Document API (test files written by recording and
+ * `test --update`), the Debug Adapter Protocol's (@vscode/debugadapter) and istanbul's coverage reports. Code in
+ * the bundle is parsed by V8 at every start of every command, run or not (docs/architecture.md#start-up), so
+ * build.mjs bundles each group of packages on its own, brotli-compressed in base64 (`__PACKED_LIBRARIES__`),
+ * and replaces every import of them in src/ and gen/ with a stand-in module whose bindings this module fills in
+ * when `loadLibrary` has imported the group (a `data:` URL of build output, never user input; the same way the
+ * language server's library is loaded, src/lsp/library.ts). Code that uses one of these packages runs only after
+ * `await loadLibrary(group)`; a binding used before that is a function throwing an error naming the group.
+ * From source (tests, `node --import tsx`), `__PACKED_LIBRARIES__` is undefined, the packages are imported as
+ * usual and `loadLibrary` resolves at once.
+ */
+import { nodeVm, nodeZlib } from './builtins.ts';
+import { z85Decode } from './z85.ts';
+
+declare const __PACKED_LIBRARIES__: Readonly<Record<string, string>> | undefined;
+
+/** The groups build.mjs packs (PACKED_LIBRARIES there). */
+export type LibraryGroup = 'grpc' | 'yaml' | 'debug' | 'coverage';
+/**
+ * The groups that synchronous code needs (build.mjs, SYNC_LIBRARIES): re2js, for the regular expressions of
+ * `text.*_regex` and of mock URL patterns, which an expression or a mock file compiles where nothing can wait.
+ */
+export type SyncLibraryGroup = 're2';
+
+type Exports = Readonly<Record<string, unknown>>;
+const loaded = new Map<string, Exports>();
+const loading = new Map<string, Promise<void>>();
+const setters = new Map<string, ((lib: Exports) => void)[]>();
+
+/**
+ * Called by build.mjs's stand-in modules when they are evaluated: `set` receives the group's exports once it is
+ * loaded (at once if it already is).
+ */
+export function onLibraryLoad(group: string, set: (lib: Exports) => void): void {
+  const lib = loaded.get(group);
+  if (lib) return set(lib);
+  setters.set(group, [...(setters.get(group) ?? []), set]);
+}
+
+/** What a stand-in binding is until its group is loaded: a function that throws, naming the group. */
+export function notLoaded(group: string, name: string): () => never {
+  // A function, not an arrow: `new` of a class before its group is loaded throws this error too.
+  return function notLoadedYet(): never {
+    throw new Error(`internal error: ${name} (library group '${group}') used before loadLibrary('${group}')`);
+  };
+}
+
+/** Loads a group of packed libraries (once; later calls share the first). Resolves at once when run from source. */
+export function loadLibrary(group: LibraryGroup): Promise<void> {
+  if (typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group)) return Promise.resolve();
+  let p = loading.get(group);
+  if (!p) {
+    const packed = __PACKED_LIBRARIES__[group];
+    if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
+    p = (async () => {
+      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
+      publish(group, (await import(`data:text/javascript;base64,${code.toString('base64')}`)) as Exports);
+    })();
+    loading.set(group, p);
+  }
+  return p;
+}
+
+/**
+ * Loads a group that synchronous code needs, at once (once): build.mjs packs it as a CommonJS module wrapped in
+ * a function, which is evaluated as a script of build output (node:vm, in this context; never user input) and
+ * called with a module object to fill. A no-op when run from source or once loaded.
+ */
+export function loadLibrarySync(group: SyncLibraryGroup): void {
+  if (typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group)) return;
+  const packed = __PACKED_LIBRARIES__[group];
+  if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
+  const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
+  const wrapper = new (nodeVm().Script)(code, { filename: `workflows-emulator:packed/${group}.js` }).runInThisContext() as (module: { exports: Exports }) => void;
+  const module = { exports: {} as Exports };
+  wrapper(module);
+  publish(group, module.exports);
+}
+
+/** Keeps a loaded group's exports and hands them to the stand-ins waiting for them. */
+function publish(group: string, lib: Exports): void {
+  loaded.set(group, lib);
+  for (const set of setters.get(group) ?? []) set(lib);
+  setters.delete(group);
+}
+
+/**
+ * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
+ * libraries, the web UI, the test command, the debug adapter and the language server.
+ */
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lsp';
+
+const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
+let hostModules: Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * Called once by the bundle's src/platform/packed-hosts.ts (which build.mjs fills in; main.ts imports it last):
+ * our modules that the module groups import, by their path in the repository.
+ */
+export function registerHostModules(modules: Readonly<Record<string, unknown>>): void {
+  hostModules = modules;
+}
+
+/**
+ * Loads `path` (a module of ours, by its path in the repository: `src/ui/routes.ts`) from its module group: in
+ * the bundle, the group is an ES module of its own, packed like the libraries above, whose imports of our other
+ * modules are the bundle's own instances (registerHostModules hands them over), so state and classes are shared;
+ * loaded once. From source, `fromSource()` (an `import()` of the module).
+ * @throws Error (the promise rejects) when the group does not hold `path` (a build.mjs PACKED_MODULES entry is missing).
+ */
+export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () => Promise<T>): Promise<T> {
+  if (typeof __PACKED_LIBRARIES__ !== 'object') return fromSource();
+  let p = groups.get(group);
+  if (!p) {
+    const packed = __PACKED_LIBRARIES__[group];
+    if (packed === undefined) return Promise.reject(new Error(`internal error: no packed module group '${group}'`));
+    p = (async () => {
+      (globalThis as Record<symbol, unknown>)[Symbol.for('workflows-emulator:host-modules')] ??= hostModules;
+      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
+      return ((await import(`data:text/javascript;base64,${code.toString('base64')}`)) as { default: Readonly<Record<string, unknown>> }).default;
+    })();
+    groups.set(group, p);
+  }
+  return p.then((modules) => {
+    if (!(path in modules)) throw new Error(`internal error: module group '${group}' has no ${path}`);
+    return modules[path] as T;
+  });
+}
+
+/** Whether `group` can be used now (loaded, or run from source). */
+export function libraryLoaded(group: LibraryGroup | SyncLibraryGroup): boolean {
+  return typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group);
+}
