@@ -93,7 +93,7 @@ s("Node's fetch (undici) still installs its global dispatcher as an `Agent` unde
   assert.is(
     dispatcher?.constructor?.name,
     'Agent',
-    `undici ${process.versions['undici'] ?? '?'} (Node ${process.versions.node}) no longer keeps an Agent under Symbol.for('undici.globalDispatcher.1'): src/stdlib/http.ts (makeUntimedDispatcher) takes its class to lift undici's 300 s headers and body timeouts; re-check it and test/stdlib/http-timeout.test.ts (whose preload test/support/fast-undici-clock.mjs relies on undici's 499 ms timer tick)`,
+    `undici ${process.versions['undici'] ?? '?'} (Node ${process.versions.node}) no longer keeps an Agent under Symbol.for('undici.globalDispatcher.1'): src/stdlib/http.ts (makeUntimedDispatcher) takes its class to lift undici's 300 s headers and body timeouts; re-check it and test/stdlib/http-timeout.test.ts (whose preload test/support/short-fetch-timeouts.mjs relies on undici's 499 ms timer tick)`,
   );
 });
 

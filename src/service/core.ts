@@ -1,8 +1,8 @@
 /**
  * The service core (docs/api-resources.md#resources-and-their-fields, docs/api-resources.md#states-and-transitions, docs/rest-api.md#endpoints and docs/api-resources.md#events,
  * docs/api-resources.md#versioning): workflows with their revisions, executions pinned to a revision and run in the background,
- * callbacks and sys.log entries per execution. One instance is shared by REST, gRPC, the web UI and the
- * directory watcher; nothing here knows about a transport.
+ * callbacks and sys.log entries per execution (read through executions/execution-queries.ts). One instance is
+ * shared by REST, gRPC, the web UI and the directory watcher; nothing here knows about a transport.
  *
  * Decisions where the spec is silent (each documented in docs/differences.md):
  * - Deleting a workflow keeps its executions: running ones finish with the revision they were pinned to,
@@ -26,7 +26,6 @@ import { prepareExecution, type DebuggerHooks } from './executions/prepare-execu
 import { lineWriter, LogRecord } from './executions/log-sink.ts';
 import { DetailBudget } from './history/detail-budget.ts';
 import { replayingHub, replayPlan, savedCasePlan, type ReplayPlan } from './recording/replay.ts';
-import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
 import { announcingHub, CallbackRegistry } from './callbacks/callback-registry.ts';
@@ -36,17 +35,17 @@ import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
-import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
+import type { EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
 import { parentName } from './names.ts';
 import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type WorkflowStore } from './store/workflow-store.ts';
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
 import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
 import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
-import { EMPTY_HISTORY, settleHistory } from './history/settled-history.ts';
-import { getStepEntry, listStepEntries, stepEntryOutlines } from './history/step-entries.ts';
-import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
+import { settleHistory } from './history/settled-history.ts';
+import { activeExecution, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
 import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
+import { executionQueries, type ExecutionQueries } from './executions/execution-queries.ts';
 import { parseExecutionArgument } from './executions/execution-argument.ts';
 import { ServiceEvents } from './service-events.ts';
 import { checkDebug, checkedWrites, notResumed } from './core-checks.ts';
@@ -87,8 +86,8 @@ export function createServiceCore(options: ServiceCoreOptions): ServiceCore & Em
   return new EmulatorService(options);
 }
 
-// The workflow methods are the store's own (assigned in the constructor).
-interface EmulatorService extends WorkflowMethods {}
+// The workflow methods are the store's own, the execution reads execution-queries.ts's (assigned in the constructor).
+interface EmulatorService extends WorkflowMethods, ExecutionQueries {}
 
 /**
  * The service core: the workflow store's methods, the executions it starts and keeps, their callbacks, logs
@@ -151,6 +150,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
     this.#executions = new ExecutionStore(this.#parent, maxRetained, (ex) => this.#forget(ex));
     this.#children = this.#childConnectors();
+    Object.assign(this, executionQueries({ executions: this.#executions, callbacks: this.#callbacks, logRecord: this.#logRecord }));
     // Last: restoring may start executions again (--resume), which needs everything above.
     this.#persist = options.persistence?.attach(this.#internals());
     if (this.#persist) this.whenDurable = this.#persist.whenDurable.bind(this.#persist);
@@ -376,6 +376,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     }
   }
 
+  /** Cancels every ACTIVE execution (reset and close). */
   #cancelAll(): void {
     for (const ex of this.#executions.list()) {
       if (ex.resource.state === 'ACTIVE') this.#cancel(ex);
@@ -389,6 +390,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     abort?.abort(new ExecutionCancelled());
   }
 
+  /** Keeps a sys.log entry of `ex` (executionLogs reads it) and prints its line. */
   #recordLog(ex: ExecutionRecord, entry: LogEntry): void {
     this.#logRecord.add(ex, entry);
     this.#printLog(logLine(entry, ex.workflowId, ex.executionId));
@@ -396,12 +398,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
 
   readonly createExecution = (workflowId: string, input: ExecutionInput): Execution =>
     this.#createExecution(workflowId, input, undefined);
-
-  readonly executionCalls: ServiceCore['executionCalls'] = (workflowId, executionId) =>
-    this.#executions.find(workflowId, executionId).calls?.records.slice() ?? [];
-
-  readonly executionParent: ServiceCore['executionParent'] = (workflowId, executionId) =>
-    this.#executions.find(workflowId, executionId).parent;
 
   readonly replayExecution: ServiceCore['replayExecution'] = (workflowId, executionId, o) => {
     const rec = this.executionRecording(workflowId, executionId);
@@ -415,16 +411,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#store.find(workflowId);
     const { plan, argument } = savedCasePlan(testFile, caseName);
     return this.#createExecution(workflowId, argument === undefined ? {} : { argument: toJson(argument) }, undefined, plan);
-  };
-
-  readonly executionRecording: ServiceCore['executionRecording'] = (workflowId, executionId) => {
-    const ex = this.#executions.find(workflowId, executionId);
-    // The main thread's steps: parallel branches interleave differently from one run to the next.
-    const steps = ex.history
-      ?.entries()
-      .filter((e) => e.threadId === '' && !INNER_STEP_TYPES.has(e.stepType))
-      .map((e) => e.step);
-    return { execution: ex.resource, calls: ex.calls?.records ?? [], steps, inputs: ex.inputs };
   };
 
   readonly mocks = (): MockSet => this.#mocks;
@@ -454,17 +440,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   readonly workflowCoverage: EmulatorControl['workflowCoverage'];
   readonly resetCoverage: EmulatorControl['resetCoverage'];
 
-  readonly getExecution: ServiceCore['getExecution'] = (workflowId, executionId) => {
-    const ex = this.#executions.find(workflowId, executionId);
-    return activeView(ex.resource, ex.recording);
-  };
-
-  readonly listExecutions: ServiceCore['listExecutions'] = (workflowId) => {
-    const out: Execution[] = [];
-    for (const ex of this.#executions.list(workflowId)) out.push(activeView(ex.resource, ex.recording));
-    return out.reverse();
-  };
-
   readonly cancelExecution: ServiceCore['cancelExecution'] = (workflowId, executionId) => {
     const ex = this.#executions.find(workflowId, executionId);
     if (ex.resource.state !== 'ACTIVE') {
@@ -473,27 +448,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#persist?.checkWritable();
     this.#cancel(ex);
     return ex.resource;
-  };
-
-  readonly listCallbacks = (workflowId: string, executionId: string): Callback[] =>
-    this.#callbacks.list(this.#executions.find(workflowId, executionId).name);
-
-  readonly executionLogs: ServiceCore['executionLogs'] = (workflowId, executionId) =>
-    this.#logRecord.read(this.#executions.find(workflowId, executionId)).entries;
-
-  readonly listStepEntries: ServiceCore['listStepEntries'] = (workflowId, executionId, request) => {
-    const ex = this.#executions.find(workflowId, executionId);
-    return listStepEntries(ex.history ?? EMPTY_HISTORY, ex.name, request);
-  };
-
-  readonly stepEntryOutlines: ServiceCore['stepEntryOutlines'] = (workflowId, executionId) => {
-    const ex = this.#executions.find(workflowId, executionId);
-    return stepEntryOutlines(ex.history ?? EMPTY_HISTORY);
-  };
-
-  readonly getStepEntry: ServiceCore['getStepEntry'] = (workflowId, executionId, entryId, view) => {
-    const ex = this.#executions.find(workflowId, executionId);
-    return getStepEntry(ex.history ?? EMPTY_HISTORY, ex.name, entryId, view);
   };
 
   readonly deliverCallback: ServiceCore['deliverCallback'] = (callbackId, request) => {

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request as httpRequest } from 'node:http';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite('emulator limits through the REST and control APIs (docs/limits.md)');
 
@@ -80,11 +81,10 @@ s('DNS rebinding: a browser\'s read under a name the emulator does not answer to
   assert.is((await post(`${api}/workflows?workflowId=waiter`, { sourceContents: WAITER })).status, 200);
   const ex = (await post(`${api}/workflows/waiter/executions`, {})).json as { name: string };
   const rebound = { host: 'attacker.example:80', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' };
-  let callbacks = '';
-  for (let i = 0; i < 100 && !callbacks.includes('/callbacks/'); i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    callbacks = (await raw('GET', `/v1/${ex.name}/callbacks`, { host: 'localhost' })).text;
-  }
+  const callbacks = await until(async () => {
+    const listed = (await raw('GET', `/v1/${ex.name}/callbacks`, { host: 'localhost' })).text;
+    return listed.includes('/callbacks/') ? listed : undefined;
+  }, 'the callback');
   const url = (JSON.parse(callbacks) as { callbacks: { url: string }[] }).callbacks[0]!.url;
   for (const path of [`/v1/${ex.name}/callbacks`, `${api}/workflows/waiter`, `/v1/${ex.name}`, '/ui', '/emulator/v1/clock']) {
     const r = await raw('GET', path, rebound);

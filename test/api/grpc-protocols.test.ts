@@ -13,6 +13,7 @@ import { handleGoogleRest } from '../../src/api/rest-google.ts';
 import { API_CODES, ApiError, type ApiCode } from '../../src/service/errors.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { connectTransports, startInProcessGrpc, type InProcessGrpc } from '../support/connect-clients.ts';
+import { until } from '../support/emulator.ts';
 
 // docs/grpc.md#the-grpc-api: the router's three protocols (gRPC, gRPC-Web, Connect) over h2c with Connect clients,
 // the error mapping, the conversions between resources and messages, and Google's REST transport in process.
@@ -79,11 +80,10 @@ s('an execution started over gRPC reaches SUCCEEDED with its result (docs/api-re
   const executions = createClient(Executions, transport);
   const created = await executions.createExecution({ parent: `${PARENT}/workflows/seven`, execution: {} });
   assert.is(created.state, Execution_State.ACTIVE);
-  let got = created;
-  for (let i = 0; i < 100 && got.state === Execution_State.ACTIVE; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    got = await executions.getExecution({ name: created.name });
-  }
+  const got = await until(async () => {
+    const now = await executions.getExecution({ name: created.name });
+    return now.state === Execution_State.ACTIVE ? undefined : now;
+  }, 'the execution to end');
   assert.is(got.state, Execution_State.SUCCEEDED);
   assert.is(got.result, '7');
 });

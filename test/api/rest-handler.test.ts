@@ -12,6 +12,7 @@ import { createServiceCore } from '../../src/service/core.ts';
 import type { ServiceCore } from '../../src/service/model.ts';
 import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { createUi } from '../../src/ui/routes.ts';
+import { until } from '../support/emulator.ts';
 
 const HELLO = 'main:\n  params: [args]\n  steps:\n    - greet:\n        return: ${"Hello, " + args.name}\n';
 
@@ -66,11 +67,10 @@ test('deploy, run and read an execution: the result is JSON text (docs/rest-api.
     const ex = await call(`${api.prefix}/workflows/hello/executions`, 'POST', { argument: '{"name": "Ada"}' });
     assert.is(ex.status, 200);
     assert.is(ex.json.state, 'ACTIVE');
-    let got = ex.json;
-    for (let i = 0; i < 100 && got.state === 'ACTIVE'; i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      got = (await call(`${api.base}/v1/${ex.json.name}`)).json;
-    }
+    const got = await until(async () => {
+      const now = (await call(`${api.base}/v1/${ex.json.name}`)).json;
+      return now.state === 'ACTIVE' ? undefined : now;
+    }, 'the execution to end');
     assert.is(got.state, 'SUCCEEDED');
     assert.is(got.result, '"Hello, Ada"');
   } finally {
@@ -85,11 +85,10 @@ test('an execution carries createTime, the same as startTime for one that starts
     const ex = await call(`${api.prefix}/workflows/hello/executions`, 'POST', { argument: '{"name": "Ada"}' });
     assert.match(ex.json.createTime, /^\d{4}-\d\d-\d\dT/);
     assert.is(ex.json.createTime, ex.json.startTime);
-    let got = ex.json;
-    for (let i = 0; i < 100 && got.state === 'ACTIVE'; i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      got = (await call(`${api.base}/v1/${ex.json.name}`)).json;
-    }
+    const got = await until(async () => {
+      const now = (await call(`${api.base}/v1/${ex.json.name}`)).json;
+      return now.state === 'ACTIVE' ? undefined : now;
+    }, 'the execution to end');
     assert.equal([got.state, got.createTime], ['SUCCEEDED', ex.json.startTime]);
     const listed = await call(`${api.prefix}/workflows/hello/executions`);
     assert.is(listed.json.executions[0].createTime, ex.json.startTime);

@@ -5,10 +5,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMULATOR_JS } from '../support/emulator.ts';
+import { tempDirEach } from '../support/temp-dir.ts';
 
 const s = suite<{ dir: string }>('cli: a test case calls one subworkflow directly (docs/testing.md#calling-one-subworkflow)');
 
@@ -45,11 +45,7 @@ price_of:
         return: \${r.body.amount}
 `;
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'test-routine-'));
-  writeFileSync(join(ctx.dir, 'shop.yaml'), WORKFLOW);
-});
-s.after.each((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+tempDirEach(s, 'test-routine-', (dir) => writeFileSync(join(dir, 'shop.yaml'), WORKFLOW));
 
 function runTest(dir: string, cases: string): { code: number | null; out: string } {
   writeFileSync(join(dir, 'shop.test.yaml'), `workflow: ./shop.yaml\ncases:\n${cases}`);

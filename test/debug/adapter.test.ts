@@ -451,16 +451,36 @@ s('stop on entry holds the first step; pause holds a running thread at its next 
   await output(c, 'execution succeeded');
 });
 
-/** Sends raw bytes to a fresh adapter connection and collects the messages it answers. */
-async function raw(port: number, chunks: string[]): Promise<Record<string, unknown>[]> {
+/**
+ * Sends raw bytes to a fresh adapter connection and collects the messages it answers, until `done` holds of
+ * them (or 20 s pass: then what came so far, for the assertions to name what is missing).
+ */
+async function raw(port: number, chunks: string[], done: (messages: Record<string, unknown>[]) => boolean): Promise<Record<string, unknown>[]> {
   const socket: Socket = connect(port, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
-  let buf = '';
-  socket.on('data', (d) => (buf += d.toString('utf8')));
+  const messages: Record<string, unknown>[] = [];
+  let buf = Buffer.alloc(0);
+  const all = new Promise<void>((resolve) => {
+    const limit = setTimeout(resolve, 20_000);
+    socket.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      for (;;) {
+        const head = /^Content-Length: (\d+)\r\n\r\n/.exec(buf.toString('latin1', 0, Math.min(buf.length, 64)));
+        if (!head || buf.length < head[0].length + Number(head[1])) break;
+        const end = head[0].length + Number(head[1]);
+        messages.push(JSON.parse(buf.toString('utf8', head[0].length, end)) as Record<string, unknown>);
+        buf = buf.subarray(end);
+      }
+      if (done(messages)) {
+        clearTimeout(limit);
+        resolve();
+      }
+    });
+  });
   for (const chunk of chunks) socket.write(chunk);
-  await new Promise((r) => setTimeout(r, 300));
+  await all;
   socket.destroy();
-  return buf.split(/Content-Length: \d+\r\n\r\n/).filter(Boolean).map((m) => JSON.parse(m) as Record<string, unknown>);
+  return messages;
 }
 
 const frame = (o: unknown): string => {
@@ -478,7 +498,7 @@ s('a client that sends nonsense gets protocol errors and the adapter keeps servi
     frame({ seq: 4, type: 'request', command: 'variables', arguments: { variablesReference: 12345 } }),
     frame({ seq: 5, type: 'request', command: 'launch', arguments: { program: join(c.dir, 'missing.yaml') } }),
     frame({ seq: 6, type: 'request', command: 'initialize', arguments: { adapterID: 'workflows', pathFormat: 'path' } }),
-  ]);
+  ], (messages) => [1, 2, 3, 4, 5, 6].every((n) => messages.some((m) => m.type === 'response' && m.request_seq === n)));
   const bySeq = (n: number) => answers.find((a) => a.type === 'response' && a.request_seq === n);
   for (const n of [1, 2, 3, 4, 5]) assert.is(bySeq(n)?.success, false, `request ${n} fails`);
   assert.match(String(bySeq(5)?.message), /cannot read/);

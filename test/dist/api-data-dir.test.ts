@@ -3,22 +3,17 @@
 // and importDir loads it; a damaged directory rejects with a DataDirError naming the file.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/index.ts';
 import { rejection } from '../support/rejection.ts';
+import { tempDirEach } from '../support/temp-dir.ts';
 
 const ADD = 'main:\n  params: [args]\n  steps:\n    - add:\n        return: ${args.x + 1}\n';
 
 const s = suite<{ dir: string }>('dist: JS API startEmulator with dataDir, exportOnExit and importDir (docs/persistence.md#options)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-jsapi-data-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-jsapi-data-');
 
 s('what was deployed and run is there after close() and a new start on the same dataDir; exportOnExit and importDir round-trip', async (ctx) => {
   const dataDir = join(ctx.dir, 'data');

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator, type Emulator } from '../../src/index.ts';
 import { rejection } from '../support/rejection.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite<{ emulator: Emulator }>('dist: JS API mocks and virtual clock (docs/mocks-and-clock.md#mocks)');
 
@@ -66,7 +67,8 @@ s('advanceClock moves the virtual clock past a callback timeout; reset forgets w
     'main:\n  steps:\n    - cb:\n        call: events.create_callback_endpoint\n        result: cb\n    - w:\n        call: events.await_callback\n        args:\n          callback: ${cb}\n          timeout: 300\n',
   );
   const ex = await emulator.start('wait');
-  for (let i = 0; i < 100 && (await emulator.callbacks(ex)).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // The clock moves only once the execution waits at step w (its timeout counts from then).
+  await until(async () => ((await emulator.stepEntries(ex)).some((e) => e.step === 'w') ? true : undefined), 'the execution to wait at step w');
   await emulator.advanceClock(301);
   const done = await emulator.wait(ex, { timeoutMs: 10_000 });
   assert.is(done.state, 'FAILED');

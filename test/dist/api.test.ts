@@ -12,6 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { ExecutionsClient } from '@google-cloud/workflows';
 import { startEmulator, type Emulator } from '../../src/index.ts';
 import { noAuth as auth } from '../support/google-clients.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite<{ emulator: Emulator; logs: string[] }>('dist: JS API startEmulator (docs/testing.md#the-js-api)');
 
@@ -106,11 +107,10 @@ s('callbacks: start, list the callback, send a request to its URL, wait for the 
   await ctx.emulator.deploy('callback', CALLBACK);
   const execution = await ctx.emulator.start('callback');
   assert.is(execution.state, 'ACTIVE');
-  let callbacks = await ctx.emulator.callbacks(execution);
-  for (let i = 0; callbacks.length === 0 && i < 500; i++) {
-    await new Promise((r) => setTimeout(r, 5));
-    callbacks = await ctx.emulator.callbacks(execution);
-  }
+  const callbacks = await until(async () => {
+    const listed = await ctx.emulator.callbacks(execution);
+    return listed.length > 0 ? listed : undefined;
+  }, 'the callback');
   assert.is(callbacks.length, 1);
   assert.ok(callbacks[0]!.url.startsWith(`${ctx.emulator.url}/callbacks/`));
   const r = await fetch(callbacks[0]!.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved": true}' });

@@ -8,6 +8,7 @@ import { DEFINITION_LIBRARY } from '../../src/stdlib/index.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import type { GatedStep, StepGate, StepObserver } from '../../src/engine/hooks.ts';
 import { harness } from './helpers.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite('engine step gate (docs/debugging.md)');
 
@@ -47,7 +48,7 @@ s('a step held by the gate holds its execution only; another execution runs to i
   let done = false;
   void held.then(() => (done = true));
   assert.is(await runExecution(def, null, harness().deps, new AbortController().signal), 2n);
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => (seen.includes('d') ? true : undefined), 'the held execution to reach d');
   assert.is(done, false, 'still held at step d');
   assert.equal(seen, ['a', 'b', 'boom', 'c', 'd']);
   release();

@@ -9,6 +9,7 @@ import { toJson } from '../../src/lang/json.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import type { CallInterceptor, ExecutionHooks, OutboundCall, StepEnd, StepEvent, StepObserver } from '../../src/engine/hooks.ts';
 import { harness, run, type Harness } from './helpers.ts';
+import { until } from '../support/emulator.ts';
 
 // The engine's hooks (src/engine/hooks.ts, docs/architecture.md#layers-and-where-things-are): the step observer's entries
 // with Google's stepType names (REST reference projects.locations.workflows.executions.stepEntries), their
@@ -743,7 +744,7 @@ s('the interceptor\'s signal aborts when the execution is cancelled', async () =
   const def = compileDefinition('main:\n  steps:\n    - g:\n        call: http.get\n        args:\n          url: http://x.invalid/\n', DEFINITION_LIBRARY);
   const ctrl = new AbortController();
   const p = runExecution(def, null, h.deps, ctrl.signal);
-  await new Promise((r) => setTimeout(r, 5));
+  await until(() => seen, 'the interceptor to be called');
   assert.is(seen?.aborted, false);
   const reason = new Error('stop');
   ctrl.abort(reason);

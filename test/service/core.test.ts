@@ -546,10 +546,12 @@ s('step entries read the same once the run has ended, for short and long histori
   }
   c.createWorkflow('w', { sourceContents: SLEEPY(30, 'never') });
   const ex = c.createExecution('w', {});
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => (c.listStepEntries('w', idOf(ex), {}).stepEntries.length > 0 ? true : undefined));
   c.cancelExecution('w', idOf(ex));
-  await new Promise((r) => setTimeout(r, 20));
-  const entries = c.listStepEntries('w', idOf(ex), {}).stepEntries;
+  const entries = await until(() => {
+    const all = c.listStepEntries('w', idOf(ex), {}).stepEntries;
+    return all.every((e) => e.state !== 'STATE_IN_PROGRESS') ? all : undefined;
+  });
   assert.equal(entries.map((e) => [e.step, e.state]), [['wait', 'STATE_CANCELLED']]);
   c.close();
 });

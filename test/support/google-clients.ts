@@ -5,6 +5,7 @@
  */
 import type { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
 import { rejection } from './rejection.ts';
+import { until } from './emulator.ts';
 
 /** The parent of every resource under the emulator's default PROJECT and LOCATION. */
 export const PARENT = 'projects/my-project/locations/us-central1';
@@ -43,12 +44,10 @@ export async function createWorkflow(
   return workflow;
 }
 
-/** Polls GetExecution until the execution is no longer ACTIVE (at most about 2 s). */
+/** Polls GetExecution until the execution is no longer ACTIVE (at most 10 s, then throws). */
 export async function untilDone(ctx: { executions: ExecutionsClient }, name: string) {
-  for (let i = 0; i < 200; i++) {
+  return until(async () => {
     const [execution] = await ctx.executions.getExecution({ name });
-    if (execution.state !== 'ACTIVE') return execution;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`${name} did not finish`);
+    return execution.state !== 'ACTIVE' ? execution : undefined;
+  }, `${name} to finish`, 10_000, 10);
 }

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { idOf, startUi, type UiHarness } from './harness.ts';
 import { CALLBACK_WAITER } from '../support/workflows.ts';
+import { until } from '../support/emulator.ts';
 
 const s = suite<{ ui: UiHarness }>('ui graphs (docs/graph.md)');
 
@@ -146,9 +147,11 @@ s('a retried step: its retries on the graph, each retry\'s number and attempt in
 s('an execution waiting for a callback says so at the top, with the callback form above the graph and the steps', async ({ ui }) => {
   ui.core.createWorkflow('waits', { sourceContents: CALLBACK_WAITER });
   const id = idOf(ui.core.createExecution('waits', {}));
-  for (let i = 0; i < 200 && ui.core.listCallbacks('waits', id).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-  await new Promise((r) => setTimeout(r, 50));
-  const r = await ui.get(`/ui/executions/waits/${id}`);
+  // Once the page says so, the rest of it is checked.
+  const r = await until(async () => {
+    const page = await ui.get(`/ui/executions/waits/${id}`);
+    return page.text.includes('id="waiting-callback"') ? page : undefined;
+  }, 'the execution page to show the wait');
   const waiting = r.text.indexOf('id="waiting-callback"');
   assert.ok(waiting > 0, 'says it waits');
   const form = r.text.indexOf('class="send-callback"');

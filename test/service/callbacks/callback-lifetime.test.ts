@@ -72,11 +72,10 @@ s('reset forgets the callbacks of the executions it cancels', async () => {
   c.createWorkflow('wait', { sourceContents: WAIT });
   const ex = c.createExecution('wait', {});
   const id = ex.name.split('/').at(-1)!;
-  let cbs = c.listCallbacks('wait', id);
-  for (let i = 0; i < 100 && cbs.length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    cbs = c.listCallbacks('wait', id);
-  }
+  const cbs = await until(() => {
+    const listed = c.listCallbacks('wait', id);
+    return listed.length > 0 ? listed : undefined;
+  }, 'the callback');
   assert.is(cbs.length, 1);
   c.reset();
   assert.is(c.deliverCallback(idOf(cbs[0]!.url), post).status, 404);

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { giveBackController, takeController } from '../../../src/service/executions/abort-controller-pool.ts';
 import { createServiceCore } from '../../../src/service/core.ts';
 import type { Execution } from '../../../src/service/model.ts';
+import { until } from '../../support/emulator.ts';
 
 const s = suite('abort pool');
 
@@ -33,15 +34,16 @@ s('a controller handed back clean is taken again; an aborted one or one still li
 s('after many runs have ended, cancelling one sleeping execution leaves the others running to their end', async () => {
   const c = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost:9', log: () => {} });
   c.createWorkflow('quick', { sourceContents: 'main:\n  steps:\n    - done:\n        return: 1\n' });
-  c.createWorkflow('nap', { sourceContents: 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 0.2\n    - done:\n        return: "woke"\n' });
+  c.createWorkflow('nap', { sourceContents: 'main:\n  steps:\n    - wait:\n        call: sys.sleep\n        args:\n          seconds: 2\n    - done:\n        return: "woke"\n' });
   const id = (e: Execution) => e.name.slice(e.name.lastIndexOf('/') + 1);
   const quick = Array.from({ length: 50 }, () => c.createExecution('quick', {}));
-  await new Promise((r) => setTimeout(r, 50));
-  assert.ok(quick.every((e) => c.getExecution('quick', id(e)).state === 'SUCCEEDED'));
+  await until(() => (quick.every((e) => c.getExecution('quick', id(e)).state === 'SUCCEEDED') ? true : undefined), 'the quick runs to end');
   const naps = Array.from({ length: 4 }, () => c.createExecution('nap', {}));
-  await new Promise((r) => setTimeout(r, 30));
+  // Each nap has started (its run holds a controller) once its step history names the sleep.
+  const asleep = (e: Execution): boolean => c.getExecution('nap', id(e)).status?.currentSteps[0]?.step === 'wait';
+  await until(() => (naps.every(asleep) ? true : undefined), 'every nap to be asleep');
   assert.is(c.cancelExecution('nap', id(naps[1]!)).state, 'CANCELLED');
-  await new Promise((r) => setTimeout(r, 400));
+  await until(() => (naps.every((e) => c.getExecution('nap', id(e)).state !== 'ACTIVE') ? true : undefined), 'the naps to end', 30_000);
   assert.equal(naps.map((e) => c.getExecution('nap', id(e)).state), ['SUCCEEDED', 'CANCELLED', 'SUCCEEDED', 'SUCCEEDED']);
   assert.equal(naps.map((e) => c.getExecution('nap', id(e)).result), ['"woke"', undefined, '"woke"', '"woke"']);
   c.close();

@@ -4,25 +4,20 @@
 // entries, calls and logs (finished executions of the snapshot read lazily, on first use).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServiceCore } from '../../../src/service/core.ts';
 import { openDataDir, releaseLock, snapshotText } from '../../../src/service/persist/data-dir.ts';
 import { encodeFrame } from '../../../src/service/persist/frame.ts';
 import { Persistence } from '../../../src/service/persist/persistence.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const LOGS = 'main:\n  params: [args]\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: ${"n=" + string(args.n)}\n    - done:\n        return: ${args.n}\n';
 const PLAIN = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
 
 const s = suite<{ dir: string }>('data directory: compaction into a snapshot (docs/persistence.md#compaction)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-compact-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-compact-');
 
 /** A service core on the data directory `dir`, compacting past `compactBytes`. */
 function open(dir: string, compactBytes: number) {

@@ -5,13 +5,11 @@
 // Black-box: the real server over REST. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ExecutionsClient, WorkflowsClient } from '@google-cloud/workflows';
 import { startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
 import { noAuth as auth } from '../../support/google-clients.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
 const CALLBACK =
@@ -19,12 +17,7 @@ const CALLBACK =
 
 const s = suite<{ dir: string }>('data directory: nothing acknowledged is lost to SIGKILL (docs/persistence.md#recovery)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-data-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-data-');
 
 /** Starts the bundle on `dir` with no workflows directory. */
 function start(dir: string, extra: string[] = []): Promise<EmulatorProcess> {
@@ -37,6 +30,18 @@ async function kill(emu: EmulatorProcess): Promise<void> {
   emu.child.kill('SIGKILL');
   await gone;
   await emu.close();
+}
+
+/** The first callback of the execution named `name`, once it has one (polled). */
+function firstCallback(emu: EmulatorProcess, name: string): Promise<{ url: string }> {
+  return until(async () => (await emu.request('GET', `/v1/${name}/callbacks`)).body?.callbacks?.[0], `a callback of ${name}`);
+}
+
+/** Deploys CALLBACK as `callback` and starts an execution of it; resolves once it waits, to its name and callback. */
+async function waitingExecution(emu: EmulatorProcess): Promise<{ name: string; callback: { url: string } }> {
+  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
+  const name: string = (await emu.request('POST', '/workflows/callback/executions', {})).body.name;
+  return { name, callback: await firstCallback(emu, name) };
 }
 
 /** What the load got acknowledged: workflows created, executions created, callback bodies delivered per execution. */
@@ -63,7 +68,7 @@ async function load(emu: EmulatorProcess, acked: Acked, stop: { now: boolean }):
           const r = await emu.request('POST', '/workflows/callback/executions', {});
           if (r.status !== 200) continue;
           acked.executions.push(r.body.name);
-          const cbs = await until(async () => (await emu.request('GET', `/v1/${r.body.name}/callbacks`)).body?.callbacks?.[0], 'a callback');
+          const cbs = await firstCallback(emu, r.body.name);
           const d = await emu.request('POST', cbs.url, { delivery: i });
           if (d.status === 200) acked.delivered.set(r.body.name, { delivery: i });
         }
@@ -114,13 +119,11 @@ s('a SIGKILL during creates, executions and callbacks loses no acknowledged writ
 
 s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emulator stopped during the run"', async (ctx) => {
   let emu = await start(ctx.dir);
-  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
-  const created = await emu.request('POST', '/workflows/callback/executions', {});
-  await until(async () => (await emu.request('GET', `/v1/${created.body.name}/callbacks`)).body?.callbacks?.[0], 'the callback');
+  const { name } = await waitingExecution(emu);
   await kill(emu);
   emu = await start(ctx.dir);
   try {
-    const ex = (await emu.request('GET', `/v1/${created.body.name}`)).body;
+    const ex = (await emu.request('GET', `/v1/${name}`)).body;
     assert.is(ex.state, 'FAILED');
     assert.match(JSON.parse(ex.error.payload).message, /the emulator stopped during the run/);
     assert.ok(ex.endTime, 'it has an end time');
@@ -130,7 +133,7 @@ s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emul
   // The FAILED state was written: a third start finds it unchanged.
   const again = await start(ctx.dir);
   try {
-    const ex = (await again.request('GET', `/v1/${created.body.name}`)).body;
+    const ex = (await again.request('GET', `/v1/${name}`)).body;
     assert.is(ex.state, 'FAILED');
   } finally {
     await again.close();
@@ -139,9 +142,7 @@ s('an execution ACTIVE when the emulator was killed comes back FAILED: "the emul
 
 s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next start ends them FAILED, or runs them with --resume', async (ctx) => {
   let emu = await start(ctx.dir);
-  await emu.request('POST', '/workflows?workflowId=callback', { sourceContents: CALLBACK });
-  const created = await emu.request('POST', '/workflows/callback/executions', {});
-  const cb = await until(async () => (await emu.request('GET', `/v1/${created.body.name}/callbacks`)).body?.callbacks?.[0], 'the callback');
+  const { name, callback: cb } = await waitingExecution(emu);
   assert.is(await emu.close(), 0);
   emu = await start(ctx.dir, ['--resume']);
   try {
@@ -154,7 +155,7 @@ s('a SIGTERM keeps ACTIVE executions ACTIVE on disk (not CANCELLED): the next st
     }, 'the callback URL to be served again');
     assert.is(d.status, 200);
     const ex = await until(async () => {
-      const r = await emu.request('GET', `/v1/${created.body.name}`);
+      const r = await emu.request('GET', `/v1/${name}`);
       return r.body.state === 'ACTIVE' ? undefined : r.body;
     }, 'the resumed execution to end');
     assert.equal(JSON.parse(ex.result), { late: true });

@@ -10,17 +10,13 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMULATOR_JS, startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
 
 const s = suite<{ dir: string }>('data directory: start-up, damage and bounds (docs/persistence.md)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-data-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-data-');
 
 function start(dir: string, extra: string[] = [], files?: Record<string, string>, workflowsDir?: string): Promise<EmulatorProcess> {
   return startEmulator({ workflowsDir: workflowsDir ?? (files ? undefined : false), ...(files ? { files } : {}), args: ['--data-dir', dir, ...extra] } as Parameters<typeof startEmulator>[0]);

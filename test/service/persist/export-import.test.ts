@@ -4,23 +4,18 @@
 // Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const V1 = 'main:\n  params: [args]\n  steps:\n    - log:\n        call: sys.log\n        args:\n          json: ${args}\n    - done:\n        return: ${args.n * 2}\n';
 const V2 = V1.replace('args.n * 2', 'args.n * 3');
 const FAILS = 'main:\n  steps:\n    - boom:\n        raise: {code: 7, message: "no"}\n';
 
-const s = suite<{ tmp: string }>('import and export: plain files that round-trip (docs/persistence.md#import-and-export)');
+const s = suite<{ dir: string }>('import and export: plain files that round-trip (docs/persistence.md#import-and-export)');
 
-s.before.each((ctx) => {
-  ctx.tmp = mkdtempSync(join(tmpdir(), 'wfemu-export-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.tmp, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-export-');
 
 /** Everything the API answers about the state, to compare two emulators. */
 async function everything(emu: EmulatorProcess): Promise<unknown> {
@@ -54,7 +49,7 @@ async function fill(emu: EmulatorProcess): Promise<void> {
 }
 
 s('POST /emulator/v1:export writes readable files; --import answers every resource as before', async (ctx) => {
-  const target = join(ctx.tmp, 'snap');
+  const target = join(ctx.dir, 'snap');
   const a = await startEmulator({ workflowsDir: false });
   let before: unknown;
   try {
@@ -88,8 +83,8 @@ s('POST /emulator/v1:export writes readable files; --import answers every resour
 });
 
 s('--export-on-exit writes the export on SIGTERM; importing it into a data directory keeps it there', async (ctx) => {
-  const target = join(ctx.tmp, 'on-exit');
-  const data = join(ctx.tmp, 'data');
+  const target = join(ctx.dir, 'on-exit');
+  const data = join(ctx.dir, 'data');
   const a = await startEmulator({ workflowsDir: false, args: ['--export-on-exit', target] });
   let before: unknown;
   try {
@@ -115,13 +110,13 @@ s('--export-on-exit writes the export on SIGTERM; importing it into a data direc
 });
 
 s('an export is not written over a directory that holds something else (400, nothing written)', async (ctx) => {
-  writeFileSync(join(ctx.tmp, 'mine.txt'), 'keep\n');
+  writeFileSync(join(ctx.dir, 'mine.txt'), 'keep\n');
   const a = await startEmulator({ workflowsDir: false });
   try {
-    const r = await a.request('POST', '/emulator/v1:export', { directory: ctx.tmp });
+    const r = await a.request('POST', '/emulator/v1:export', { directory: ctx.dir });
     assert.is(r.status, 400);
     assert.match(r.body.error.message, /not empty and holds no export/);
-    assert.equal(readdirSync(ctx.tmp), ['mine.txt']);
+    assert.equal(readdirSync(ctx.dir), ['mine.txt']);
     const bad = await a.request('POST', '/emulator/v1:export', { dir: 'x' });
     assert.is(bad.status, 400);
   } finally {
@@ -130,7 +125,7 @@ s('an export is not written over a directory that holds something else (400, not
 });
 
 s('a damaged export stops start-up with exit 2 naming the file and the byte offset', async (ctx) => {
-  const target = join(ctx.tmp, 'snap');
+  const target = join(ctx.dir, 'snap');
   const a = await startEmulator({ workflowsDir: false });
   try {
     await fill(a);

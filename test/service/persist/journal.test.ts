@@ -4,21 +4,17 @@
 // and then written whole; frames tell a torn end from damage in the middle.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Journal, NODE_JOURNAL_FS, type JournalFs } from '../../../src/service/persist/journal.ts';
 import { encodeFrame, FrameError, scanFrames } from '../../../src/service/persist/frame.ts';
 import { ApiError } from '../../../src/service/errors.ts';
+import { until } from '../../support/emulator.ts';
+import { tempDirEach } from '../../support/temp-dir.ts';
 
 const s = suite<{ dir: string }>('journal: group commit, a full disk, torn and damaged frames (docs/persistence.md#the-journal)');
 
-s.before.each((ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-journal-'));
-});
-s.after.each((ctx) => {
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+tempDirEach(s, 'wfemu-journal-');
 
 /** node:fs's operations, counting syncs, with writes failing ENOSPC while `full.now` is set. */
 function faultyFs(full: { now: boolean }, counts: { syncs: number; writes: number }): JournalFs {
@@ -71,15 +67,12 @@ s('ENOSPC: the waiters get UNAVAILABLE, the partial write is cut off, writes are
   assert.instance(err, ApiError);
   assert.is((err as ApiError).code, 'UNAVAILABLE');
   assert.match((err as ApiError).message, /ENOSPC/);
-  await new Promise((r) => setTimeout(r, 50));
-  assert.is(statSync(path).size, durableSize, 'the partial write is cut back off');
+  // The cut (ftruncate) is done in the background once the waiters have their answer.
+  await until(() => (statSync(path).size === durableSize ? true : undefined), `the partial write to be cut back off to ${durableSize} bytes`);
   assert.throws(() => journal.checkWritable(), (e: unknown) => e instanceof ApiError && e.code === 'UNAVAILABLE');
   full.now = false;
-  await journal.drain().catch(async () => {
-    // The retry comes within a second.
-    await new Promise((r) => setTimeout(r, 1100));
-    await journal.drain();
-  });
+  // The journal retries a second after the cut; drain refuses until that retry has written everything.
+  await until(() => journal.drain().then(() => true), 'the retry to write the kept records', 30_000, 100);
   journal.checkWritable();
   assert.equal(scanFrames(readFileSync(path)).records.map((r) => r.value.i), [0, 1]);
   journal.close();

@@ -7,6 +7,7 @@ import { createServiceCore } from '../../../src/service/core.ts';
 import type { Execution, ServiceCore } from '../../../src/service/model.ts';
 import { MAX_RECORDED, Recording, recordingClock, recordingUuid } from '../../../src/service/recording/recording.ts';
 import { systemClock } from '../../../src/engine/system-clock.ts';
+import { until } from '../../support/emulator.ts';
 
 const s = suite('service: what an execution records besides its calls');
 
@@ -53,12 +54,7 @@ s('the core keeps what an execution read: times, UUIDs, environment, callbacks c
     c.createWorkflow('reads', { sourceContents: READS });
     const started = c.createExecution('reads', {});
     const id = started.name.split('/').pop()!;
-    let cbId: string | undefined;
-    for (let i = 0; i < 400 && !cbId; i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      cbId = c.listCallbacks('reads', id)[0]?.name.split('/').pop();
-    }
-    assert.ok(cbId, 'the callback was created');
+    const cbId = await until(() => c.listCallbacks('reads', id)[0]?.name.split('/').pop(), 'the callback to be created');
     const answer = c.deliverCallback(cbId!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-approver': 'ada' }, query: { q: '1' }, body: new TextEncoder().encode('{"approved": true}') });
     assert.is(answer.status, 200);
     const ex = await ended(c, 'reads', id);
