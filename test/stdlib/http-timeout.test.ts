@@ -2,8 +2,10 @@
 // TimeoutError), never at a timeout of the platform's fetch: Node's fetch (undici) cuts a request off after
 // 300 s without headers or without body data (its headersTimeout and bodyTimeout). The bundle runs a one-shot
 // `run` under a preload (test/support/short-fetch-timeouts.mjs) that sets both to 300 ms for the whole process
-// through undici's public setGlobalDispatcher; a plain fetch there fails on a 1 s response (checked first),
-// http.* must not.
+// through undici's public setGlobalDispatcher; a plain fetch there fails on a slow response (checked first),
+// http.* must not. undici checks those two timeouts on a coarse clock (its "fast timers" tick about every
+// half second), so a 300 ms timeout fires within about a second and the slow responses here take 2.5 s.
+// The four runs are started together in `before` (each test then checks its own): they only wait.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -17,19 +19,32 @@ const SHORT_FETCH_TIMEOUTS = resolve(new URL('../support/short-fetch-timeouts.mj
 
 const s = suite('http.* timeouts: the workflow\'s, not the platform fetch\'s');
 
+/** How long the slow responses take: well past the 300 ms timeouts and the second it may take them to fire. */
+const SLOW_MS = 2500;
+
+type Outcome = { code: number | null; stdout: string; stderr: string };
 let server: TestServer;
 let dir: string;
+let runs: { plainFetch: Promise<Outcome>; lateHeaders: Promise<Outcome>; lateBody: Promise<Outcome>; ownTimeout: Promise<Outcome> };
 s.before(async () => {
   server = await startTestServer();
   dir = mkdtempSync(join(tmpdir(), 'wfemu-http-timeout-'));
+  const script = `fetch(${JSON.stringify(`${server.url}/slow?ms=${SLOW_MS}`)}).then(() => console.log('answered'), (e) => console.log(e.cause?.code))`;
+  runs = {
+    plainFetch: node(['-e', script]),
+    lateHeaders: runGet('late-headers', `${server.url}/slow?ms=${SLOW_MS}`),
+    lateBody: runGet('late-body', `${server.url}/slow-body?ms=${SLOW_MS}`, 20),
+    ownTimeout: runGet('own-timeout', `${server.url}/slow?ms=${SLOW_MS + 500}`, 1),
+  };
 });
 s.after(async () => {
+  await Promise.all(Object.values(runs ?? {}));
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** Runs a workflow that GETs `url` (with `timeout` seconds when given) and returns its exit code and output. */
-function runGet(name: string, url: string, timeout?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runGet(name: string, url: string, timeout?: number): Promise<Outcome> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
@@ -48,7 +63,7 @@ function runGet(name: string, url: string, timeout?: number): Promise<{ code: nu
 }
 
 /** Runs node with the preload and `args`; resolves to its exit code and output. */
-function node(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function node(args: string[]): Promise<Outcome> {
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--import', SHORT_FETCH_TIMEOUTS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -60,26 +75,25 @@ function node(args: string[]): Promise<{ code: number | null; stdout: string; st
 }
 
 s('under the preload a plain fetch fails on a response slower than 300 ms: the timeouts below are in force', async () => {
-  const script = `fetch(${JSON.stringify(`${server.url}/slow?ms=1000`)}).then(() => console.log('answered'), (e) => console.log(e.cause?.code))`;
-  const r = await node(['-e', script]);
+  const r = await runs.plainFetch;
   assert.is(r.code, 0, r.stderr);
   assert.is(r.stdout.trim(), 'UND_ERR_HEADERS_TIMEOUT');
 });
 
 s('a response whose headers come after the platform fetch\'s headersTimeout still arrives within the default timeout (Google\'s http reference: "timeout")', async () => {
-  const r = await runGet('late-headers', `${server.url}/slow?ms=1000`);
+  const r = await runs.lateHeaders;
   assert.is(r.code, 0, r.stderr);
   assert.is(JSON.parse(r.stdout), 'late');
 });
 
 s('a body that pauses for longer than the platform fetch\'s bodyTimeout still arrives within the workflow\'s timeout (Google\'s http reference: "timeout")', async () => {
-  const r = await runGet('late-body', `${server.url}/slow-body?ms=1000`, 20);
+  const r = await runs.lateBody;
   assert.is(r.code, 0, r.stderr);
   assert.is(JSON.parse(r.stdout), 'early late');
 });
 
 s('the workflow\'s own timeout ends the request with TimeoutError (Google\'s http reference: "Timeout exceeded: TimeoutError")', async () => {
-  const r = await runGet('own-timeout', `${server.url}/slow?ms=3000`, 1);
+  const r = await runs.ownTimeout;
   assert.is(r.code, 1, r.stderr);
   const payload = JSON.parse(r.stderr.trim().split('\n').pop()!);
   assert.equal(payload.tags, ['TimeoutError']);
