@@ -158,7 +158,8 @@ async function main(args: string[]): Promise<void> {
     process.stderr.write(`no test files match ${filters.join(' ')}\n`);
     process.exit(1);
   }
-  const checking = withTypecheck ? typecheck() : undefined;
+  const started = performance.now();
+  const checking = withTypecheck ? typecheck().then((r) => ({ ...r, seconds: (performance.now() - started) / 1000 })) : undefined;
   const defaultJobs = Math.min(3, availableParallelism() + 1);
   const jobs = Math.max(1, Math.min(files.length, Number(process.env['TEST_JOBS']) || defaultJobs));
   let failed = false;
@@ -179,8 +180,9 @@ async function main(args: string[]): Promise<void> {
     if (failed) process.stdout.write(`\n${lists.length} test processes; at least one failed (see its report above).\n`);
   }
   if (checking) {
-    const { code, output } = await checking;
-    process.stdout.write(code === 0 ? '\n  Typecheck: passed\n' : `\n  Typecheck FAILED (npm run typecheck):\n${output}\n`);
+    const { code, output, seconds } = await checking;
+    const took = `${seconds.toFixed(1)} s from the start`;
+    process.stdout.write(code === 0 ? `\n  Typecheck: passed (${took})\n` : `\n  Typecheck FAILED (npm run typecheck, ${took}):\n${output}\n`);
     if (code !== 0) failed = true;
   }
   if (failed) process.exitCode = 1;
