@@ -136,14 +136,17 @@ function typecheck(): Promise<{ code: number; output: string }> {
   });
 }
 
-/** Records the times measured now in {@link DURATIONS}, over the recorded ones; files that are gone are dropped. */
+/**
+ * Records the times measured now in {@link DURATIONS}: a file's new time is the mean of its recorded one and
+ * this run's (one run's times vary by a fifth or so), a new file's is this run's; files that are gone are dropped.
+ */
 function saveDurations(known: Record<string, number>, runs: readonly ChildRun[], all: readonly string[]): void {
   const next: Record<string, number> = {};
   for (const file of all) {
     const name = relative(root, file);
     if (known[name] !== undefined) next[name] = known[name];
   }
-  for (const r of runs) for (const [name, ms] of r.durations) next[name] = Math.round(ms);
+  for (const r of runs) for (const [name, ms] of r.durations) next[name] = Math.round(known[name] === undefined ? ms : (known[name] + ms) / 2);
   writeFileSync(DURATIONS, JSON.stringify(next, Object.keys(next).sort(), 1) + '\n');
 }
 
