@@ -7,7 +7,8 @@
 // fills the cores). Each file weighs the time it took when test/durations.json was recorded (the runner times
 // each file by the line of uvu's report that names it as it starts; --record-durations writes the times of
 // this run there), or, for a file not listed, an estimate from its text; the heaviest go first, each to the
-// lightest process. So every run shares the files out the same way.
+// lightest process (the files that type-check TypeScript programs go together, sharing parsed declarations).
+// So every run shares the files out the same way.
 // With --typecheck (npm test), package.json's typecheck script (`tsc -b`) runs beside the tests, on the cores
 // they leave idle; its messages come after the reports and a type error fails the run.
 // Each process prints uvu's own report, `Total:` and `Passed:` lines included (.ci/run sums them); the first
@@ -61,12 +62,26 @@ function estimate(file: string): number {
   return 200 + text.length * 0.05 + spawns * 600 + (/\b(typeCheck|createProgram)\(/.test(text) ? 2500 : 0);
 }
 
-/** Shares `files` out between `jobs` lists of about equal weight (heaviest first, each to the lightest list). */
+/**
+ * The files that type-check TypeScript programs (test/support/typecheck.ts): they go to one process, where
+ * the declaration files of node_modules are parsed once for all of them (about 1.5 s of CPU each time).
+ */
+function typeChecks(file: string): boolean {
+  return /\btypeCheck\(/.test(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Shares `files` out between `jobs` lists of about equal weight: the heaviest first, each to the lightest
+ * list; the files that type-check go together, as one.
+ */
 function shareOut(files: readonly string[], jobs: number, weight: (file: string) => number): string[][] {
+  const checking = files.filter(typeChecks);
+  const units = [...files.filter((f) => !checking.includes(f)).map((f) => [f]), ...(checking.length > 0 ? [checking] : [])];
   const lists = Array.from({ length: jobs }, () => ({ files: [] as string[], weight: 0 }));
-  for (const [file, w] of files.map((f) => [f, weight(f)] as const).sort((a, b) => b[1] - a[1])) {
+  const weighed = units.map((u) => [u, u.reduce((sum, f) => sum + weight(f), 0)] as const);
+  for (const [unit, w] of weighed.sort((a, b) => b[1] - a[1])) {
     const lightest = lists.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.files.push(file);
+    lightest.files.push(...unit);
     lightest.weight += w;
   }
   // Within a process, files run in path order, as they are listed.
