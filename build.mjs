@@ -105,6 +105,39 @@ const yamlReader = {
     const lib = new URL('./node_modules/js-yaml/lib/', import.meta.url).pathname;
     const from = (path) => JSON.stringify(lib + path);
     build.onResolve({ filter: /^js-yaml$/ }, () => ({ path: 'js-yaml', namespace: 'js-yaml-reader' }));
+    // js-yaml makes a map of "overridable keys" (the keys a `<<` merge brought in, which a later key may
+    // override; a null-prototype object, a hash table in V8) for every flow collection it might read and every
+    // block mapping it reads. readFlowCollection makes it before it looks whether the node is a flow
+    // collection at all, and composeNode tries it first for every node: 1.4 MB of garbage each time the 126 KB
+    // bench definition is read, and the block mappings' maps 0.6 MB more, of 6.9 MB a compile allocated
+    // (docs/architecture.md#deploying-over-rest). In the bundle, readFlowCollection makes its map once the node
+    // is a flow collection, and a block mapping makes its map at its first merge (a key tagged
+    // `tag:yaml.org,2002:merge`), until which no key can be overridable; storeMappingPair takes null for "none
+    // yet". The build fails if js-yaml's code is not as these edits expect (test/dist/yaml-reader.test.ts
+    // reads generated definitions through the bundle and through js-yaml as published).
+    build.onLoad({ filter: /\/js-yaml\/lib\/loader\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      /** Replaces `count` occurrences of `from` in the body of function `fn` (between it and the next function). */
+      const edit = (fn, from, to, count = 1) => {
+        const start = text.indexOf(`\nfunction ${fn} (`);
+        const end = text.indexOf('\nfunction ', start + 1);
+        const body = text.slice(start, end);
+        if (start < 0 || body.split(from).length - 1 !== count) throw new Error(`js-yaml-reader: ${fn} in lib/loader.js is not as expected; review the edits`);
+        text = text.slice(0, start) + body.split(from).join(to) + text.slice(end);
+      };
+      edit('readFlowCollection', '  const overridableKeys = Object.create(null)\n', '  let overridableKeys\n');
+      edit('readFlowCollection', '  } else {\n    return false\n  }\n', '  } else {\n    return false\n  }\n  overridableKeys = Object.create(null)\n');
+      edit('readBlockMapping', '  const overridableKeys = Object.create(null)\n', '  let overridableKeys = null\n');
+      edit(
+        'readBlockMapping',
+        'storeMappingPair(state, _result, overridableKeys, keyTag,',
+        "storeMappingPair(state, _result, overridableKeys = overridableKeys === null && keyTag === 'tag:yaml.org,2002:merge' ? Object.create(null) : overridableKeys, keyTag,",
+        4,
+      );
+      edit('storeMappingPair', '!_hasOwnProperty.call(overridableKeys, keyNode) &&', '!(overridableKeys !== null && _hasOwnProperty.call(overridableKeys, keyNode)) &&');
+      edit('storeMappingPair', '    delete overridableKeys[keyNode]\n', '    if (overridableKeys !== null) delete overridableKeys[keyNode]\n');
+      return { contents: `//! js-yaml/lib/loader.js\n${text}`, loader: 'js' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
         `export { load } from ${from('loader.js')};`,
@@ -247,6 +280,10 @@ const lspLibraryStub = {
   },
 };
 
+// The connector catalog (src/lint/connectors.ts: every connector method with its doc and arguments, for the language
+// server and the lint), as __CONNECTOR_CATALOG__: its JSON brotli-compressed in base64, inflated on first use.
+const connectorCatalogPacked = packed(file('./src/lint/connector-catalog.json'));
+
 const options = {
   entryPoints: ['src/main.ts'],
   outfile: 'dist/emulator.js',
@@ -270,6 +307,7 @@ const options = {
     __UI_ASSETS__: JSON.stringify(uiAssets),
     __LSP_LIBRARY__: JSON.stringify(lspLibraryPacked),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
+    __CONNECTOR_CATALOG__: JSON.stringify(connectorCatalogPacked),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',

@@ -20,7 +20,7 @@ import { appendTestCase, testCaseOf } from '../src/service/recording/test-case.t
 import { parseMocks } from '../src/mocks/mock-file.ts';
 import { mockExecution } from '../src/mocks/mock-interceptor.ts';
 import { executionEnv } from '../src/stdlib/sys.ts';
-import { parseTestFile } from '../src/cli/test-command/test-file.ts';
+import { parseTestFile } from '../src/service/recording/test-file.ts';
 import { prepareFile, runCase } from '../src/cli/test-command/run-case.ts';
 import { testCommand } from '../src/cli/test-command/test-command.ts';
 import { report } from './report.ts';

@@ -3,6 +3,8 @@
 // - the longest event-loop stall (perf_hooks.monitorEventLoopDelay, p99 and max) while one execution runs a
 //   100,000-iteration loop of map assignments beside a REST load (GETs in a loop), plus the slowest GET;
 // - the time of that loop at 10k, 20k and 40k iterations, and how it grows (linear: 40k takes 4x 10k);
+// - the time per 1,000 entries of `m[k]: ${len(m)}` (top level and nested) from 10k to 80k entries (linear: flat);
+// - the slowest health GET while 200 executions compute at once;
 // - RSS after the YAML alias bomb (REST create) and the string bomb (an execution that builds a huge string
 //   and calls text.find_all on it), against RSS before.
 // Usage: node --expose-gc --import tsx bench/robustness.bench.ts   (or: npm run bench -- robustness)
@@ -22,11 +24,11 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
  * A loop of `n` map assignments (`m[string(i)]: true`, the shape that froze the API for 34 s at 20,000 keys),
  * over at most `keys` distinct keys (the 512 KB variable memory holds about 70,000 such entries).
  */
-const mapLoop = (n: number, keys = n): string => `main:
+const mapLoop = (n: number, keys = n, path = 'm', value = 'true'): string => `main:
   steps:
     - init:
         assign:
-          - m: {}
+          - m: ${path === 'm' ? '{}' : '{a: {b: {}}}'}
     - fill:
         for:
           value: i
@@ -34,21 +36,23 @@ const mapLoop = (n: number, keys = n): string => `main:
           steps:
             - put:
                 assign:
-                  - m[string(i % ${keys})]: true
+                  - ${path}[string(i % ${keys})]: ${value}
     - done:
-        return: \${len(m)}
+        return: \${len(${path})}
 `;
+
+// In-process executions: the real clock, no logs, no outbound calls.
+const deps: ExecutionDeps = {
+  clock: systemClock,
+  fetch: globalThis.fetch,
+  env: new Map(),
+  log: () => {},
+  callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
+  library: DEFINITION_LIBRARY,
+};
 
 // 1. Loop time at 10k, 20k, 40k iterations, in process (best of 5).
 {
-  const deps: ExecutionDeps = {
-    clock: systemClock,
-    fetch: globalThis.fetch,
-    env: new Map(),
-    log: () => {},
-    callbacks: new CallbackRegistry('http://localhost:8787', systemClock).hubFor({ executionName: 'bench', isActive: () => true }),
-    library: DEFINITION_LIBRARY,
-  };
   const times: number[] = [];
   // Warm the engine up first, so the first size does not carry the JIT's start.
   await runExecution(compileDefinition(mapLoop(40_000), DEFINITION_LIBRARY), null, deps, new AbortController().signal);
@@ -66,7 +70,32 @@ const mapLoop = (n: number, keys = n): string => `main:
   report('map-assignment loop growth, time(40k) / time(10k)', times[2]! / times[0]!, 'x (linear: 4)', { value: 5, higherIsBetter: false });
 }
 
+// 1b. Filling a map whose value reads it (`m[k]: ${len(m)}`, top level and through a nested path): the
+// time per 1,000 entries at 10k, 20k, 40k and 80k entries, and how it grows (linear: flat). The values are
+// booleans so 80,000 entries stay within the 512 KB variable memory.
+{
+  for (const [what, path] of [['m[k]: len(m)', 'm'], ['m["a"]["b"][k]: len(m["a"]["b"])', 'm["a"]["b"]']] as const) {
+    const perK: number[] = [];
+    for (const n of [10_000, 20_000, 40_000, 80_000]) {
+      const def = compileDefinition(mapLoop(n, n, path, `\${len(${path}) >= 0}`), DEFINITION_LIBRARY);
+      // CPU time, best of 3: the shared machine's load shows in wall time.
+      let best = Infinity;
+      for (let round = 0; round < 3; round++) {
+        const c0 = process.cpuUsage();
+        await runExecution(def, null, deps, new AbortController().signal);
+        const c = process.cpuUsage(c0);
+        best = Math.min(best, (c.user + c.system) / 1000);
+      }
+      perK.push(best / (n / 1000));
+      report(`${what}, ${n.toLocaleString('en-US')} entries: CPU time per 1,000 entries`, best / (n / 1000), 'ms');
+    }
+    report(`${what}: CPU time per 1,000 entries at 80k / at 10k`, perK[3]! / perK[0]!, 'x (linear: 1)', { value: 1.5, higherIsBetter: false });
+  }
+}
+
 // 2. Event-loop stall and REST latency while one execution runs a 100,000-iteration loop beside a REST load.
+// (The garbage of the loops above is collected first, so their collection does not fall into this run.)
+gc();
 const server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, service: { log: () => {} } });
 const api = `${server.url}/v1/projects/my-project/locations/us-central1`;
 const post = (path: string, body: unknown) => fetch(api + path, { method: 'POST', body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
@@ -111,6 +140,22 @@ const post = (path: string, body: unknown) => fetch(api + path, { method: 'POST'
   report('event-loop delay max during that run', h.max / 1e6, 'ms');
   report(`slowest of ${gets} REST GETs during that run`, slowest, 'ms', { value: 50, higherIsBetter: false });
   report('that run, start to end over REST', elapsed, 'ms');
+}
+
+// 2b. The control API while 200 executions compute at once (each a loop that never waits).
+{
+  assert((await post('/workflows?workflowId=busy', { sourceContents: mapLoop(90_000, 1000) })).status === 200, 'deploy busy');
+  const started: string[] = [];
+  for (let i = 0; i < 200; i++) started.push((await post('/workflows/busy/executions', {})).body.name as string);
+  let slowest = 0;
+  for (let i = 0; i < 20; i++) {
+    const g0 = performance.now();
+    await (await fetch(`${server.url}/emulator/v1/health`)).text();
+    slowest = Math.max(slowest, performance.now() - g0);
+  }
+  const stillActive = ((await (await fetch(`${server.url}/v1/${started[0]}`)).json()) as { state: string }).state === 'ACTIVE';
+  report(`slowest of 20 health GETs while 200 executions compute${stillActive ? '' : ' (some had ended)'}`, slowest, 'ms', { value: 50, higherIsBetter: false });
+  assert((await fetch(`${server.url}/emulator/v1/reset`, { method: 'POST', body: '{}' })).status === 200, 'reset');
 }
 
 // 3. RSS after the alias bomb and the string bomb.

@@ -4,23 +4,24 @@
 //     SUCCEEDED over REST (target >= 2,000/s), and as a ratio to the requests/s the same clients get from a bare
 //     node:http server in the same run (target >= 0.4; each execution takes at least two requests, so
 //     0.5 is the limit);
-//   - GET of an execution: requests/s as a ratio to a bare node:http server (also a child process) answering
-//     the same JSON bytes, measured in the same run (target >= 0.5);
-//     Also the server's CPU time per execution and the bare server's per request (read from /proc on Linux;
+//     also the server's CPU time per execution and the bare server's per request (read from /proc on Linux;
 //     CPU time does not swing with the machine's load as throughput does);
 //   - cold start: spawn to the listening line, median of 7 (target <= 300 ms);
-//   - hot reload: a workflow file written to its new revision visible over REST, median of 7 (target <= 500 ms).
+//   - hot reload: a workflow file written to its new revision visible over REST, median of 7 (target <= 500 ms);
+//   - with a data directory (docs/persistence.md): executions/s as a ratio to the same load in memory, measured
+//     side by side (target >= 0.5), and a restart on a directory of 100,000 finished executions, spawn to the
+//     listening line, median of 3 (target <= 2000 ms; the directory is written directly as a snapshot).
+// GET of an execution and of a list against a bare node:http server: bench/serving.bench.ts.
 // Usage: npm run build && node --expose-gc --import tsx bench/service.bench.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { report } from './report.ts';
+import { CLIENTS, procCpuMicros, startBare, type BareServer } from './support/http-load.ts';
 
 const EMULATOR = new URL('../dist/emulator.js', import.meta.url).pathname;
-const CLIENTS = 16;
 const API = '/v1/projects/my-project/locations/us-central1';
 
 interface Proc {
@@ -91,37 +92,112 @@ async function throughput(ms: number, op: () => Promise<void>): Promise<number> 
   return count / ((performance.now() - t0) / 1000);
 }
 
-/** CPU time (user + system) of process `pid` so far in microseconds, from /proc; undefined where there is none. */
-function cpuMicros(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
 /** {@link throughput}, and the CPU time process `pid` spent per operation meanwhile (µs; undefined without /proc). */
 async function throughputAndCpu(ms: number, op: () => Promise<void>, pid: number | undefined): Promise<{ rate: number; cpu: number | undefined }> {
-  const c0 = cpuMicros(pid);
+  const c0 = procCpuMicros(pid);
   const t0 = performance.now();
   const rate = await throughput(ms, op);
-  const c1 = cpuMicros(pid);
+  const c1 = procCpuMicros(pid);
   const ops = (rate * (performance.now() - t0)) / 1000;
   return { rate, cpu: c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / ops };
 }
 
-/** A bare node:http server in its own process answering `bytes` as JSON to every request; resolves to its port. */
-async function startBare(bytes: string): Promise<{ child: ChildProcess; port: number }> {
-  const script = `const b=${JSON.stringify(bytes)};const s=require('node:http').createServer({keepAlive:true},(q,r)=>{r.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':Buffer.byteLength(b)});r.end(b)});s.keepAliveTimeout=65000;s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((r) => child.stdout!.setEncoding('utf8').on('data', (d: string) => r(Number(/port (\d+)/.exec(d)![1]))));
-  return { child, port };
+/** The load of {@link executionsPerSecond} on one emulator: deploy the trivial workflow, then one execution at a time per client. */
+async function executionLoad(emu: Proc): Promise<() => Promise<void>> {
+  const src = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
+  const c = await call(emu.port, 'POST', `${API}/workflows?workflowId=trivial`, JSON.stringify({ sourceContents: src }));
+  if (c.status !== 200) throw new Error(c.text);
+  const body = JSON.stringify({ argument: '{"n": 1}' });
+  return async () => {
+    const created = await call(emu.port, 'POST', `${API}/workflows/trivial/executions`, body);
+    if (created.status !== 200) throw new Error(created.text);
+    const path = '/v1/' + (JSON.parse(created.text) as { name: string }).name;
+    for (;;) {
+      const r = await call(emu.port, 'GET', path);
+      const state = (JSON.parse(r.text) as { state: string }).state;
+      if (state === 'SUCCEEDED') return;
+      if (state !== 'ACTIVE') throw new Error(r.text);
+    }
+  };
+}
+
+/** Executions/s with a data directory against in memory, the two emulators loaded in turn (a b b a). */
+async function dataDirThroughput(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-bench-data-'));
+  const memory = await spawnEmulator();
+  const disk = await spawnEmulator(['--data-dir', dir]);
+  try {
+    const m = await executionLoad(memory);
+    const d = await executionLoad(disk);
+    await throughput(2000, m);
+    await throughput(2000, d);
+    const m1 = await throughput(1500, m);
+    const d1 = await throughput(1500, d);
+    const d2 = await throughput(1500, d);
+    const m2 = await throughput(1500, m);
+    const rate = (d1 + d2) / 2;
+    report('REST executions with --data-dir (journal fsync per group; 16 keep-alive clients)', rate, 'executions/s');
+    report('REST executions in memory, same run', (m1 + m2) / 2, 'executions/s');
+    report('executions/s with --data-dir / in memory (same run)', rate / ((m1 + m2) / 2), 'ratio', { value: 0.5, higherIsBetter: true });
+  } finally {
+    await stop(memory);
+    await stop(disk);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A restart on a data directory of 100,000 finished executions: one real execution is recorded through the
+ * emulator, and its saved record is copied under new IDs into a snapshot written directly (src/service/persist/).
+ */
+async function restart100k(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-bench-restart-'));
+  try {
+    const first = await spawnEmulator(['--data-dir', dir]);
+    const run = await executionLoad(first);
+    await run();
+    await stop(first);
+    const { scanFrames } = await import('../src/service/persist/frame.ts');
+    const { snapshotText } = await import('../src/service/persist/data-dir.ts');
+    const records = scanFrames(readFileSync(join(dir, 'journal-0.log'))).records.map((r) => r.value);
+    const workflow = records.find((r) => r.t === 'w')!;
+    const done = records.filter((r) => r.t === 'x').pop()! as { id: string; res: { name: string } };
+    const template = JSON.stringify(done);
+    const lines = [JSON.stringify(workflow)];
+    for (let i = 0; i < 100_000; i++) {
+      const id = `${done.id.slice(0, 24)}${String(i).padStart(12, '0')}`;
+      lines.push(template.replaceAll(done.id, id));
+    }
+    writeFileSync(join(dir, 'snapshot.jsonl'), snapshotText(1, lines));
+    rmSync(join(dir, 'journal-0.log'));
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const emu = await spawnEmulator(['--data-dir', dir]);
+      times.push(emu.startedMs);
+      const listed = await call(emu.port, 'GET', `${API}/workflows/trivial/executions?pageSize=1`);
+      if (listed.status !== 200) throw new Error(listed.text);
+      await stop(emu);
+    }
+    report('restart with 100,000 finished executions in --data-dir: spawn to the listening line (median of 3)', median(times), 'ms', { value: 2000, higherIsBetter: false });
+    // The same executions as journal records (a directory not compacted yet): each record's checksum is read.
+    const { encodeFrame } = await import('../src/service/persist/frame.ts');
+    rmSync(join(dir, 'snapshot.jsonl'));
+    writeFileSync(join(dir, 'journal-0.log'), Buffer.concat(lines.map((l) => encodeFrame(JSON.parse(l)))));
+    const fromJournal: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const emu = await spawnEmulator(['--data-dir', dir]);
+      fromJournal.push(emu.startedMs);
+      await stop(emu);
+    }
+    report('restart with the same 100,000 executions as journal records, not compacted (median of 3)', median(fromJournal), 'ms');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function executionsPerSecond(): Promise<void> {
   const emu = await spawnEmulator();
-  let bare: ChildProcess | undefined;
+  let bare: BareServer | undefined;
   try {
     const src = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
     const c = await call(emu.port, 'POST', `${API}/workflows?workflowId=trivial`, JSON.stringify({ sourceContents: src }));
@@ -145,7 +221,7 @@ async function executionsPerSecond(): Promise<void> {
     do finished = (await call(emu.port, 'GET', path)).text;
     while (finished.includes('"ACTIVE"'));
     const started = await startBare(finished);
-    bare = started.child;
+    bare = started;
     const bareOne = async (): Promise<void> => {
       const r = await call(started.port, 'GET', path);
       if (r.status !== 200) throw new Error(r.text);
@@ -156,8 +232,8 @@ async function executionsPerSecond(): Promise<void> {
     await throughput(2000, bareOne);
     // Alternate (a b b a) to even out noise.
     const e1 = await throughputAndCpu(1500, one, emu.child.pid);
-    const b1 = await throughputAndCpu(1500, bareOne, bare.pid);
-    const b2 = await throughputAndCpu(1500, bareOne, bare.pid);
+    const b1 = await throughputAndCpu(1500, bareOne, bare.child.pid);
+    const b2 = await throughputAndCpu(1500, bareOne, bare.child.pid);
     const e2 = await throughputAndCpu(1500, one, emu.child.pid);
     const rate = (e1.rate + e2.rate) / 2;
     const bareRate = (b1.rate + b2.rate) / 2;
@@ -169,84 +245,9 @@ async function executionsPerSecond(): Promise<void> {
       report('bare node:http server CPU per request', (b1.cpu + b2.cpu) / 2, 'µs');
     }
   } finally {
-    bare?.kill('SIGTERM');
+    bare?.close();
     await stop(emu);
   }
-}
-
-async function getRatio(): Promise<void> {
-  const emu = await spawnEmulator();
-  let bare: ChildProcess | undefined;
-  try {
-    const src = 'main:\n  steps:\n    - done:\n        return: {"ok": true, "items": [1, 2, 3]}\n';
-    await call(emu.port, 'POST', `${API}/workflows?workflowId=hot`, JSON.stringify({ sourceContents: src }));
-    const created = JSON.parse((await call(emu.port, 'POST', `${API}/workflows/hot/executions`, '{"argument": "{\\"a\\": 1}"}')).text);
-    const path = '/v1/' + created.name;
-    let bytes = '';
-    for (;;) {
-      bytes = (await call(emu.port, 'GET', path)).text;
-      if (!bytes.includes('"ACTIVE"')) break;
-    }
-    // The bare server: node:http answering the same bytes with the same headers, in its own process.
-    const started = await startBare(bytes);
-    bare = started.child;
-    const barePort = started.port;
-    const check = await call(barePort, 'GET', path);
-    if (check.text !== bytes) throw new Error('the bare server answers different bytes');
-    await rawGets(emu.port, path, 500);
-    await rawGets(barePort, path, 500);
-    // Alternate to even out noise.
-    let e = 0;
-    let b = 0;
-    for (let i = 0; i < 2; i++) {
-      e += await rawGets(emu.port, path, 1500);
-      b += await rawGets(barePort, path, 1500);
-    }
-    report('GET execution over REST', e / 2, 'requests/s');
-    report('bare node:http, same bytes', b / 2, 'requests/s');
-    report('GET execution throughput / bare node:http', e / b, 'ratio', { value: 0.5, higherIsBetter: true });
-  } finally {
-    bare?.kill('SIGTERM');
-    await stop(emu);
-  }
-}
-
-/**
- * GET throughput with a lean load generator (raw keep-alive sockets, one request in flight each, responses
- * framed by content-length), so that the client costs little next to the server being measured.
- */
-function rawGets(port: number, path: string, ms: number): Promise<number> {
-  const req = Buffer.from(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`);
-  const end = performance.now() + ms;
-  const t0 = performance.now();
-  let count = 0;
-  const one = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const sock = connect(port, '127.0.0.1');
-      sock.setNoDelay(true);
-      let buf: Buffer = Buffer.alloc(0);
-      sock.on('connect', () => sock.write(req));
-      sock.on('error', reject);
-      sock.on('data', (d: Buffer) => {
-        buf = buf.length ? Buffer.concat([buf, d]) : d;
-        for (;;) {
-          const head = buf.indexOf('\r\n\r\n');
-          if (head < 0) return;
-          const m = /content-length: *(\d+)/i.exec(buf.subarray(0, head).toString('latin1'));
-          const total = head + 4 + Number(m![1]);
-          if (buf.length < total) return;
-          buf = buf.subarray(total);
-          count++;
-          if (performance.now() < end) sock.write(req);
-          else {
-            sock.destroy();
-            resolve();
-            return;
-          }
-        }
-      });
-    });
-  return Promise.all(Array.from({ length: CLIENTS }, one)).then(() => count / ((performance.now() - t0) / 1000));
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -283,8 +284,12 @@ async function hotReload(): Promise<void> {
   }
 }
 
-await executionsPerSecond();
-await getRatio();
-await coldStart();
-await hotReload();
+// `node --import tsx bench/service.bench.ts data` runs only the data directory's lines.
+if (process.argv[2] !== 'data') {
+  await executionsPerSecond();
+  await coldStart();
+  await hotReload();
+}
+await dataDirThroughput();
+await restart100k();
 agent.destroy();

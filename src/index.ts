@@ -67,6 +67,20 @@ export interface EmulatorOptions {
    * (docs/mocks-and-clock.md#virtual-clock); move it yourself with {@link Emulator.advanceClock}.
    */
   readonly clock?: 'real' | 'virtual';
+  /**
+   * A data directory (docs/persistence.md): workflows, executions with their step history, calls, logs and
+   * callbacks are kept there and read back by the next emulator started with it. Default: memory only.
+   * Rejects with an Error (name `DataDirError`) naming the file and byte offset when it cannot be read.
+   */
+  readonly dataDir?: string;
+  /** With `dataDir`: executions that were ACTIVE when the last emulator stopped run again instead of ending FAILED. */
+  readonly resume?: boolean;
+  /** Finished executions kept, oldest dropped first. Default 100,000. */
+  readonly maxExecutions?: number;
+  /** An export (docs/persistence.md#import-and-export) loaded at start-up. */
+  readonly importDir?: string;
+  /** Where {@link Emulator.close} writes an export of the state first. */
+  readonly exportOnExit?: string;
 }
 
 /** A workflow resource, as REST returns it (docs/api-resources.md#workflow). Timestamps are RFC 3339 UTC. */

@@ -4,8 +4,9 @@
  * 'workflows-emulator'`), it is the JS API of src/index.ts and starts nothing. This file only dispatches; the
  * server lives in src/server.ts and the options in src/cli/config.ts.
  *
- * Exit codes: 0 after SIGINT/SIGTERM or for --help/--version; 2 for a bad option or value (one-line message
- * on stderr); 1 when the server cannot start (e.g. the port is in use).
+ * Exit codes: 0 after SIGINT/SIGTERM or for --help/--version; 2 for a bad option or value, or a data directory
+ * or export that cannot be read (one-line message on stderr); 1 when the server cannot start (e.g. the port
+ * is in use).
  */
 import { parseConfig, USAGE } from './cli/config.ts';
 import { isWildcard } from './api/http-server.ts';
@@ -50,8 +51,8 @@ async function serve(args: readonly string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (!server) process.exit(0);
-    // Exit even if a listener is slow to close.
-    setTimeout(() => process.exit(0), 2000).unref();
+    // Exit even if a listener is slow to close (an export on exit gets longer).
+    setTimeout(() => process.exit(0), config.exportOnExit !== undefined ? 60_000 : 2000).unref();
     server.close().then(
       () => process.exit(0),
       () => process.exit(0),
@@ -71,8 +72,10 @@ async function serve(args: readonly string[]): Promise<void> {
   try {
     server = await startServer(config);
   } catch (e) {
-    process.stderr.write(`workflows-emulator: cannot start: ${(e as Error).message}\n`);
-    process.exit(1);
+    // A data directory or export that cannot be read is bad input, like a bad option (docs/persistence.md#recovery).
+    const bad = (e as Error)?.name === 'DataDirError';
+    process.stderr.write(`workflows-emulator: ${bad ? 'cannot use the data: ' : 'cannot start: '}${(e as Error).message}\n`);
+    process.exit(bad ? 2 : 1);
   }
   if (stopping) {
     await server.close();

@@ -58,6 +58,10 @@ export interface RunningServer {
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
+  // The data directory is read before anything listens: one that cannot be read stops start-up (docs/persistence.md).
+  const stored = config.dataDir !== undefined || config.importDir !== undefined
+    ? (await import('./service/persist/open.ts')).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
+    : undefined;
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer
   // 503 for the instant before the core is ready.
@@ -90,6 +94,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
     ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
     debuggerFor: (execution, requested) => hub.debuggerFor(execution, requested),
+    ...(config.maxExecutions !== undefined ? { maxRetainedExecutions: config.maxExecutions } : {}),
+    ...(stored ? { persistence: stored.attach } : {}),
     ...options.service,
   });
   const reset = async (): Promise<void> => {
@@ -110,6 +116,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let grpc: GrpcServer | undefined;
   let inspector: Inspector | undefined;
   try {
+    await stored?.afterStart();
     grpc = await startGrpcServer(service, { host: config.host, port: config.grpcPort });
     if (config.inspect !== undefined) inspector = await (await import('./debug/inspect.ts')).startInspector(hub, config.host, config.inspect);
     if (config.workflowsDir !== undefined) watcher = await watchDirectory(service, config.workflowsDir, options.watch);
@@ -117,6 +124,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await grpc?.close();
     await inspector?.close();
     await http.close();
+    await stored?.persistence?.close();
     service.close();
     throw e;
   }
@@ -133,6 +141,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     close() {
       closing ??= (async () => {
         watcher?.close();
+        if (config.exportOnExit !== undefined) await exportOnExit(service, config.exportOnExit);
+        // Written before the running executions are cancelled: on disk they stay ACTIVE (docs/persistence.md).
+        await stored?.persistence?.close().catch((e: unknown) => void process.stderr.write(`workflows-emulator: ${(e as Error).message}\n`));
         service.close();
         await Promise.all([grpc?.close(), inspector?.close(), http.close()]);
       })();
@@ -141,6 +152,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 }
 
+/** Writes the export of `--export-on-exit`, saying where on stderr (or why it could not). */
+async function exportOnExit(service: EmulatorControl, directory: string): Promise<void> {
+  try {
+    const r = await service.exportTo(directory);
+    process.stderr.write(`workflows-emulator: exported ${r.workflows} workflow(s) and ${r.executions} execution(s) to ${r.directory}\n`);
+  } catch (e) {
+    process.stderr.write(`workflows-emulator: could not export to ${directory}: ${(e as Error).message}\n`);
+  }
+}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   const out: Partial<T> = {};

@@ -15,6 +15,7 @@ import { recordToFile } from './cli/record.ts';
 import { appendTestCase, testCaseOf } from './service/recording/test-case.ts';
 import { ApiError } from './service/errors.ts';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type {
   Emulator,
   EmulatorOptions,
@@ -50,6 +51,11 @@ function serverOptionsOf(options: EmulatorOptions): Parameters<typeof startServe
     ...(options.compat !== undefined ? { compat: options.compat } : {}),
     ...(options.workflowsDir !== undefined ? { workflowsDir: options.workflowsDir } : {}),
     ...(options.history !== undefined ? { history: options.history } : {}),
+    ...(options.dataDir !== undefined ? { dataDir: resolve(options.dataDir) } : {}),
+    ...(options.resume ? { resume: true } : {}),
+    ...(options.maxExecutions !== undefined ? { maxExecutions: options.maxExecutions } : {}),
+    ...(options.importDir !== undefined ? { importDir: resolve(options.importDir) } : {}),
+    ...(options.exportOnExit !== undefined ? { exportOnExit: resolve(options.exportOnExit) } : {}),
     service: { log: options.onLog ?? (() => {}), ...(options.env ? { env: options.env } : {}) },
     printExecutionEnd: () => {},
   };

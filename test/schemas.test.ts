@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CORPUS, skipWithoutCorpus } from './support/corpus.ts';
+import { TEST_FILE_KEYS } from '../src/service/recording/test-file.ts';
 
 const s = suite('JSON Schemas');
 const REPO = new URL('../', import.meta.url);
@@ -84,6 +85,36 @@ s('known-bad workflows, test files and mock files are invalid (docs/editor.md "J
   for (const [what, text] of BAD_MOCKS) assert.is.not(valid('mocks', text), true, what);
   // A test file's inline mocks are checked by the mock schema.
   assert.is.not(valid('test', 'workflow: w.yaml\nmocks: {http: [{respond: {status: 200}}]}\ncases:\n  - name: x\n'), true);
+});
+
+s('a test file using every key the test command reads is valid: project, location, compat, routine with args, playback (docs/testing.md)', () => {
+  const text = `workflow: w.yaml
+project: shop-prod
+location: europe-west1
+compat: google
+cases:
+  - name: a routine
+    routine: total
+    args: {items: [], tax: 0.2}
+  - name: recorded
+    argument: {id: 1}
+    playback: {times: [1764111111000.5], uuids: [0b0c], callbacks: ["http://localhost:8080/callbacks/abc"]}
+    expect: {result: 1}
+`;
+  assert.is(valid('test', text), true);
+  assert.is.not(valid('test', 'workflow: w.yaml\ncompat: aws\ncases:\n  - name: x\n'), true);
+  assert.is.not(valid('test', 'workflow: w.yaml\ncases:\n  - name: x\n    playback: {clock: [1]}\n'), true);
+});
+
+s('the test file schema declares exactly the keys the test command reads, at every level (docs/testing.md#the-test-command)', () => {
+  const t = schema('test');
+  const item = t.properties.cases.items;
+  const keys = (o: { properties: Record<string, unknown> }): string[] => Object.keys(o.properties).sort();
+  assert.equal(keys(t), [...TEST_FILE_KEYS.file].sort());
+  assert.equal(keys(item), [...TEST_FILE_KEYS.case].sort());
+  assert.equal(keys(item.properties.playback), [...TEST_FILE_KEYS.playback].sort());
+  assert.equal(keys(item.properties.expect), [...TEST_FILE_KEYS.expect].sort());
+  assert.equal(keys(item.properties.callbacks.items), [...TEST_FILE_KEYS.callback].sort());
 });
 
 s('the schemas ship in the package (package.json files)', () => {

@@ -5,7 +5,8 @@
  *
  * | Method and path | Does |
  * |---|---|
- * | `GET /emulator/v1/health` | `{"status": "ok", "version", "clock": "real" or "virtual"}` |
+ * | `GET /emulator/v1/health` | `{"status": "ok", "version", "clock": "real" or "virtual"}`, and with a data directory `"storage": {"dataDir", "bytes"}` (docs/persistence.md) |
+ * | `POST /emulator/v1:export` | `{"directory": DIR}`: writes an export of the state there (docs/persistence.md#import-and-export); answers `{"directory", "workflows", "executions"}` |
  * | `GET /emulator/v1/mocks` | the mocks new executions start with, as JSON `{http, connectors, unmatched}` |
  * | `PUT /emulator/v1/mocks` | replaces them with the body (a mock file's content, JSON or YAML); 400 naming line and column leaves the current ones |
  * | `DELETE /emulator/v1/mocks` | no mocks |
@@ -16,6 +17,7 @@
  * | `DELETE /emulator/v1/coverage` | coverage counts back to zero |
  * | `GET /emulator/v1/{execution name}/calls` | `{"calls": [...]}`: the execution's outbound calls (src/mocks/call-log.ts) |
  * | `POST /emulator/v1/{execution name}:replay` | `{"revision": "latest", "strict": true}` (both optional): a new execution replayed from the recording (src/service/recording/replay.ts); answers it |
+ * | `POST /emulator/v1/{workflow name}:replay` | the body is a saved test file (YAML or JSON; `?case=NAME` picks its case): a new execution of the current revision from that recording (src/service/recording/replay.ts `savedCasePlan`); answers it; 400 with `test file:line:col` for a malformed one |
  * | `GET /emulator/v1/{execution name}:testCase` | the execution as a `*.test.yaml` file (src/service/recording/test-case.ts); `?workflow=PATH` names the workflow file (default `{workflow ID}.yaml`) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -50,10 +52,14 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
   const method = req.method ?? 'GET';
   const rest = path.slice(CONTROL_PREFIX.length);
   const virtual = 'advance' in service.clock ? (service.clock as VirtualTime) : undefined;
+  if (path === '/emulator/v1:export') {
+    if (method !== 'POST') throw ApiError.notFound(`${method} is not served on ${path}`);
+    return exportState(service, req, res);
+  }
   switch (rest) {
     case 'health':
       if (method !== 'GET') break;
-      return sendJson(res, 200, { status: 'ok', version: VERSION, clock: virtual ? 'virtual' : 'real' });
+      return sendJson(res, 200, health(service, virtual));
     case 'mocks':
       if (method === 'GET') return sendJson(res, 200, service.mocks().content);
       if (method === 'DELETE') {
@@ -121,6 +127,9 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
       if (t?.[3] === 'testCase' && method === 'GET') return sendTestCase(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
       if (t?.[3] === 'replay' && method === 'POST') return replay(service, req, res, decodeSegment(t[1]!), decodeSegment(t[2]!));
       if (t) break;
+      const w = /^projects\/[^/]+\/locations\/[^/]+\/workflows\/([^/]+):replay$/.exec(rest);
+      if (w && method === 'POST') return replaySavedCase(service, req, res, decodeSegment(w[1]!));
+      if (w) break;
       throw ApiError.notFound(`no such control API path: ${method} ${path} (see docs/rest-api.md#the-control-api)`);
     }
   }
@@ -155,6 +164,48 @@ function replay(service: ServiceCore, req: IncomingMessage, res: ServerResponse,
     if (revision !== undefined && revision !== 'latest') throw ApiError.invalidArgument('revision must be "latest" (or absent: the revision the execution ran)');
     if (strict !== undefined && typeof strict !== 'boolean') throw ApiError.invalidArgument('strict must be true or false');
     sendJson(res, 200, service.replayExecution(workflowId, executionId, { latest: revision === 'latest', strict: strict === true }));
+  });
+}
+
+/** `{workflow}:replay`: the body is a saved test file; `?case=NAME` names its case. Answers the new execution. */
+function replaySavedCase(service: ServiceCore, req: IncomingMessage, res: ServerResponse, workflowId: string): Promise<void> {
+  return readBody(req).then((raw) => {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      throw ApiError.invalidArgument('the body is not UTF-8 text: send the test file (YAML or JSON) as it was saved');
+    }
+    if (text.trim() === '') throw ApiError.invalidArgument('the body is empty: send a saved test file (YAML or JSON), as :testCase or "Save as test…" give it');
+    const caseName = new URL(req.url ?? '/', 'http://localhost').searchParams.get('case') ?? undefined;
+    sendJson(res, 200, service.replaySavedCase(workflowId, text, caseName));
+  });
+}
+
+/** The health answer: status, version, clock, and the data directory's size when there is one. */
+function health(service: EmulatorControl, virtual: VirtualTime | undefined): unknown {
+  const storage = service.storage();
+  return { status: 'ok', version: VERSION, clock: virtual ? 'virtual' : 'real', ...(storage ? { storage } : {}) };
+}
+
+/** `:export`: reads `{"directory": DIR}` and writes an export there (docs/persistence.md#import-and-export). */
+function exportState(service: EmulatorControl, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return readBody(req, 64 * 1024).then(async (raw) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+    } catch {
+      throw ApiError.invalidArgument('the body is not JSON: expected {"directory": "/path/to/export"}');
+    }
+    const directory = (body as { directory?: unknown } | null)?.directory;
+    if (typeof directory !== 'string' || directory.trim() === '') throw ApiError.invalidArgument('directory must be a path: {"directory": "/path/to/export"}');
+    let summary;
+    try {
+      summary = await service.exportTo(directory);
+    } catch (e) {
+      throw new ApiError('FAILED_PRECONDITION', (e as Error).message);
+    }
+    sendJson(res, 200, summary);
   });
 }
 

@@ -64,7 +64,7 @@ function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
       // Paging, filter and order_by as on REST (service/lists/list-page.ts).
       async listWorkflows(request) {
         checkParent(request.parent);
-        const page = listPage(core.listWorkflows(), request, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name);
+        const page = await listPage(core.listWorkflows(), request, WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name);
         return create(ListWorkflowsResponseSchema, {
           workflows: page.items.map(workflowToMessage),
           nextPageToken: page.nextPageToken,
@@ -110,7 +110,7 @@ function workflowsRpcs(core: ServiceCore): ServiceRpcs<typeof Workflows> {
       // Newest first, 20 a page (at most 100), as on REST's :listRevisions.
       async listWorkflowRevisions(request) {
         const id = workflowId(request.name);
-        const page = listPage(core.listWorkflowRevisions(id), request, {}, REVISION_PAGE_SIZES, (w) => w.revisionId);
+        const page = await listPage(core.listWorkflowRevisions(id), request, {}, REVISION_PAGE_SIZES, (w) => w.revisionId);
         return create(ListWorkflowRevisionsResponseSchema, {
           workflows: page.items.map(workflowToMessage),
           nextPageToken: page.nextPageToken,
@@ -148,7 +148,7 @@ function executionsRpcs(core: ServiceCore): ServiceRpcs<typeof Executions> {
       async listExecutions(request) {
         const id = workflowId(request.parent);
         const sizes = executionPageSizes(request.view === ExecutionView.BASIC ? 'BASIC' : 'FULL');
-        const page = listPage(core.listExecutions(id), request, EXECUTION_FIELDS, sizes, (e) => e.name);
+        const page = await listPage(core.listExecutions(id), request, EXECUTION_FIELDS, sizes, (e) => e.name);
         const executions = page.items.map((e) => viewOf(e, request.view));
         return create(ListExecutionsResponseSchema, { executions, nextPageToken: page.nextPageToken });
       },
@@ -194,5 +194,24 @@ function operationsRpcs(core: ServiceCore): ServiceRpcs<typeof Operations> {
 
 /** Every service the gRPC API serves over `core`, in the order they are routed. */
 export function allRpcs(core: ServiceCore): ServiceRpcs[] {
-  return [workflowsRpcs(core), executionsRpcs(core), operationsRpcs(core)] as ServiceRpcs[];
+  const all = [workflowsRpcs(core), executionsRpcs(core), operationsRpcs(core)] as ServiceRpcs[];
+  return core.whenDurable ? all.map((s) => ({ service: s.service, rpcs: durableWrites(core, s.rpcs) })) : all;
+}
+
+/**
+ * With a data directory (docs/persistence.md#the-journal): the RPCs that change state answer only once the
+ * change is on disk (or fail UNAVAILABLE when the disk refuses it).
+ */
+function durableWrites(core: ServiceCore, rpcs: Rpcs<DescService>): Rpcs<DescService> {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(rpcs) as [string, (r: unknown) => Promise<unknown>][]) {
+    out[name] = /^(create|update|delete|cancel)/.test(name)
+      ? async (request: unknown) => {
+          const answer = await fn(request);
+          await core.whenDurable?.();
+          return answer;
+        }
+      : fn;
+  }
+  return out as Rpcs<DescService>;
 }

@@ -65,16 +65,75 @@ const jsonCache = new WeakMap<object, string>();
  * (frozen objects) are serialized once. Returns undefined (answered).
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown): undefined {
-  let text: string;
-  if (body !== null && typeof body === 'object' && Object.isFrozen(body)) {
-    let cached = jsonCache.get(body);
-    if (cached === undefined) jsonCache.set(body, (cached = JSON.stringify(body)));
-    text = cached;
-  } else text = JSON.stringify(body);
+  return sendJsonText(res, status, jsonText(body));
+}
+
+/** Answers with `text`, JSON already serialized, as {@link sendJson} does. Returns undefined (answered). */
+function sendJsonText(res: ServerResponse, status: number, text: string): undefined {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text), [NOSNIFF]: 'nosniff' });
   res.end(text);
   return undefined;
 }
+
+/** `JSON.stringify(value)`, cached by identity for a frozen object (a resource: replaced, never changed). */
+export function jsonText(value: unknown): string {
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return JSON.stringify(value);
+  let cached = jsonCache.get(value);
+  if (cached === undefined) jsonCache.set(value, (cached = JSON.stringify(value)));
+  return cached;
+}
+
+/**
+ * Answers 200 with one page of a list method, `{"<key>": [<items>], "nextPageToken": "<token>"}` (the token
+ * only when not empty): the same bytes as {@link sendJson} of that object, made from each item's own JSON
+ * text (`itemJson`, {@link jsonText} by default, so a resource listed again is not serialized again: Google's
+ * list methods answer up to 100 full executions a page). Returns undefined (answered).
+ */
+export function sendJsonPage<T>(res: ServerResponse, key: string, items: readonly T[], nextPageToken: string | undefined, itemJson: (item: T) => string = jsonText): undefined {
+  return sendJsonText(res, 200, lastPage.text(key, items, nextPageToken ?? '', itemJson as (item: unknown) => string));
+}
+
+/**
+ * The text of the last page answered, kept while a client polls the same page: the same key, token,
+ * serializer and items (compared by identity, and all frozen when the text was made, so none has changed since) give the
+ * same text without serializing or joining anything again.
+ */
+class PageText {
+  #key = '';
+  #token = '';
+  #items: readonly unknown[] = [];
+  #frozen = false;
+  #itemJson: ((item: unknown) => string) | undefined;
+  #text = '';
+
+  text(key: string, items: readonly unknown[], token: string, itemJson: (item: unknown) => string): string {
+    if (this.#frozen && itemJson === this.#itemJson && key === this.#key && token === this.#token && sameItems(items, this.#items)) return this.#text;
+    const texts = new Array<string>(items.length);
+    let frozen = true;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      texts[i] = itemJson(item);
+      if (frozen && !(item !== null && typeof item === 'object' && Object.isFrozen(item))) frozen = false;
+    }
+    const tail = token ? `],"nextPageToken":${JSON.stringify(token)}}` : ']}';
+    this.#key = key;
+    this.#token = token;
+    this.#items = items.slice();
+    this.#frozen = frozen;
+    this.#itemJson = itemJson;
+    this.#text = `{${JSON.stringify(key)}:[` + texts.join(',') + tail;
+    return this.#text;
+  }
+}
+
+/** True when `a` and `b` hold the same items, by identity. */
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const lastPage = new PageText();
 
 /**
  * Answers with Google's error JSON; anything that is not an ApiError is a 500 INTERNAL (and logged with its

@@ -17,13 +17,14 @@ import {
   EXECUTION_FIELDS,
   executionPageSizes,
   listPage,
+  withPage,
   REVISION_PAGE_SIZES,
   WORKFLOW_FIELDS,
   WORKFLOW_PAGE_SIZES,
 } from '../service/lists/list-page.ts';
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName } from '../service/names.ts';
-import { decodeSegment, drain, readJsonBody, sendJson } from './http-json.ts';
+import { decodeSegment, drain, readJsonBody, sendJson, sendJsonPage } from './http-json.ts';
 
 /**
  * One method's plain REST answer, given the IDs after the location in the resource name of the route's path
@@ -37,9 +38,10 @@ function decoded(ids: readonly string[]): string[] {
   return ids.map(decodeSegment);
 }
 
-/** A page of a list answer under `key`, with nextPageToken when there is one. */
-function pageBody<T>(key: string, page: { items: T[]; nextPageToken?: string }): Record<string, unknown> {
-  return { [key]: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+
+/** Answers one page of a list under `key`, with nextPageToken when there is one. */
+function sendPage<T>(res: ServerResponse, key: string, page: { items: readonly T[]; nextPageToken?: string }): undefined {
+  return sendJsonPage(res, key, page.items, page.nextPageToken);
 }
 
 /** The workflow fields of a create or update body, by JSON or proto name. @throws ApiError INVALID_ARGUMENT */
@@ -124,7 +126,7 @@ const createExecution: PlainAnswer = (service, req, res, ids) => {
 /** Plain REST's answer of every method that has one, by route name (rest-routes.ts); the others are Google's REST transport's. */
 export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
   ListWorkflows: (service, _req, res, _ids, query) =>
-    sendJson(res, 200, pageBody('workflows', listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name))),
+    withPage(listPage(service.listWorkflows(), listQuery(query), WORKFLOW_FIELDS, WORKFLOW_PAGE_SIZES, (w) => w.name), (page) => sendPage(res, 'workflows', page)),
   CreateWorkflow: createWorkflow,
   GetWorkflow: (service, _req, res, ids, query) => {
     const params = new URLSearchParams(query);
@@ -136,13 +138,14 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
   // Google's workflows.listRevisions: newest first, 20 a page.
   ListWorkflowRevisions: (service, _req, res, ids, query) => {
     const revisions = service.listWorkflowRevisions(decodeSegment(ids[0]!));
-    return sendJson(res, 200, pageBody('workflows', listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId)));
+    return withPage(listPage(revisions, listQuery(query), {}, REVISION_PAGE_SIZES, (w) => w.revisionId), (page) => sendPage(res, 'workflows', page));
   },
   ListExecutions: (service, _req, res, ids, query) => {
-    const basic = executionViewIsBasic(query);
+    const request = listQuery(query);
+    const basic = viewIsBasic(request.view);
     const executions = service.listExecutions(decodeSegment(ids[0]!));
-    const page = listPage(executions, listQuery(query), EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
-    return sendJson(res, 200, pageBody('executions', basic ? { ...page, items: page.items.map(basicExecution) } : page));
+    const page = listPage(executions, request, EXECUTION_FIELDS, executionPageSizes(basic ? 'BASIC' : 'FULL'), (e) => e.name);
+    return withPage(page, (p) => sendPage(res, 'executions', basic ? { ...p, items: p.items.map(basicExecution) } : p));
   },
   CreateExecution: createExecution,
   GetExecution: (service, _req, res, ids, query) => {
@@ -228,23 +231,37 @@ function listQuery(query: string): StepEntryListRequest {
  * EXECUTION_VIEW_UNSPECIFIED) is FULL on get and list alike, as on gRPC here. Anything else is a 400.
  */
 function executionViewIsBasic(query: string): boolean {
-  if (query === '') return false;
-  const view = new URLSearchParams(query).get('view');
-  if (view === null || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
+  return query !== '' && viewIsBasic(new URLSearchParams(query).get('view') ?? undefined);
+}
+
+/** {@link executionViewIsBasic} of the `view` parameter's value. @throws ApiError INVALID_ARGUMENT */
+function viewIsBasic(view: string | undefined): boolean {
+  if (view === undefined || view === '' || view === 'FULL' || view === 'EXECUTION_VIEW_UNSPECIFIED') return false;
   if (view === 'BASIC') return true;
   throw ApiError.invalidArgument(`invalid view "${view}": use BASIC or FULL`);
 }
 
-/** Google's BASIC view of an execution: name, startTime, endTime, duration, state and workflowRevisionId. */
+/** The BASIC views made so far, by execution resource (resources are replaced on change, never changed). */
+const basicViews = new WeakMap<Execution, Partial<Execution>>();
+
+/**
+ * Google's BASIC view of an execution: name, startTime, endTime, duration, state and workflowRevisionId.
+ * Frozen and made once per resource, so its JSON text is cached as the resource's is (http-json.ts).
+ */
 function basicExecution(e: Execution): Partial<Execution> {
-  return {
-    name: e.name,
-    startTime: e.startTime,
-    ...(e.endTime !== undefined ? { endTime: e.endTime } : {}),
-    ...(e.duration !== undefined ? { duration: e.duration } : {}),
-    state: e.state,
-    workflowRevisionId: e.workflowRevisionId,
-  };
+  let view = basicViews.get(e);
+  if (view === undefined) {
+    view = Object.freeze({
+      name: e.name,
+      startTime: e.startTime,
+      ...(e.endTime !== undefined ? { endTime: e.endTime } : {}),
+      ...(e.duration !== undefined ? { duration: e.duration } : {}),
+      state: e.state,
+      workflowRevisionId: e.workflowRevisionId,
+    });
+    if (Object.isFrozen(e)) basicViews.set(e, view);
+  }
+  return view;
 }
 
 // Operations: update and delete answer with an operation already done, its `response` typed as Google's

@@ -139,11 +139,36 @@ const ALL: readonly Route[] = [
 const BY_METHOD = new Map<string, Route[]>();
 for (const r of ALL) BY_METHOD.set(r.httpMethod, [...(BY_METHOD.get(r.httpMethod) ?? []), r]);
 
+/** Most paths {@link matchRoute} remembers per method; past it, it starts over (any path may be asked for). */
+const MATCH_CACHE_SIZE = 512;
+
+/** The answers of {@link matchRoute} so far, by method and path (null: no route serves the path). */
+const matched = new Map<string, Map<string, RouteMatch | 'other-method' | null>>();
+
 /**
  * The route of `httpMethod` (upper case) and URL `path` (no query), with its segments; `'other-method'`
- * when the path is served for other methods only, undefined when no route serves the path.
+ * when the path is served for other methods only, undefined when no route serves the path. The answer is a
+ * function of the two (the table is fixed), so the last {@link MATCH_CACHE_SIZE} paths of each method are
+ * remembered: a client polling an execution has its path matched once. A match is shared: read it, never
+ * change it.
  */
 export function matchRoute(httpMethod: string, path: string): RouteMatch | 'other-method' | undefined {
+  let cache = matched.get(httpMethod);
+  if (cache === undefined) {
+    if (!BY_METHOD.has(httpMethod)) return matchPath(httpMethod, path);
+    matched.set(httpMethod, (cache = new Map()));
+  }
+  let match = cache.get(path);
+  if (match === undefined) {
+    match = matchPath(httpMethod, path) ?? null;
+    if (cache.size >= MATCH_CACHE_SIZE) cache.clear();
+    cache.set(path, match);
+  }
+  return match ?? undefined;
+}
+
+/** {@link matchRoute} without the cache: the route table read in order. */
+export function matchPath(httpMethod: string, path: string): RouteMatch | 'other-method' | undefined {
   const segs = path.split('/');
   for (const r of BY_METHOD.get(httpMethod) ?? []) {
     const segments = matchSegments(r, segs);

@@ -42,9 +42,13 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
   const guard = createBrowserGuard(guardOptions);
   const connect = connectServer(service);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
+  const durable = service.whenDurable !== undefined;
 
   return (req, res) => {
     try {
+      // The Connect protocol's RPCs wait for the disk themselves (src/api/grpc-services.ts).
+      const changes = (req.method !== 'GET' && req.method !== 'HEAD' && !req.url?.startsWith('/google.')) || req.url?.startsWith('/callbacks/');
+      if (durable && changes) answerWhenDurable(service, res);
       const rawUrl = req.url ?? '/';
       const q = rawUrl.indexOf('?');
       const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -92,6 +96,48 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
       sendError(res, e);
     }
   };
+}
+
+/**
+ * Holds the answer `res` is given until every change made so far is on disk (docs/persistence.md#the-journal):
+ * an acknowledged write is never lost. When the disk refuses the write, the answer is a 503 UNAVAILABLE instead
+ * (or, for an answer already streaming, the connection is closed without its end).
+ */
+function answerWhenDurable(service: ServiceCore, res: ServerResponse): void {
+  const { writeHead, write, end } = res;
+  let head: unknown[] | undefined;
+  const flushHead = (): void => {
+    res.writeHead = writeHead;
+    res.write = write;
+    if (head) (writeHead as (...a: unknown[]) => unknown).apply(res, head);
+    head = undefined;
+  };
+  res.writeHead = ((...args: unknown[]) => {
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  // A body written in parts goes out as it comes; only its end waits.
+  res.write = ((...args: unknown[]) => {
+    flushHead();
+    return (write as (...a: unknown[]) => boolean).apply(res, args);
+  }) as typeof res.write;
+  res.end = ((...args: unknown[]) => {
+    res.end = end;
+    const send = (): void => {
+      flushHead();
+      (end as (...a: unknown[]) => unknown).apply(res, args);
+    };
+    const wait = service.whenDurable?.();
+    if (wait === undefined) send();
+    else
+      wait.then(send, (e: unknown) => {
+        res.writeHead = writeHead;
+        res.write = write;
+        if (res.headersSent) res.destroy();
+        else sendError(res, e);
+      });
+    return res;
+  }) as typeof res.end;
 }
 
 /**

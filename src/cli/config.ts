@@ -19,6 +19,11 @@
  * | HISTORY       | `--history`       | basic       |
  * | VERBOSE       | `--verbose`       | (off)       |
  * | COMPAT        | `--compat`        | (spec)      |
+ * | DATA_DIR      | `--data-dir`      | (none)      |
+ * | RESUME        | `--resume`        | (off)       |
+ * | MAX_EXECUTIONS| `--max-executions`| 100000      |
+ * | IMPORT        | `--import`        | (none)      |
+ * | EXPORT_ON_EXIT| `--export-on-exit`| (none)      |
  *
  * ALLOW_ORIGIN and ALLOWED_HOSTS are lists: the flag may be repeated, the variable holds comma-separated values.
  */
@@ -65,6 +70,16 @@ export interface ServerConfig {
    * undefined: no debugger. 0 picks a free port.
    */
   readonly inspect?: number;
+  /** Absolute path of the data directory state is kept in across restarts (docs/persistence.md); undefined: memory only. */
+  readonly dataDir?: string;
+  /** Run executions that were ACTIVE when the emulator stopped again, instead of failing them (docs/persistence.md). */
+  readonly resume?: boolean;
+  /** Finished executions kept, oldest dropped first (docs/limits.md "Executions"); default 100,000. */
+  readonly maxExecutions?: number;
+  /** Absolute path of an export to load at start-up (docs/persistence.md#import-and-export). */
+  readonly importDir?: string;
+  /** Absolute path to write an export to on SIGINT/SIGTERM (docs/persistence.md#import-and-export). */
+  readonly exportOnExit?: string;
 }
 
 /** The port of `--inspect` given without one (docs/debugging.md). */
@@ -112,6 +127,13 @@ Options (each overrides its environment variable):
   --verbose             print a line when any execution ends, not only when one fails (VERBOSE=1)
   --mocks <file>        mock file (YAML or JSON) for http.* and connector calls (MOCKS)
   --clock <mode>        real (default) or virtual: sleeps, backoffs and delays take no time (CLOCK)
+  --data-dir <dir>      keep workflows, executions, calls, logs and callbacks in this directory across
+                        restarts (DATA_DIR; docs/persistence.md); default: in memory only
+  --resume              with --data-dir: run executions that were ACTIVE when the emulator stopped again,
+                        instead of ending them FAILED (RESUME=1)
+  --max-executions <n>  finished executions kept, oldest dropped first (MAX_EXECUTIONS, default 100000)
+  --import <dir>        load an export (workflows, executions) at start-up (IMPORT)
+  --export-on-exit <dir> write an export of the state on SIGINT/SIGTERM (EXPORT_ON_EXIT)
   --inspect[=<port>]    accept debuggers (Debug Adapter Protocol over TCP, default port 8789) that attach
                         to executions by workflow or by execution (INSPECT; docs/debugging.md)
   --help                print this help
@@ -135,6 +157,11 @@ const FLAGS = {
   '--mocks': 'MOCKS',
   '--clock': 'CLOCK',
   '--inspect': 'INSPECT',
+  '--data-dir': 'DATA_DIR',
+  '--resume': 'RESUME',
+  '--max-executions': 'MAX_EXECUTIONS',
+  '--import': 'IMPORT',
+  '--export-on-exit': 'EXPORT_ON_EXIT',
 } as const;
 type Flag = keyof typeof FLAGS;
 /** Flags that may be repeated, with their variable (comma-separated values). */
@@ -151,10 +178,11 @@ export function argvTokens(argv: readonly string[], extra: Readonly<Record<strin
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
     verbose: { type: 'boolean' },
+    resume: { type: 'boolean' },
     ...extra,
   };
   for (const flag of [...Object.keys(FLAGS), ...Object.keys(LIST_FLAGS)]) {
-    if (flag !== '--verbose' && flag !== '--inspect') options[flag.slice(2)] = { type: 'string' };
+    if (flag !== '--verbose' && flag !== '--inspect' && flag !== '--resume') options[flag.slice(2)] = { type: 'string' };
   }
   return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
 }
@@ -169,7 +197,7 @@ export function parseConfig(argv: readonly string[], env: Readonly<Record<string
     const read = readSettings(argv, env);
     if ('kind' in read) return read;
     checkLists(read.lists);
-    return { kind: 'config', config: { ...placeOf(read.values), ...behaviourOf(read.values), ...listsOf(read.lists) } };
+    return { kind: 'config', config: { ...placeOf(read.values), ...behaviourOf(read.values), ...listsOf(read.lists), ...storageOf(read.values) } };
   } catch (e) {
     if (e instanceof ConfigProblem) return { kind: 'error', message: e.message };
     throw e;
@@ -208,7 +236,7 @@ function readSettings(
       problem(`unknown option "${token.rawName}${token.inlineValue ? `=${token.value}` : ''}" (see --help)`);
     }
     let value = token.value;
-    if (value === undefined && flag === '--verbose') value = '1';
+    if (value === undefined && (flag === '--verbose' || flag === '--resume')) value = '1';
     if (value === undefined && flag === '--inspect') value = String(DEFAULT_INSPECT_PORT);
     // `--port --host x`: a flag never takes the next flag as its value.
     if (value === undefined || (!token.inlineValue && value.startsWith('--'))) problem(`option ${flag} needs a value`);
@@ -292,6 +320,37 @@ function behaviourOf(values: Map<string, string>): Pick<ServerConfig, 'compat' |
     ...(mocks !== undefined ? { mocks } : {}),
     ...(inspect !== undefined ? { inspect } : {}),
   };
+}
+
+/** Where state is kept and read (docs/persistence.md): the data directory, --resume, the bound on executions, import and export. */
+function storageOf(values: Map<string, string>): Pick<ServerConfig, 'dataDir' | 'resume' | 'maxExecutions' | 'importDir' | 'exportOnExit'> {
+  const out: { -readonly [K in 'dataDir' | 'resume' | 'maxExecutions' | 'importDir' | 'exportOnExit']?: ServerConfig[K] } = {};
+  const dataDir = values.get('--data-dir');
+  if (dataDir !== undefined) out.dataDir = resolve(dataDir);
+  const resumeText = (values.get('--resume') ?? '0').toLowerCase();
+  if (!['0', '1', 'true', 'false', ''].includes(resumeText)) problem(`invalid --resume / RESUME: "${resumeText}" (1 or 0)`);
+  if (resumeText === '1' || resumeText === 'true') out.resume = true;
+  const max = values.get('--max-executions');
+  if (max !== undefined) {
+    if (!/^\d{1,9}$/.test(max.trim()) || Number(max) < 1) problem(`invalid --max-executions / MAX_EXECUTIONS: "${max}" (a whole number of 1 or more)`);
+    out.maxExecutions = Number(max);
+  }
+  const importDir = values.get('--import');
+  if (importDir !== undefined) {
+    out.importDir = resolve(importDir);
+    if (!existsDir(out.importDir)) problem(`import directory (--import / IMPORT) is not a directory: ${importDir}`);
+  }
+  const exportDir = values.get('--export-on-exit');
+  if (exportDir !== undefined) out.exportOnExit = resolve(exportDir);
+  return out;
+}
+
+function existsDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The workflows directory, resolved; undefined when not given. */

@@ -23,9 +23,10 @@ import type { CaseOutcome } from './test-command/expectations.ts';
 import type { HistoryEntry } from '../service/history/step-ring.ts';
 import { callRecordValue } from '../mocks/call-log.ts';
 import type { MockSet } from '../mocks/mock-file.ts';
-import type { CallbackDelivery } from './test-command/test-file.ts';
+import type { CallbackDelivery } from '../service/recording/test-file.ts';
 import type { Compat } from '../lang/compat.ts';
 import type { PlaybackValues } from '../service/recording/recording.ts';
+import type { RoutineEntry } from '../engine/run.ts';
 
 /** The project and location a case runs in unless its file sets them: the server's defaults (docs/cli.md). */
 export const DEFAULT_PROJECT = 'my-project';
@@ -38,6 +39,8 @@ export interface IsolatedRun {
   /** The workflow's revision ID (CLOUD_WORKFLOW_REVISION_ID). */
   readonly revisionId: string;
   readonly argument?: Value;
+  /** The routine the execution starts in instead of `main`, with its named parameters (a case's `routine`). */
+  readonly entry?: RoutineEntry;
   readonly env: Readonly<Record<string, string>>;
   /** The case's mocks (the file's with the case's laid over them). */
   readonly mocks: MockSet;
@@ -98,7 +101,7 @@ export async function runIsolated(r: IsolatedRun): Promise<IsolatedOutcome> {
   });
   const timer = setTimeout(() => abort.abort(new Error(`the case did not end within ${r.timeoutSec} s of wall time (timeout)`)), r.timeoutSec * 1000);
   try {
-    const outcome = await runToOutcome(r.definition, r.argument, deps, abort.signal);
+    const outcome = await runToOutcome(r.definition, r.argument, deps, abort.signal, r.entry);
     if (abort.signal.aborted) throw abort.signal.reason;
     const steps = history!.entries().filter((e) => !INNER_STEP_TYPES.has(e.stepType)).map((e) => e.step);
     const seen = { steps, calls: record(), logs, callbacksCreated: callbacks.created() };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseJson, toJson } from '../lang/json.ts';
 import { fromJs, type Value } from '../lang/value.ts';
 import { mocksFromData, NO_MOCKS, parseMocks, type MockSet } from '../mocks/mock-file.ts';
-import { DEFAULT_CASE_TIMEOUT_SEC, type CallbackDelivery } from './test-command/test-file.ts';
+import { DEFAULT_CASE_TIMEOUT_SEC, type CallbackDelivery } from '../service/recording/test-file.ts';
 import { runIsolated } from './run-isolated.ts';
 import { revisionId } from '../service/names.ts';
 import { compileWorkflowFile, workflowIdOfFile } from './workflow-file.ts';

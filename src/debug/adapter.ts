@@ -10,6 +10,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { WorkflowError } from '../lang/errors.ts';
 import { isList, isMap, typeName, type Value } from '../lang/value.ts';
 import type { GatedStep } from '../engine/hooks.ts';
+import { itemOf, keyOf, replaced, typeChecked } from './set-variable.ts';
 import { display, errorMessage, shown, type DebugSession, type DebugThread, type EntryNode, type SessionEvents } from './session.ts';
 
 /** An execution a client debugs: its debugger, its source, and how it ends. */
@@ -269,12 +270,18 @@ export class WorkflowDebugAdapter extends DapSession {
     const ref = this.vars.get(Number(args.variablesReference));
     if (!ref) return this.fail(response, `no variables ${args.variablesReference}`);
     void this.settle(response, async () => {
-      const value = await ref.step.evaluate(String(args.value));
-      if (ref.root === undefined) ref.step.setVariable(String(args.name), value);
-      else {
+      const name = String(args.name);
+      const given = await ref.step.evaluate(String(args.value));
+      let value: Value;
+      if (ref.root === undefined) {
+        value = typeChecked(name, ref.step.scopes().find((s) => s.has(name))?.get(name), given);
+        ref.step.setVariable(name, value);
+      } else {
         const current = ref.step.scopes().find((s) => s.has(ref.root!))?.get(ref.root);
         if (current === undefined) throw new Error(`variable ${ref.root} is gone`);
-        ref.step.setVariable(ref.root, replaced(current, [...ref.path, keyOf(ref.value, String(args.name))], value));
+        const key = keyOf(ref.value, name);
+        value = typeChecked(`${ref.root}${[...ref.path, key].map((k) => `[${JSON.stringify(k)}]`).join('')}`, itemOf(ref.value, key), given);
+        ref.step.setVariable(ref.root, replaced(current, [...ref.path, key], value));
       }
       response.body = { value: shown(value), type: typeName(value), variablesReference: 0 };
     });
@@ -412,27 +419,4 @@ export class WorkflowDebugAdapter extends DapSession {
 
 function refuse(what: string): Promise<never> {
   return Promise.reject(new Error(`this debugger does not ${what}`));
-}
-
-
-/** The key of item `name` of a map or list: the map key, or the list index. */
-function keyOf(container: ReadonlyMap<string, Value> | Value, name: string): string | number {
-  return isList(container as Value) ? Number(name) : name;
-}
-
-/** `v` with the item at `path` replaced by `value` (maps and lists copied on the way down). */
-function replaced(v: Value, path: readonly (string | number)[], value: Value): Value {
-  if (path.length === 0) return value;
-  const [k, ...rest] = path;
-  if (isMap(v) && typeof k === 'string') {
-    const m = new Map(v);
-    m.set(k, replaced(v.get(k) ?? null, rest, value));
-    return m;
-  }
-  if (isList(v) && typeof k === 'number' && k >= 0 && k < v.length) {
-    const l = [...v];
-    l[k] = replaced(v[k]!, rest, value);
-    return l;
-  }
-  throw new Error(`no item ${JSON.stringify(k)} to set`);
 }

@@ -89,12 +89,13 @@ export function unsupportedCallError(name: string): WorkflowError {
 }
 
 /**
- * Binds a `call` step's named `args` to a subworkflow's params, filling defaults.
+ * Binds a `call` step's named `args` to a subworkflow's params, filling defaults (also the named parameters of
+ * a test case that calls one routine directly: docs/testing.md#calling-one-subworkflow).
  * @throws WorkflowError tagged TypeError naming the subworkflow and the argument for an unknown or a missing
  *   required argument.
  * @internal
  */
-function bindSubworkflowNamed(wf: WorkflowDef, args: WMap | undefined): Value[] {
+export function bindSubworkflowNamed(wf: WorkflowDef, args: WMap | undefined): Value[] {
   if (args) {
     for (const k of args.keys()) {
       if (!wf.params.some((p) => p.name === k)) {

@@ -4,7 +4,8 @@
  */
 import { WorkflowError } from '../lang/errors.ts';
 import type { Definition } from '../lang/definition/ast.ts';
-import { sizeOf, type Value } from '../lang/value.ts';
+import { sizeOf, type Value, type WMap } from '../lang/value.ts';
+import { bindSubworkflowNamed } from './calls.ts';
 import { ENGINE } from './interpreter.ts';
 import { MAX_MEMORY_BYTES } from '../lang/language-limits.ts';
 import { Execution, Frame, Scope } from './scope.ts';
@@ -27,20 +28,27 @@ import type { ExecutionDeps } from './types.ts';
  * wait), and no further step runs.
  *
  * Runs synchronously until a step waits: a workflow that never waits has finished when this returns.
+ *
+ * With `entry`, the execution starts in that routine instead of `main`, its parameters bound by name from
+ * `entry.args` as a `call` step binds them (defaults filled; an unknown or missing one is a TypeError), and
+ * `argument` is not read: a test case that unit-tests one subworkflow (docs/testing.md#calling-one-subworkflow).
+ * @throws Error (synchronously) when `entry.routine` is not a workflow of the definition; callers check it.
  */
 export function runExecution(
   definition: Definition,
   argument: Value | undefined,
   deps: ExecutionDeps,
   signal: AbortSignal,
+  entry?: RoutineEntry,
 ): Promise<Value> {
   if (signal.aborted) return Promise.reject(signal.reason);
   const exec = new Execution(definition, deps, ENGINE);
-  const main = definition.main;
+  const main = entry ? definition.workflows.get(entry.routine) : definition.main;
+  if (!main) throw new Error(`no routine named ${JSON.stringify(entry!.routine)} in the definition`);
   const scope = new Scope(undefined, new Frame(exec, signal, 0, 0, main.name, '', undefined));
-  const args = main.params.length > 0 ? [argument ?? null] : [];
   let r: Value | Promise<Value>;
   try {
+    const args = entry ? bindSubworkflowNamed(main, entry.args) : main.params.length > 0 ? [argument ?? null] : [];
     r = ENGINE.runBody(main, scope, args);
   } catch (e) {
     return Promise.reject(settleError(e, signal, main.name));
@@ -58,6 +66,14 @@ export function runExecution(
   } catch (e) {
     return Promise.reject(e);
   }
+}
+
+/** Where an execution starts when not in `main`: a routine of the definition and its named parameters. */
+export interface RoutineEntry {
+  /** The routine's name (a key of `Definition.workflows`). */
+  readonly routine: string;
+  /** Its parameters by name (none: every parameter takes its default). */
+  readonly args?: WMap | undefined;
 }
 
 function checkResult(v: Value, stepName: string): Value {

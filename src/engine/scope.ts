@@ -109,15 +109,55 @@ export class Execution {
     return performance.now() - this.sliceStart >= SLICE_MS;
   }
 
-  /** Resolves to `value` once the event loop has had a turn (pending I/O and timers run), starting a new slice. */
+  /**
+   * Resolves to `value` at this execution's next slice (see {@link waitForSlice}): the event loop has had a
+   * turn (pending I/O and timers run) and every execution that paused before this one has had its slice.
+   */
   pause<T>(value: T): Promise<T> {
     return new Promise((resolve) =>
-      nextTurn(() => {
+      waitForSlice(() => {
         this.sliceStart = performance.now();
         resolve(value);
       }),
     );
   }
+}
+
+/**
+ * Executions waiting for their next slice, oldest first (`slices[sliceHead]` is next). One slice runs per turn
+ * of the event loop, so pending I/O (a request to the API, the UI, a cancel) waits for at most one slice
+ * however many executions compute at once; all of them resuming in the same turn would make it wait for every
+ * one of them (200 executions: about a second).
+ */
+const slices: (() => void)[] = [];
+let sliceHead = 0;
+let sliceTurnPending = false;
+
+/** Runs `resume` at a later turn of the event loop, after every slice queued before it. */
+function waitForSlice(resume: () => void): void {
+  slices.push(resume);
+  if (!sliceTurnPending) {
+    sliceTurnPending = true;
+    nextTurn(nextSlice);
+  }
+}
+
+/** Starts the oldest waiting slice (its execution runs once this returns) and, if more wait, the next turn. */
+function nextSlice(): void {
+  const resume = slices[sliceHead]!;
+  slices[sliceHead++] = undefined as unknown as () => void;
+  if (sliceHead === slices.length) {
+    slices.length = 0;
+    sliceHead = 0;
+    sliceTurnPending = false;
+  } else {
+    if (sliceHead > 1024 && sliceHead * 2 > slices.length) {
+      slices.splice(0, sliceHead);
+      sliceHead = 0;
+    }
+    nextTurn(nextSlice);
+  }
+  resume();
 }
 
 /**
@@ -193,17 +233,21 @@ export class Scope implements Env {
   }
 
   lookup(name: string): Value | undefined {
+    const v = this.peek(name);
+    // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
+    if (typeof v === 'object' && v === this.exec.owned) {
+      this.exec.owned = undefined;
+      this.exec.ownedInner = undefined;
+    }
+    return v;
+  }
+
+  /** A read that keeps no list or map of the value (Env.peek): the variable's sole hold stays. */
+  peek(name: string): Value | undefined {
     let s: Scope | undefined = this;
     do {
       const v = s.vars.get(name);
-      if (v !== undefined) {
-        // Whoever reads a value may keep it: it is no longer the variable's alone (Execution.owned).
-        if (typeof v === 'object' && v === this.exec.owned) {
-          this.exec.owned = undefined;
-          this.exec.ownedInner = undefined;
-        }
-        return v;
-      }
+      if (v !== undefined) return v;
       s = s.parent;
     } while (s);
     return undefined;

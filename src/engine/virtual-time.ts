@@ -43,6 +43,12 @@ export interface VirtualTime extends Clock {
   advanceProblem(ms: number): string | undefined;
   /** Timers pending: sleeps and deadlines. */
   pending(): { sleeps: number; deadlines: number };
+  /**
+   * Back to the real current time when the clock is ahead of it and nothing waits on it (no timer, no
+   * advance, no hold): `POST /emulator/v1/reset` does it once every execution is cancelled, so a clock sleeps
+   * carried to the end of its range (9999-12-31) is usable again. Returns whether the clock moved.
+   */
+  rewind(): boolean;
 }
 
 /**
@@ -136,6 +142,13 @@ class VirtualClock implements VirtualTime {
   };
   readonly deadline = (ms: number, signal?: AbortSignal): Promise<void> => this.#add(ms, false, signal);
   readonly pending = (): { sleeps: number; deadlines: number } => ({ sleeps: this.#sleeps, deadlines: this.#deadlines });
+
+  readonly rewind = (): boolean => {
+    const real = Date.now();
+    if (this.#nowMs <= real || this.#sleeps + this.#deadlines > 0 || this.#advances.length > 0 || this.#holds > 0) return false;
+    this.#nowMs = real;
+    return true;
+  };
 
   readonly advanceProblem = (ms: number): string | undefined =>
     clockRangeProblem(Math.max(this.#nowMs, this.#advances.at(-1)?.untilMs ?? this.#nowMs), ms);

@@ -41,6 +41,8 @@ export const PROBLEM_CODES: Readonly<Record<ProblemCode, CodeInfo>> = {
   REDUNDANT_NEXT: { severity: 'warning', summary: "A 'next' to the step that follows anyway." },
   SHADOWED_PARAMETER: { severity: 'warning', summary: "An assignment to a workflow's parameter." },
   NON_IDEMPOTENT_RETRY: { severity: 'warning', summary: 'A POST or PATCH request retried by http.default_retry.' },
+  UNKNOWN_CONNECTOR: { severity: 'warning', summary: 'A call of a googleapis.* name that is no method of Google\'s connectors.' },
+  MISSING_CONNECTOR_ARG: { severity: 'warning', summary: 'A connector call without an argument its method requires.' },
 };
 
 /** Where docs/lint.md is published; each code's entry is `#` and the code in lower case. */

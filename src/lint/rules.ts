@@ -7,12 +7,22 @@
  * - `REDUNDANT_NEXT`: a `next` to the step that follows anyway;
  * - `SHADOWED_PARAMETER`: an assignment to a name that is a parameter of the workflow;
  * - `NON_IDEMPOTENT_RETRY`: a non-idempotent HTTP request (POST, PATCH) retried by `http.default_retry`,
- *   which retries on errors after which the request may have taken effect.
+ *   which retries on errors after which the request may have taken effect;
+ * - `UNKNOWN_CONNECTOR`: a `call` of a `googleapis.*` name that is no method of the connector catalog (connectors.ts);
+ * - `MISSING_CONNECTOR_ARG`: a connector call without an argument its method requires.
  */
+import { connectorCallProblem, isConnectorName } from './connectors.ts';
 import type { DocumentModel, StepInfo, StepListInfo } from './model.ts';
 
 /** The codes of the lint warnings (docs/lint.md has one entry per code). */
-export type LintWarningCode = 'UNREACHABLE_STEP' | 'UNUSED_VARIABLE' | 'REDUNDANT_NEXT' | 'SHADOWED_PARAMETER' | 'NON_IDEMPOTENT_RETRY';
+export type LintWarningCode =
+  | 'UNREACHABLE_STEP'
+  | 'UNUSED_VARIABLE'
+  | 'REDUNDANT_NEXT'
+  | 'SHADOWED_PARAMETER'
+  | 'NON_IDEMPOTENT_RETRY'
+  | 'UNKNOWN_CONNECTOR'
+  | 'MISSING_CONNECTOR_ARG';
 
 /** One lint warning: its code, message and source span (UTF-16 offsets, `end` exclusive). */
 export interface LintWarning {
@@ -26,7 +36,14 @@ export interface LintWarning {
 
 /** Every lint warning of a definition, in source order. */
 export function lintWarnings(m: DocumentModel): LintWarning[] {
-  const out = [...unreachableSteps(m), ...unusedVariables(m), ...redundantNext(m), ...shadowedParameters(m), ...nonIdempotentRetries(m)];
+  const out = [
+    ...unreachableSteps(m),
+    ...unusedVariables(m),
+    ...redundantNext(m),
+    ...shadowedParameters(m),
+    ...nonIdempotentRetries(m),
+    ...connectorCalls(m),
+  ];
   return out.sort((a, b) => a.offset - b.offset);
 }
 
@@ -230,4 +247,25 @@ function httpMethodOf(name: string, args: import('../lang/definition/load.ts').S
 function insideExcept(s: StepInfo, offset: number): boolean {
   const except = s.body?.entries.find((e) => e.key === 'except');
   return except !== undefined && offset >= except.keyNode.offset;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// UNKNOWN_CONNECTOR, MISSING_CONNECTOR_ARG
+
+/**
+ * `call:` steps of `googleapis.*` names checked against the connector catalog (connectors.ts, from Google's
+ * connectors reference, https://cloud.google.com/workflows/docs/reference/googleapis): a name that is no connector
+ * method, and a method's required argument (a path parameter of its API) missing from a literal `args` map.
+ */
+function connectorCalls(m: DocumentModel): LintWarning[] {
+  const out: LintWarning[] = [];
+  for (const c of m.calls) {
+    if (!c.callStep || !isConnectorName(c.name)) continue;
+    const problem = connectorCallProblem(c.name, c.args?.entries.map((e) => e.key) ?? []);
+    if (!problem) continue;
+    const code = problem.kind === 'unknown' ? 'UNKNOWN_CONNECTOR' : 'MISSING_CONNECTOR_ARG';
+    const step: { step?: string } = c.step ? { step: c.step.name.name } : {};
+    out.push({ code, message: problem.message, offset: c.offset, end: c.end, ...step });
+  }
+  return out;
 }

@@ -53,9 +53,48 @@ export function stepAt(model: DocumentModel, offset: number): StepInfo | undefin
   return found;
 }
 
-/** The variables of a workflow (parameters and every assigned name), first assignment site each. */
-export function variablesOf(model: DocumentModel, workflow: string): VariableDef[] {
+/**
+ * The variables of a workflow in scope at a source offset (parameters and assigned names), first such assignment
+ * site each. A name created inside a `for` body, an `except` block or a parallel branch belongs to that block
+ * (https://cloud.google.com/workflows/docs/reference/syntax/variables#variable-scope), and so does a loop's
+ * `value`/`index` and an `except`'s `as`: it is in scope inside the block, unless it is also assigned outside.
+ */
+export function variablesInScope(model: DocumentModel, workflow: string, offset: number): VariableDef[] {
   const seen = new Map<string, VariableDef>();
-  for (const d of model.defs) if (d.workflow === workflow && !seen.has(d.name)) seen.set(d.name, d);
+  const lists = scopeLists(model, workflow);
+  for (const d of model.defs) {
+    if (d.workflow !== workflow || seen.has(d.name)) continue;
+    const scope = scopeOf(model, lists, d);
+    if (!scope || (scope[0] <= offset && offset <= scope[1])) seen.set(d.name, d);
+  }
   return [...seen.values()];
+}
+
+/** The step lists of a workflow that keep what is created in them (for bodies, except blocks, branches), as spans. */
+function scopeLists(model: DocumentModel, workflow: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const s of model.steps) {
+    if (s.workflow !== workflow) continue;
+    for (const l of s.children) {
+      const first = l.steps[0];
+      const last = l.steps.at(-1);
+      if (first && last && (l.role === 'for' || l.role === 'except' || l.role === 'branch')) out.push([first.name.offset, last.end]);
+    }
+  }
+  return out;
+}
+
+/** The span a variable assignment is visible in: undefined for the whole workflow. */
+function scopeOf(model: DocumentModel, lists: readonly [number, number][], d: VariableDef): [number, number] | undefined {
+  if (d.how === 'param') return undefined;
+  if (d.how === 'for' || d.how === 'except') {
+    // Written in the loop's own fields (the whole step), or in the `except` of a try step (from there on).
+    const s = stepAt(model, d.offset);
+    return s ? [d.how === 'for' ? s.name.offset : d.offset, s.end] : undefined;
+  }
+  let best: [number, number] | undefined;
+  for (const span of lists) {
+    if (span[0] <= d.offset && d.offset <= span[1] && (!best || span[1] - span[0] < best[1] - best[0])) best = span;
+  }
+  return best;
 }

@@ -1,20 +1,24 @@
 /**
  * Completion (docs/editor.md "Completion"), decided by the text of the line before the cursor:
- * - inside `${...}`: the workflow's variables (and the fields of a variable assigned a map, or of an http.*
+ * - inside `${...}`: the workflow's variables in scope at the cursor (and the fields of a variable assigned a map, or of an http.*
  *   result), standard-library functions (by namespace after `text.`), subworkflows;
- * - after `call:`: functions with their parameters and one-line doc, and subworkflows;
+ * - after `call:`: functions with their parameters and one-line doc, subworkflows, and connectors segment by
+ *   segment after `googleapis.` (api, version, resources, method with its arguments and doc: src/lint/connectors.ts);
  * - after `next:`: the workflow's step names, `end`, `break`, `continue`;
  * - after `retry:`: the named retry policies;
- * - at a key: the argument names of the enclosing `call`'s function under `args:`, else step and field keywords.
+ * - at a key: the argument names of the enclosing `call`'s function, connector or subworkflow under `args:`, else
+ *   step and field keywords.
  */
 import type { CompletionItem, Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { connectorMethod, connectorSegments, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
-import { variablesOf, workflowAt } from './analysis.ts';
+import { variablesInScope, workflowAt } from './analysis.ts';
+import { argsOfEnclosingCall } from './call-args.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
-import { functionSignature } from './hover.ts';
-import { CompletionItemKind, InsertTextFormat } from './protocol.ts';
+import { connectorSignature, functionSignature } from './hover.ts';
+import { CompletionItemKind } from './protocol.ts';
 
 /** The keywords of steps and their fields, with what each is for. */
 const KEYWORDS: readonly (readonly [string, string])[] = [
@@ -62,12 +66,13 @@ export function completions(doc: TextDocument, pos: Position, model: DocumentMod
   const open = before.lastIndexOf('${');
   if (open >= 0 && before.indexOf('}', open) < 0) {
     const word = /[A-Za-z_][\w]*(?:\.[A-Za-z_]?\w*)*$/.exec(before)?.[0] ?? '';
-    return expressionItems(word, model, workflow).map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
+    return expressionItems(word, model, workflow, offset).map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
   }
   let m = /^\s*(?:-\s*)?call:\s*([\w.]*)$/.exec(before);
   if (m) {
     const word = m[1]!;
-    return [...functionItems(), ...subworkflowItems(model)].map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.label } }));
+    if (isConnectorName(word)) return connectorItems(word, range(word.length));
+    return [...functionItems(), ...subworkflowItems(model), GOOGLEAPIS_ITEM].map((i) => ({ ...i, textEdit: { range: range(word.length), newText: i.insertText ?? i.label } }));
   }
   m = /^\s*(?:-\s*)?next:\s*([\w-]*)$/.exec(before);
   if (m) {
@@ -105,6 +110,47 @@ function functionItems(): CompletionItem[] {
   }));
 }
 
+/** The `googleapis` namespace among the callables, completing on to its connectors. */
+const GOOGLEAPIS_ITEM: CompletionItem = {
+  label: 'googleapis',
+  kind: CompletionItemKind.Module,
+  detail: 'connectors',
+  documentation: "Google Cloud APIs through Workflows' connectors: googleapis.<api>.<version>.<resource>.<method>.",
+  insertText: 'googleapis.',
+  command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+};
+
+/**
+ * The items for a connector name being written (`word`, from `googleapis.` on): the next segment after its last
+ * dot, each replacing the whole word with the name up to it (a segment that is not yet a method with a dot after
+ * it, to complete on).
+ */
+function connectorItems(word: string, range: { start: Position; end: Position }): CompletionItem[] {
+  const prefix = word.slice(0, word.lastIndexOf('.'));
+  return connectorSegments(prefix).map((s): CompletionItem => {
+    const name = `${prefix}.${s.segment}`;
+    if (s.kind !== 'method') {
+      return {
+        label: s.segment,
+        kind: CompletionItemKind.Module,
+        detail: s.kind === 'api' ? s.detail : `${s.kind} of ${s.detail}`,
+        filterText: name,
+        textEdit: { range, newText: `${name}.` },
+        command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+      };
+    }
+    const method = connectorMethod(name);
+    return {
+      label: s.segment,
+      kind: CompletionItemKind.Function,
+      detail: method ? connectorSignature(method) : name,
+      documentation: s.detail,
+      filterText: name,
+      textEdit: { range, newText: name },
+    };
+  });
+}
+
 function subworkflowItems(model: DocumentModel | undefined): CompletionItem[] {
   if (!model) return [];
   return model.workflows
@@ -113,10 +159,19 @@ function subworkflowItems(model: DocumentModel | undefined): CompletionItem[] {
 }
 
 /** The items inside an expression for the dotted `word` before the cursor. */
-function expressionItems(word: string, model: DocumentModel | undefined, workflow: string | undefined): CompletionItem[] {
+function expressionItems(word: string, model: DocumentModel | undefined, workflow: string | undefined, offset: number): CompletionItem[] {
   const dot = word.lastIndexOf('.');
   if (dot >= 0) {
     const prefix = word.slice(0, dot);
+    if (prefix === 'googleapis' || isConnectorName(prefix)) {
+      // Connectors may be called in expressions too (with their arguments in order).
+      return connectorSegments(prefix).map((c) => ({
+        label: c.segment,
+        kind: c.kind === 'method' ? CompletionItemKind.Function : CompletionItemKind.Module,
+        detail: c.detail,
+        insertText: `${prefix}.${c.segment}`,
+      }));
+    }
     const inNamespace = functionItems().filter((i) => i.label.startsWith(prefix + '.'));
     if (inNamespace.length > 0) return inNamespace.map((i) => ({ ...i, insertText: i.label }));
     const fields = model && workflow !== undefined ? knownFields(model, workflow, prefix) : [];
@@ -124,7 +179,7 @@ function expressionItems(word: string, model: DocumentModel | undefined, workflo
   }
   const vars: CompletionItem[] =
     model && workflow !== undefined
-      ? variablesOf(model, workflow).map((d) => ({ label: d.name, kind: CompletionItemKind.Variable, detail: d.how === 'param' ? 'parameter' : `assigned in step ${d.step ?? ''}` }))
+      ? variablesInScope(model, workflow, offset).map((d) => ({ label: d.name, kind: CompletionItemKind.Variable, detail: d.how === 'param' ? 'parameter' : `assigned in step ${d.step ?? ''}` }))
       : [];
   return [...vars, ...functionItems(), ...subworkflowItems(model)];
 }
@@ -141,43 +196,4 @@ function knownFields(model: DocumentModel, workflow: string, name: string): stri
     }
   }
   return [...out];
-}
-
-/**
- * The argument names of the function (or subworkflow) of the `call` whose `args:` map holds the line at
- * `pos`, as snippets `name: `; undefined when the line is not under an `args:` of a call.
- */
-function argsOfEnclosingCall(doc: TextDocument, pos: Position, model: DocumentModel | undefined): CompletionItem[] | undefined {
-  const lines = doc.getText({ start: { line: Math.max(0, pos.line - 60), character: 0 }, end: { line: pos.line, character: 0 } }).split('\n');
-  const indent = doc.getText({ start: { line: pos.line, character: 0 }, end: pos }).search(/\S|$/);
-  let argsIndent = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    const ind = line.search(/\S/);
-    if (argsIndent < 0) {
-      if (ind >= indent) continue;
-      if (!/^\s*(?:-\s*)?args:\s*$/.test(line)) return undefined;
-      argsIndent = ind;
-      continue;
-    }
-    if (ind < argsIndent) return undefined;
-    const call = /^\s*(?:-\s*)?call:\s*([\w.]+)\s*$/.exec(line);
-    if (ind === argsIndent && call) return argItems(call[1]!, model);
-  }
-  return undefined;
-}
-
-function argItems(callee: string, model: DocumentModel | undefined): CompletionItem[] {
-  const fn = STDLIB.get(callee);
-  const params = fn
-    ? fn.params.map((p) => ({ name: p.name, optional: p.optional === true }))
-    : (model?.workflows.find((w) => w.name === callee)?.params.map((p) => ({ name: p.name, optional: false })) ?? []);
-  return params.map((p) => ({
-    label: p.name,
-    kind: CompletionItemKind.Property,
-    detail: `${callee} argument${p.optional ? ' (optional)' : ''}`,
-    insertText: `${p.name}: $0`,
-    insertTextFormat: InsertTextFormat.Snippet,
-  }));
 }

@@ -1,12 +1,14 @@
 /**
- * Hover (docs/editor.md "Hover"): a function's signature and doc, a subworkflow's parameters, a variable's
- * assignment sites, a step's kind, an error tag's meaning.
+ * Hover (docs/editor.md "Hover"): a function's or connector's signature and doc, a subworkflow's parameters, a
+ * variable's assignment sites, a step's kind, an argument under `args:`, an error tag's meaning.
  */
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorTagMeaning } from '../lang/errors.ts';
+import { connectorMethod, isConnectorName } from '../lint/connectors.ts';
 import type { DocumentModel } from '../lint/model.ts';
 import { STDLIB } from '../stdlib/index.ts';
+import { argsOfEnclosingCall } from './call-args.ts';
 import { FUNCTION_DOCS, RETRY_POLICY_DOCS } from './function-docs.ts';
 import { symbolAt } from './navigation.ts';
 
@@ -14,6 +16,11 @@ import { symbolAt } from './navigation.ts';
 export function functionSignature(name: string): string | undefined {
   const f = STDLIB.get(name);
   return f ? `${f.name}(${f.params.map((p) => p.name + (p.optional ? '?' : '')).join(', ')})` : undefined;
+}
+
+/** `name(arg, optional?)` of a connector method: its arguments, `?` after an optional one. */
+export function connectorSignature(method: { name: string; args: readonly { name: string; required: boolean }[] }): string {
+  return `${method.name}(${method.args.map((a) => a.name + (a.required ? '' : '?')).join(', ')})`;
 }
 
 /** The hover at `offset` of `doc`, or null when there is nothing to say. */
@@ -30,7 +37,7 @@ export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel 
       case 'function': {
         const sig = functionSignature(ref.name);
         if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(ref.name) ?? ''}`, ref.offset, ref.end);
-        if (ref.name.startsWith('googleapis.')) return md(`connector \`${ref.name}\` (deploys; the emulator does not run connectors)`, ref.offset, ref.end);
+        if (isConnectorName(ref.name)) return md(connectorHover(ref.name), ref.offset, ref.end);
         break;
       }
       case 'subworkflow': {
@@ -52,6 +59,8 @@ export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel 
       }
     }
   }
+  const arg = argumentHover(doc, offset, model);
+  if (arg) return md(arg.value, arg.start, arg.end);
   // Words inside strings and expressions: error tags and retry policies.
   const word = wordAt(text, offset);
   if (!word) return null;
@@ -62,6 +71,31 @@ export function hoverAt(doc: TextDocument, offset: number, model: DocumentModel 
   const sig = functionSignature(word.text);
   if (sig) return md(`\`\`\`\n${sig}\n\`\`\`\n${FUNCTION_DOCS.get(word.text) ?? ''}`, word.start, word.end);
   return null;
+}
+
+/**
+ * A connector call's hover: its signature (`?` after an optional argument), its API and doc, and what the
+ * emulator does with it (docs/differences.md#the-service).
+ */
+function connectorHover(name: string): string {
+  const m = connectorMethod(name);
+  const note = 'The emulator answers connector calls from mocks (the Workflow Executions connector runs child workflows).';
+  if (!m) return `connector \`${name}\`: not a method of Google's connectors reference.\n\n${note}`;
+  return `\`\`\`\n${connectorSignature(m)}\n\`\`\`\n${m.api}: ${m.doc}\n\n${note}`;
+}
+
+/** A key under a call's `args:`: which argument of what it is, required or not, and its doc when known. */
+function argumentHover(doc: TextDocument, offset: number, model: DocumentModel | undefined): { value: string; start: number; end: number } | undefined {
+  const pos = doc.positionAt(offset);
+  const lineStart = offset - pos.character;
+  const line = doc.getText({ start: { line: pos.line, character: 0 }, end: { line: pos.line + 1, character: 0 } });
+  const key = /^(\s*)([\w-]+)\s*:/.exec(line);
+  if (!key || pos.character < key[1]!.length || pos.character > key[1]!.length + key[2]!.length) return undefined;
+  const start = lineStart + key[1]!.length;
+  const item = argsOfEnclosingCall(doc, doc.positionAt(start), model)?.find((i) => i.label === key[2]);
+  if (!item) return undefined;
+  const docs = typeof item.documentation === 'string' && item.documentation ? `\n\n${item.documentation}` : '';
+  return { value: `\`${key[2]}\`: ${item.detail ?? 'argument'}${docs}`, start, end: start + key[2]!.length };
 }
 
 /** The dotted word (`http.default_retry`, `KeyError`) around `offset`. */

@@ -1,9 +1,10 @@
 /**
  * The language server of `workflows-emulator lsp` (docs/editor.md): the Language Server Protocol
  * (https://microsoft.github.io/language-server-protocol/) over stdio, through Microsoft's
- * vscode-languageserver library. Every change of an open document is checked at once (diagnostics: the deploy
- * error of the real definition compiler with its code, and the lint warnings, docs/lint.md); completion,
- * hover, definition, references, rename and the outline answer from the last analysis.
+ * vscode-languageserver library. Every change of an open document is checked (diagnostics: the deploy error of
+ * the real definition compiler with its code, and the lint warnings, docs/lint.md) as soon as the messages read
+ * with it are handled, so a burst of changes is checked once, at its last version; completion, hover,
+ * definition, references, rename and the outline answer from the analysis of the current version.
  *
  * YAML and JSON files that are not workflow definitions get no diagnostics and empty answers.
  */
@@ -14,6 +15,7 @@ import type { TextDocument as Doc } from 'vscode-languageserver-textdocument';
 import { codeDocsUrl } from '../lint/codes.ts';
 import { VERSION } from '../service/version.ts';
 import { analyze, type Analysis } from './analysis.ts';
+import { CheckQueue, MessageCounter } from './check-queue.ts';
 import { completions } from './completion.ts';
 import { hoverAt } from './hover.ts';
 import { loadLspLibrary } from './library.ts';
@@ -26,11 +28,27 @@ import { canRename, definitionsOf, documentSymbols, locations, rangeOf, referenc
  */
 export async function startLanguageServer(input: Readable, output: Writable): Promise<Connection> {
   const { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocument } = await loadLspLibrary();
-  const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
+  const counter = new MessageCounter();
+  const connection = createConnection(counter.reader(new StreamMessageReader(input)), new StreamMessageWriter(output), {
+    messageStrategy: counter.messageStrategy,
+  });
   const documents = new TextDocuments(TextDocument);
   const analyses = new Map<string, Analysis>();
+  const checks = new CheckQueue(counter, (document) => {
+    let a: Analysis;
+    try {
+      a = analyze(document, analyses.get(document.uri));
+    } catch (e) {
+      // A bug of ours, not of the document: said in the client's log, and the document gets no help.
+      connection.console.error(`workflows-emulator: internal error while checking ${document.uri}: ${(e as Error)?.stack ?? String(e)}`);
+      a = { isWorkflow: false, problems: [], model: undefined, stale: false };
+    }
+    analyses.set(document.uri, a);
+    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: a.problems.map(toDiagnostic) });
+  });
 
   const analysisOf = (uri: string): { doc: Doc; a: Analysis } | undefined => {
+    checks.flush(uri);
     const doc = documents.get(uri);
     const a = analyses.get(uri);
     return doc && a?.isWorkflow ? { doc, a } : undefined;
@@ -50,18 +68,10 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
   }));
 
   documents.onDidChangeContent(({ document }) => {
-    let a: Analysis;
-    try {
-      a = analyze(document, analyses.get(document.uri));
-    } catch (e) {
-      // A bug of ours, not of the document: said in the client's log, and the document gets no help.
-      connection.console.error(`workflows-emulator: internal error while checking ${document.uri}: ${(e as Error)?.stack ?? String(e)}`);
-      a = { isWorkflow: false, problems: [], model: undefined, stale: false };
-    }
-    analyses.set(document.uri, a);
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: a.problems.map(toDiagnostic) });
+    checks.changed(document);
   });
   documents.onDidClose(({ document }) => {
+    checks.forget(document.uri);
     analyses.delete(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });

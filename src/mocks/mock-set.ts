@@ -100,3 +100,12 @@ export function overlayMocks(base: MockSet, over: MockSet): MockSet {
     },
   };
 }
+
+/**
+ * `mocks` as a test case applies them (docs/testing.md#the-test-command): an unmatched http.* call fails, naming
+ * the nearest mock, unless the mocks say `unmatched: {http: passthrough}` (tests should not reach the network
+ * unnoticed). The `test` command and the replay of a saved case both run cases so.
+ */
+export function unmatchedFails(mocks: MockSet): MockSet {
+  return mocks.content.unmatched ? mocks : { ...mocks, unmatchedHttp: 'error' };
+}

@@ -15,6 +15,7 @@
  *   to the workflow, as Google's service does: "For a workflow to receive runtime arguments there must be a
  *   main block" with `params` (https://cloud.google.com/workflows/docs/reference/syntax/runtime-args).
  */
+import { toJson } from '../lang/json.ts';
 import { SourceProblems } from './watch/source-problems.ts';
 import { DEFINITION_LIBRARY } from '../stdlib/index.ts';
 import type { Definition } from '../lang/definition/ast.ts';
@@ -24,19 +25,20 @@ import { checkCallLogLevel } from './executions/call-log-observer.ts';
 import { prepareExecution, type DebuggerHooks } from './executions/prepare-execution.ts';
 import { lineWriter, LogRecord } from './executions/log-sink.ts';
 import { DetailBudget } from './history/detail-budget.ts';
-import { replayingHub, replayPlan, type ReplayPlan } from './recording/replay.ts';
+import { replayingHub, replayPlan, savedCasePlan, type ReplayPlan } from './recording/replay.ts';
 import { INNER_STEP_TYPES } from '../engine/hooks.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
 import { announcingHub, CallbackRegistry } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
+import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
-import { childWorkflowConnectors } from './children/child-workflow-connectors.ts';
-import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore } from './model.ts';
+import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
+import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
 import { parentName } from './names.ts';
-import { createWorkflowStore, type WorkflowMethods, type WorkflowStore } from './store/workflow-store.ts';
+import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type WorkflowStore } from './store/workflow-store.ts';
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
 import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
@@ -47,6 +49,8 @@ import { activeExecution, activeView, checkHistoryLevel, executionView, historyL
 import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
 import { parseExecutionArgument } from './executions/execution-argument.ts';
 import { ServiceEvents } from './service-events.ts';
+import { checkDebug, checkedWrites, notResumed } from './core-checks.ts';
+import type { CoreInternals, StateSink } from './persist/hooks.ts';
 import { MAX_ACTIVE_EXECUTIONS, MAX_CHILD_DEPTH, MAX_RETAINED_EXECUTIONS, type ServiceCoreOptions } from './service-core-options.ts';
 
 export { MAX_ARGUMENT_BYTES } from './executions/execution-argument.ts';
@@ -117,6 +121,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   readonly #maxActive: number;
   /** Executions ACTIVE now (counted up in #createExecution, down in #finish). */
   #activeCount = 0;
+  /** The data directory changes go to (docs/persistence.md); undefined in memory only. */
+  readonly #persist: StateSink | undefined;
 
   constructor(options: ServiceCoreOptions) {
     this.#options = options;
@@ -134,9 +140,10 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#defaultHistory = options.defaultHistory ?? 'basic';
     this.#compat = options.compat === 'google' ? { compat: 'google' } : {};
     this.#callbacks = new CallbackRegistry(options.callbackBaseUrl.replace(/\/+$/, ''), this.clock);
-    const emit = this.#events.emit.bind(this.#events);
+    const events = this.#events.emit.bind(this.#events);
+    const emit = options.persistence ? (e: ServiceEvent) => (e.type === 'workflow' && this.#persist?.workflowChanged(e.workflowId), events(e)) : events;
     this.#store = createWorkflowStore({ parent: this.#parent, clock: this.clock, library: this.#library, emit, ...this.#compat });
-    Object.assign(this, this.#store.methods);
+    Object.assign(this, options.persistence ? checkedWrites(this.#store.methods, () => this.#persist?.checkWritable()) : this.#store.methods);
     this.#coverage = serviceCoverage(this.#store);
     this.coverage = this.#coverage.coverage;
     this.workflowCoverage = this.#coverage.workflowCoverage;
@@ -144,11 +151,42 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const maxRetained = options.maxRetainedExecutions ?? MAX_RETAINED_EXECUTIONS;
     this.#executions = new ExecutionStore(this.#parent, maxRetained, (ex) => this.#forget(ex));
     this.#children = this.#childConnectors();
+    // Last: restoring may start executions again (--resume), which needs everything above.
+    this.#persist = options.persistence?.attach(this.#internals());
+    if (this.#persist) this.whenDurable = this.#persist.whenDurable.bind(this.#persist);
+    this.#persist?.restore();
+  }
+
+  /** What a data directory (src/service/persist/) reads of this core and puts back into it. */
+  #internals(): CoreInternals {
+    return {
+      parent: this.#parent,
+      store: this.#store,
+      executions: this.#executions,
+      logsOf: (ex) => this.#logRecord.read(ex).entries,
+      adopt: (ex, logs, active) => {
+        if (active) this.#activeCount++;
+        this.#executions.add(ex);
+        for (const l of logs) this.#logRecord.add(ex, l);
+      },
+      fail: (ex, error) => this.#finish(ex, 'FAILED', { error }),
+      rerun: (ex, plan) => {
+        const wf = this.#store.has(ex.workflowId) ? this.#store.find(ex.workflowId) : undefined;
+        if (wf?.resource.revisionId !== ex.resource.workflowRevisionId) return this.#finish(ex, 'FAILED', { error: notResumed(ex) });
+        const argument = wf.definition.main.params.length === 0 ? null : parseExecutionArgument(ex.resource.argument).argument;
+        this.#start(ex, this.#pinned(wf), argument, undefined, { source: ex.name, mocks: this.#mocks, ...plan });
+      },
+    };
+  }
+
+  /** What a workflow's current revision gives an execution started now. */
+  #pinned(wf: WorkflowRecord): PinnedRevision {
+    const r = wf.resource;
+    return { definition: wf.definition, revision: r.revisionId, userEnv: r.userEnvVars, serviceAccount: r.serviceAccount, counts: this.#coverage.countsOf(wf) };
   }
 
   /** Children started by the Workflow Executions connector (src/service/children/child-workflow-connectors.ts). */
   #childConnectors(): ReturnType<typeof childWorkflowConnectors> {
-    const executions = this.#executions;
     return childWorkflowConnectors({
       project: this.project,
       location: this.location,
@@ -157,18 +195,10 @@ class EmulatorService implements ServiceCore, EmulatorControl {
         if (this.#options.deployOnDemand && !this.#store.has(workflowId)) this.#options.deployOnDemand(workflowId, this);
         return this.#createExecution(workflowId, argument === undefined ? {} : { argument }, parentExecution);
       },
-      get: (name) => executions.byName(name).resource,
-      cancel: (name) => {
-        const ex = executions.byName(name);
-        return this.cancelExecution(ex.workflowId, ex.executionId);
-      },
-      whenEnded: (name) => {
-        const ex = executions.byName(name);
-        if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
-        return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
-      },
+      ...storeChildHost(this.#executions, (workflowId, executionId) => this.cancelExecution(workflowId, executionId)),
     });
   }
+
 
   /** What a pruned execution still holds elsewhere: its callbacks, sys.log entries, kept variables and calls. */
   #forget(ex: ExecutionRecord): void {
@@ -188,6 +218,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     if (waiting) for (const f of waiting) f();
     // Nobody can await the callbacks of an ended execution: forget them with the requests they still hold.
     this.#callbacks.forget(ex.name);
+    this.#persist?.executionChanged(ex);
     this.#events.emit({ type: 'execution', workflowId: ex.workflowId, executionId: ex.executionId });
     this.#options.onExecutionEnd?.(ex.resource);
   }
@@ -195,7 +226,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
   #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined, replay: ReplayPlan | undefined): void {
     const { project, location } = this;
-    const hub = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait);
+    const announcing = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait, replay?.playback.callbacks);
+    const hub = this.#persist ? this.#persist.hubOf(announcing, ex) : announcing;
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
       ids: {
@@ -270,6 +302,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
    * `parentExecution`, a child started by the Workflow Executions connector).
    */
   #createExecution(workflowId: string, input: ExecutionInput, parentExecution: string | undefined, replay?: ReplayPlan): Execution {
+    this.#persist?.checkWritable();
     const wf = this.#store.find(workflowId);
     const debugRequested = checkDebug(input.debug);
     if (debugRequested && !this.#options.debuggerFor) {
@@ -304,13 +337,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     };
     this.#activeCount++;
     this.#executions.add(ex);
-    const pinned: PinnedRevision = {
-      definition: wf.definition,
-      revision: wf.resource.revisionId,
-      userEnv: wf.resource.userEnvVars,
-      serviceAccount: wf.resource.serviceAccount,
-      counts: this.#coverage.countsOf(wf),
-    };
+    this.#persist?.executionChanged(ex);
+    const pinned = this.#pinned(wf);
     const debug = this.#debuggerOf(ex, wf.definition, wf.resource.sourceContents ?? '', debugRequested);
     // Start after the caller has the ACTIVE resource in hand (and REST has answered).
     setImmediate(() => {
@@ -383,6 +411,12 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     return this.#createExecution(workflowId, input, undefined, plan);
   };
 
+  readonly replaySavedCase: ServiceCore['replaySavedCase'] = (workflowId, testFile, caseName) => {
+    this.#store.find(workflowId);
+    const { plan, argument } = savedCasePlan(testFile, caseName);
+    return this.#createExecution(workflowId, argument === undefined ? {} : { argument: toJson(argument) }, undefined, plan);
+  };
+
   readonly executionRecording: ServiceCore['executionRecording'] = (workflowId, executionId) => {
     const ex = this.#executions.find(workflowId, executionId);
     // The main thread's steps: parallel branches interleave differently from one run to the next.
@@ -401,6 +435,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
 
   readonly reset = (): void => {
     this.#cancelAll();
+    // A virtual clock that sleeps carried ahead comes back to the real time (nothing waits on it now).
+    if ('rewind' in this.clock) (this.clock as VirtualTime).rewind();
     this.#store.clear();
     for (const ex of this.#executions.list()) ex.calls?.release();
     this.#executions.clear();
@@ -409,6 +445,8 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#callbacks.clear();
     this.#mocks = this.#startMocks;
     this.#coverage.clear();
+    // After the cancellations above, which the data directory records first.
+    this.#persist?.reset();
     this.#events.emit({ type: 'reset' });
   };
 
@@ -432,6 +470,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     if (ex.resource.state !== 'ACTIVE') {
       throw new ApiError('FAILED_PRECONDITION', `execution "${ex.name}" is ${ex.resource.state}; only an ACTIVE execution can be cancelled`);
     }
+    this.#persist?.checkWritable();
     this.#cancel(ex);
     return ex.resource;
   };
@@ -457,8 +496,22 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     return getStepEntry(ex.history ?? EMPTY_HISTORY, ex.name, entryId, view);
   };
 
-  readonly deliverCallback: ServiceCore['deliverCallback'] = (callbackId, request) =>
-    this.#callbacks.deliver(callbackId, request);
+  readonly deliverCallback: ServiceCore['deliverCallback'] = (callbackId, request) => {
+    if (!this.#persist) return this.#callbacks.deliver(callbackId, request);
+    this.#persist.checkWritable();
+    const owner = this.#callbacks.executionOf(callbackId);
+    const answer = this.#callbacks.deliver(callbackId, request);
+    if (answer.status === 200) this.#persist.callbackDelivered(owner, callbackId, request);
+    return answer;
+  };
+
+  /** Set only with a data directory (or an import), so transports know to wait for the disk (ServiceCore.whenDurable). */
+  readonly whenDurable?: () => Promise<void> | undefined;
+
+  readonly exportTo: EmulatorControl['exportTo'] = async (directory) =>
+    (await import('./persist/export.ts')).exportState(this.#internals(), directory, this.#persist?.activeCallbacks() ?? new Map());
+
+  readonly storage: EmulatorControl['storage'] = () => this.#persist?.storage();
 
   readonly subscribe: ServiceCore['subscribe'] = (listener) => this.#events.subscribe(listener);
 
@@ -466,11 +519,4 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#cancelAll();
     this.#events.clear();
   };
-}
-
-/** The createExecution field `debug` (docs/debugging.md): a bool when given. */
-function checkDebug(v: unknown): boolean {
-  if (v === undefined || v === null || v === false) return false;
-  if (v === true) return true;
-  throw ApiError.invalidArgument(`debug must be a bool, not ${JSON.stringify(v)}`);
 }

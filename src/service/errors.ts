@@ -16,6 +16,7 @@ export const API_CODES = {
   RESOURCE_EXHAUSTED: { http: 429, grpc: 8 },
   UNIMPLEMENTED: { http: 501, grpc: 12 },
   INTERNAL: { http: 500, grpc: 13 },
+  UNAVAILABLE: { http: 503, grpc: 14 },
 } as const;
 
 /** One of the canonical codes above. */

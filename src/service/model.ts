@@ -216,8 +216,21 @@ export interface ServiceCore {
    *   an ACTIVE one, or when the workflow has a newer revision and `latest` is false.
    */
   replayExecution(workflowId: string, executionId: string, options: ReplayOptions): Execution;
+  /**
+   * Starts a new execution of the workflow's current revision from a saved case (src/service/recording/replay.ts
+   * `savedCasePlan`): `testFile` is the test file's text, `caseName` its case (needed when it has several).
+   * @throws ApiError NOT_FOUND for an unknown workflow; INVALID_ARGUMENT for a malformed test file
+   *   (`test file:line:col: problem`) or a case that cannot be replayed, naming why.
+   */
+  replaySavedCase(workflowId: string, testFile: string, caseName: string | undefined): Execution;
   /** The name of the execution that started this one through the Workflow Executions connector, if any. */
   executionParent(workflowId: string, executionId: string): string | undefined;
+  /**
+   * With a data directory (docs/persistence.md): resolves once every change made so far is on disk, and
+   * rejects with ApiError UNAVAILABLE when it cannot be written; undefined when nothing is waiting (always,
+   * without a data directory). Transports await it before they answer a request that changed state.
+   */
+  whenDurable?(): Promise<void> | undefined;
 }
 
 /** What {@link ServiceCore.executionRecording} gives: an execution's resource, calls, steps and recording. */
@@ -254,6 +267,14 @@ export interface EmulatorControl {
   workflowCoverage(workflowId: string): SourceCoverage;
   /** Sets every coverage count back to zero (executions running go on counting from zero). */
   resetCoverage(): void;
+  /**
+   * Writes the state (workflows with their revisions, executions with their histories, calls, logs and
+   * recordings) as an export into `directory` (docs/persistence.md#import-and-export); an earlier export there
+   * is replaced. @throws Error when the directory holds something else or cannot be written
+   */
+  exportTo(directory: string): Promise<{ readonly directory: string; readonly workflows: number; readonly executions: number }>;
+  /** The data directory and the bytes of its files (docs/persistence.md); undefined without one. */
+  storage(): { readonly dataDir: string; readonly bytes: number } | undefined;
 }
 
 /**

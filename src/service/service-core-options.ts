@@ -9,6 +9,7 @@ import type { DebuggerHooks } from './executions/prepare-execution.ts';
 import type { CallbackWait } from './callbacks/callback-registry.ts';
 import type { MockSet } from '../mocks/mock-set.ts';
 import type { Execution, ServiceCore } from './model.ts';
+import type { PersistenceAttach } from './persist/hooks.ts';
 
 /**
  * Executions kept in memory. Beyond this (plus a tenth, so pruning is amortized), the oldest terminal ones
@@ -98,6 +99,11 @@ export interface ServiceCoreOptions {
    * `debug: true`.
    */
   readonly debuggerFor?: (execution: DebuggedExecution, requested: boolean) => DebuggerHooks | undefined;
+  /**
+   * The data directory (docs/persistence.md) whose state the core starts from and to which it tells every
+   * change; undefined: state is kept in memory only (the default).
+   */
+  readonly persistence?: PersistenceAttach;
 }
 
 /** An execution as a debugger is offered it: its names, its definition and the source it was compiled from. */

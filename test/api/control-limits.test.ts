@@ -10,7 +10,7 @@ const s = suite('emulator limits through the REST and control APIs (docs/limits.
 
 let server: RunningServer;
 s.before(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, clock: 'virtual', service: { log: () => {} } });
+  server = await startServer({ host: '127.0.0.1', port: 0, grpcPort: 0, clock: 'virtual', service: { log: () => {} }, printExecutionEnd: () => {} });
 });
 s.after(async () => {
   await server.close();
@@ -31,6 +31,32 @@ s('clock:advance past 9999-12-31 is a 400 naming the limit; the clock and reset 
   const ok = await post('/emulator/v1/clock:advance', { seconds: 60 });
   assert.is(ok.status, 200);
   assert.is((await post('/emulator/v1/reset', {})).status, 200);
+});
+
+s('a virtual clock moved to the end of its range comes back to the real time with reset, and sleeps work again (docs/limits.md "Clock")', async () => {
+  const api = '/v1/projects/my-project/locations/us-central1';
+  const nap = 'main:\n  steps:\n    - s:\n        call: sys.sleep\n        args: {seconds: 31536000}\n    - r:\n        return: ${sys.now()}\n';
+  assert.is((await post(`${api}/workflows?workflowId=nap`, { sourceContents: nap })).status, 200);
+  const now = async (): Promise<number> => Date.parse(((await (await fetch(`${server.url}/emulator/v1/clock`)).json()) as { now: string }).now);
+  // Within a day of 9999-12-31: a sleep of a year cannot end any more.
+  const end = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+  assert.is((await post('/emulator/v1/clock:advance', { seconds: Math.floor((end - (await now())) / 1000) - 86_400 })).status, 200);
+  const ended = async (): Promise<{ state: string; error?: { payload: string } }> => {
+    const ex = (await post(`${api}/workflows/nap/executions`, {})).json as { name: string };
+    for (;;) {
+      const e = (await (await fetch(`${server.url}/v1/${ex.name}`)).json()) as { state: string; error?: { payload: string } };
+      if (e.state !== 'ACTIVE') return e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const late = await ended();
+  assert.is(late.state, 'FAILED');
+  assert.match(late.error!.payload, /ValueError/);
+  assert.is((await post('/emulator/v1/reset', {})).status, 200);
+  const back = await now();
+  assert.ok(Math.abs(back - Date.now()) < 3_600_000, `the clock shows ${new Date(back).toISOString()} after reset`);
+  assert.is((await post(`${api}/workflows?workflowId=nap`, { sourceContents: nap })).status, 200);
+  assert.is((await ended()).state, 'SUCCEEDED');
 });
 
 /** One request over node:http, so `Host` can be anything (fetch would not send a forged Host). */
@@ -74,6 +100,67 @@ s('DNS rebinding: a browser\'s read under a name the emulator does not answer to
   const cb = new URL(url);
   const d = await raw('POST', cb.pathname, { host: 'attacker.example', 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }, '"ok"');
   assert.is(d.status, 200, d.text);
+});
+
+// Each execution starts two more of itself (skip_polling: it does not wait on them), computes a little and
+// then waits for a callback nobody sends: 2,047 executions down to the nesting bound, all ACTIVE at once.
+const STORM = `main:
+  steps:
+    - spawn:
+        for:
+          value: i
+          range: [1, 2]
+          steps:
+            - child:
+                try:
+                  call: googleapis.workflowexecutions.v1.projects.locations.workflows.executions.create
+                  args:
+                    parent: projects/my-project/locations/us-central1/workflows/storm
+                    execution: {argument: {}}
+                    connector_params: {skip_polling: true}
+                except:
+                  as: e
+                  steps:
+                    - deep:
+                        next: continue
+    - work:
+        for:
+          value: i
+          range: [1, 200]
+          steps:
+            - step:
+                assign:
+                  - x: \${i}
+    - cb:
+        call: events.create_callback_endpoint
+        result: cb
+    - wait:
+        call: events.await_callback
+        args:
+          callback: \${cb}
+          timeout: 3600
+`;
+
+s('a storm of executions that start executions keeps the control API and the web UI answering, and reset ends it (docs/limits.md "Executions")', async () => {
+  const api = '/v1/projects/my-project/locations/us-central1';
+  assert.is((await post(`${api}/workflows?workflowId=storm`, { sourceContents: STORM })).status, 200);
+  const top = (await post(`${api}/workflows/storm/executions`, {})).json as { name: string };
+  // Wait until the storm is wide: a thousand executions ACTIVE at once.
+  let active = 0;
+  for (let i = 0; i < 500 && active < 1000; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const list = (await (await fetch(`${server.url}${api}/workflows/storm/executions?view=BASIC&pageSize=1000&filter=state%3D%22ACTIVE%22`)).json()) as { executions?: unknown[] };
+    active = list.executions?.length ?? 0;
+  }
+  assert.ok(active >= 1000, `${active} executions ACTIVE`);
+  for (const path of ['/emulator/v1/health', '/emulator/v1/clock', '/ui', `/v1/${top.name}`]) {
+    assert.is((await raw('GET', path, { host: 'localhost' })).status, 200, path);
+  }
+  assert.is((await post('/emulator/v1/reset', {})).status, 200);
+  // Nothing of the storm is left: its workflow and executions are gone, and nothing runs on.
+  assert.is((await raw('GET', `/v1/${top.name}`, { host: 'localhost' })).status, 404);
+  assert.is((await raw('GET', `${api}/workflows/storm`, { host: 'localhost' })).status, 404);
+  assert.is([...server.service.listWorkflows()].length, 0);
 });
 
 s.run();

@@ -9,6 +9,8 @@ import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
+import { ORDER_AWAITING_APPROVAL } from '../support/workflows.ts';
+import { untilEnded } from '../support/run-to-end.ts';
 
 const s = suite('control API: replay and redrive an execution from its recording');
 
@@ -17,37 +19,7 @@ let server: Server;
 let shop = '';
 const hits: Record<string, number> = {};
 
-const v1 = (shipping: boolean) => `main:
-  params: [args]
-  steps:
-    - charge:
-        call: http.post
-        args:
-          url: \${args.shop + "/charge"}
-          body:
-            amount: \${args.amount}
-        result: paid
-    - cb:
-        call: events.create_callback_endpoint
-        result: callback
-    - wait:
-        call: events.await_callback
-        args:
-          callback: \${callback}
-          timeout: 600
-        result: decision${shipping ? `
-    - ship:
-        call: http.post
-        args:
-          url: \${args.shop + "/ship"}
-        result: shipped` : ''}
-    - done:
-        return:
-          payment: \${paid.body.id}
-          at: \${sys.now()}
-          ref: \${uuid.generate()}
-          approved: \${decision.http_request.body.approved}
-`;
+const v1 = ORDER_AWAITING_APPROVAL;
 
 s.before(async () => {
   server = createServer((req, res) => {
@@ -71,12 +43,7 @@ s.after(async () => {
   await new Promise((r) => server.close(r));
 });
 
-async function ended(name: string): Promise<any> {
-  return until(async () => {
-    const g = await emu.request('GET', `/v1/${name}`);
-    return g.body.state === 'ACTIVE' ? undefined : g.body;
-  }, `${name} to end`, 20_000);
-}
+const ended = (name: string): Promise<any> => untilEnded(emu, name);
 
 const replay = (name: string, body?: unknown) => emu.request('POST', `${emu.url}/emulator/v1/${name}:replay`, body);
 let source: any;

@@ -94,6 +94,41 @@ s('debug FILE --argument JSON stops at a breakpoint over stdio and reports the l
   }
 });
 
+s('debug FILE --mocks FILE --clock virtual: the http call is answered by the mock and an hour of sys.sleep takes no wall time', async (c) => {
+  const file = join(c.dir, 'nap.yaml');
+  writeFileSync(file, `main:
+  steps:
+    - get:
+        call: http.get
+        args:
+          url: https://prices.example.test/tea
+        result: r
+    - nap:
+        call: sys.sleep
+        args:
+          seconds: 3600
+    - done:
+        return: \${r.body.amount}
+`);
+  const mocks = join(c.dir, 'prices.yaml');
+  writeFileSync(mocks, 'http:\n  - match: {url: "https://prices.example.test/tea"}\n    respond: {status: 200, body: {amount: 4}}\n');
+  const p = spawn(process.execPath, [EMULATOR_JS, 'debug', file, '--mocks', mocks, '--clock', 'virtual']);
+  const dc = client(p);
+  try {
+    dc.send('initialize', { adapterID: 'workflows', pathFormat: 'path', linesStartAt1: true });
+    dc.send('launch', {});
+    await dc.wait((m) => m.event === 'initialized');
+    dc.send('configurationDone');
+    // Under the real clock the sleep would hold the execution for an hour and this wait would not end.
+    await dc.wait((m) => m.event === 'terminated');
+    const outputs = dc.messages.filter((m) => m.event === 'output').map((m) => m.body.output).join('');
+    assert.match(outputs, /execution succeeded: 4\b/);
+  } finally {
+    p.stdin.end();
+    p.kill();
+  }
+});
+
 s('debug refuses an unknown option with exit 2 and its usage', () => {
   const r = spawnSync(process.execPath, [EMULATOR_JS, 'debug', '--nope'], { encoding: 'utf8', timeout: 20_000 });
   assert.is(r.status, 2);

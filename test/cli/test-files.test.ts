@@ -3,7 +3,7 @@
 // subsequences as documented in src/cli/test-command/expectations.ts; JUnit XML and TAP reports well formed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseTestFile, TestFileError } from '../../src/cli/test-command/test-file.ts';
+import { parseTestFile, TestFileError } from '../../src/service/recording/test-file.ts';
 import { checkExpectations, equalDiff, subsetDiff, type CaseOutcome } from '../../src/cli/test-command/expectations.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from '../../src/cli/test-command/case-report.ts';
 import { fromJs, mapOf, type Value } from '../../src/lang/value.ts';

@@ -61,7 +61,7 @@ s('two symbolic links to "." do not make the walk repeat: each real directory is
   }
 });
 
-s('SIGINT (the interrupt signal) stops a run: the results so far are reported and the exit code is 130', async () => {
+for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) s(`${signal} stops a run: the results so far are reported and the exit code is ${exit}`, async () => {
   const dir = tempDir();
   try {
     writeFileSync(join(dir, 'w.yaml'), 'main:\n  steps:\n    - s:\n        call: sys.sleep\n        args: {seconds: 3600}\n');
@@ -70,12 +70,12 @@ s('SIGINT (the interrupt signal) stops a run: the results so far are reported an
     writeFileSync(join(dir, 'b.test.yaml'), 'workflow: w.yaml\ncases:\n  - name: sleeps an hour\n');
     const ac = new AbortController();
     const o = io(dir, ac.signal);
-    setTimeout(() => ac.abort('SIGINT'), 300);
+    setTimeout(() => ac.abort(signal), 300);
     const code = await testCommand(['--clock', 'real', '--concurrency', '1'], o);
-    assert.is(code, 130);
+    assert.is(code, exit);
     const report = o.out.join('');
     assert.match(report, /quick/);
-    assert.match(report, /interrupted \(SIGINT\)/);
+    assert.ok(report.includes(`interrupted (${signal})`), report);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

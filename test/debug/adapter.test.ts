@@ -21,6 +21,8 @@ const SOURCE = `main:
           - out: 0
           - items: [1, 2, 3]
           - conf: {name: demo, sizes: [4, 5]}
+          - ratio: 0.5
+          - pending: null
     - call_sub:
         call: twice
         args:
@@ -73,6 +75,11 @@ twice:
         return: \${r}
 `;
 
+/** The 1-based column where step `name` is written in SOURCE (its name, after the list's dash). */
+function columnOf(name: string): number {
+  return SOURCE.split('\n')[lineOf(name) - 1]!.indexOf(name) + 1;
+}
+
 /** The 1-based line of step `name` in SOURCE. */
 function lineOf(name: string): number {
   return SOURCE.split('\n').findIndex((l) => l.trim() === `- ${name}:`) + 1;
@@ -120,13 +127,11 @@ s.after((c) => {
   rmSync(c.dir, { recursive: true, force: true });
 });
 
-s.before.each(async (c) => {
+/** A new DebugClient on the adapter's port, adding its stops and output lines to the test's (which go on). */
+async function connectClient(c: Ctx): Promise<void> {
   c.dc = new DebugClient('node', 'unused', 'workflows');
   c.dc.defaultTimeout = 8000;
   await c.dc.start(c.port);
-  c.stops = [];
-  c.waiters = [];
-  c.outputs = [];
   c.dc.on('stopped', (e: DebugProtocol.StoppedEvent) => {
     c.stops.push(e);
     c.waiters.splice(0).forEach((w) => w());
@@ -135,6 +140,13 @@ s.before.each(async (c) => {
     c.outputs.push(e.body.output);
     c.waiters.splice(0).forEach((w) => w());
   });
+}
+
+s.before.each(async (c) => {
+  c.stops = [];
+  c.waiters = [];
+  c.outputs = [];
+  await connectClient(c);
 });
 
 s.after.each(async (c) => {
@@ -212,13 +224,44 @@ s('step into a subworkflow call shows both frames; step out returns to the calle
   await c.dc.stepInRequest({ threadId: t });
   await stop(c, 3);
   const inside = await topFrame(c, t);
-  assert.equal(inside.map((f) => [f.name, f.line]), [['twice.mul', lineOf('mul')], ['main.call_sub', lineOf('call_sub')]]);
+  assert.equal(inside.map((f) => [f.name, f.line, f.column]), [['twice.mul', lineOf('mul'), columnOf('mul')], ['main.call_sub', lineOf('call_sub'), columnOf('call_sub')]]);
   const vars = await variables(c, inside[0]!.id);
   assert.is(vars.get('n')?.value, '1');
   assert.not.ok(vars.has('x'), 'a subworkflow sees its own variables only');
   await c.dc.stepOutRequest({ threadId: t });
   await stop(c, 4);
   assert.is((await topFrame(c, t))[0]!.name, 'main.loop');
+  await c.dc.continueRequest({ threadId: t });
+  await output(c, 'execution succeeded');
+});
+
+s("step into enters a for body, a parallel branch (on the branch's thread) and an except block", async (c) => {
+  await launch(c, () => c.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'loop' }, { name: 'fan_out' }, { name: 'guarded' }] }));
+  let n = 1;
+  const t = (await stop(c, n)).body.threadId!;
+  const stepIn = async (threadId: number): Promise<{ threadId: number; frames: DebugProtocol.StackFrame[] }> => {
+    await c.dc.stepInRequest({ threadId });
+    const e = await stop(c, ++n);
+    return { threadId: e.body.threadId!, frames: await topFrame(c, e.body.threadId!) };
+  };
+  // A for step: into its body, with the loop variable.
+  const body = await stepIn(t);
+  assert.equal(body.frames.map((f) => f.name), ['main.visit']);
+  assert.is((await variables(c, body.frames[0]!.id)).get('i')?.value, '1');
+  await c.dc.continueRequest({ threadId: t });
+  assert.is((await topFrame(c, (await stop(c, ++n)).body.threadId!))[0]!.name, 'main.fan_out');
+  // A parallel step: into its first branch, a thread of its own whose stack ends at the parallel step.
+  const branch = await stepIn(t);
+  assert.is.not(branch.threadId, t);
+  assert.equal(branch.frames.map((f) => f.name), ['main.one', 'main.fan_out']);
+  assert.ok((await c.dc.threadsRequest()).body.threads.some((x) => x.id === branch.threadId && x.name === 'branch 1 (b1)'));
+  await c.dc.continueRequest({ threadId: branch.threadId });
+  assert.is((await topFrame(c, (await stop(c, ++n)).body.threadId!))[0]!.name, 'main.guarded');
+  // A try step: into its body; from the step that raises, into the except block, with the caught error.
+  assert.equal((await stepIn(t)).frames.map((f) => f.name), ['main.fail']);
+  const handler = await stepIn(t);
+  assert.equal(handler.frames.map((f) => f.name), ['main.handled']);
+  assert.match((await variables(c, handler.frames[0]!.id)).get('e')?.value ?? '', /nope/);
   await c.dc.continueRequest({ threadId: t });
   await output(c, 'execution succeeded');
 });
@@ -242,12 +285,17 @@ s('two parallel branches are threads of their own, paused and continued independ
   await output(c, 'execution succeeded');
 });
 
-s('setting a variable (read as a workflow expression) changes the result', async (c) => {
+/** Launches with a breakpoint on `done` and waits there: the stop, the top frame and its routine's variables. */
+async function stoppedAtDone(c: Ctx): Promise<{ e: DebugProtocol.StoppedEvent; frame: DebugProtocol.StackFrame; root: number }> {
   await launch(c, () => c.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'done' }] }));
   const e = await stop(c, 1);
   const frame = (await topFrame(c, e.body.threadId!))[0]!;
   const scopes = (await c.dc.scopesRequest({ frameId: frame.id })).body.scopes;
-  const root = scopes[scopes.length - 1]!.variablesReference;
+  return { e, frame, root: scopes[scopes.length - 1]!.variablesReference };
+}
+
+s('setting a variable (read as a workflow expression) changes the result', async (c) => {
+  const { e, frame, root } = await stoppedAtDone(c);
   const set = await c.dc.setVariableRequest({ variablesReference: root, name: 'x', value: '40 + 1' });
   assert.is(set.body.value, '41');
   // A map's item, through its own reference.
@@ -260,6 +308,31 @@ s('setting a variable (read as a workflow expression) changes the result', async
   assert.instance(bad, Error, 'a value that is not an expression is refused');
   await c.dc.continueRequest({ threadId: e.body.threadId! });
   assert.match(await output(c, 'execution succeeded'), /succeeded: 43/);
+});
+
+s('setting a variable is type-checked against what it holds: other types refused naming both, an int widened for a double, null takes any', async (c) => {
+  const { e, frame, root } = await stoppedAtDone(c);
+  const refused = (name: string, value: string, ref = root): Promise<string> =>
+    c.dc.setVariableRequest({ variablesReference: ref, name, value }).then(
+      () => assert.unreachable(`${name} = ${value} was taken`) as never,
+      (err: Error) => err.message,
+    );
+  assert.match(await refused('x', '"41"'), /x holds an int; the new value is a string: give an int/);
+  assert.match(await refused('x', '2.5'), /x holds an int; the new value is a double/);
+  assert.match(await refused('items', '{"a": 1}'), /items holds a list; the new value is a map: give a list/);
+  // An item of a map is checked against the item.
+  const conf = (await c.dc.variablesRequest({ variablesReference: root })).body.variables.find((v) => v.name === 'conf')!;
+  assert.match(await refused('name', '5', conf.variablesReference), /conf\["name"\] holds a string; the new value is an int: give a string/);
+  // A double takes an int as the double of the same number; null takes any type; a type error in the expression is refused.
+  const ratio = await c.dc.setVariableRequest({ variablesReference: root, name: 'ratio', value: '2' });
+  assert.equal([ratio.body.value, ratio.body.type], ['2.0', 'double']);
+  const pending = await c.dc.setVariableRequest({ variablesReference: root, name: 'pending', value: '["a"]' });
+  assert.is(pending.body.type, 'list');
+  assert.match(await refused('x', '1 + "a"'), /TypeError/);
+  const ev = await c.dc.evaluateRequest({ expression: '[x, ratio, pending, conf.name]', frameId: frame.id, context: 'watch' });
+  assert.is(ev.body.result, '[1,2.0,["a"],"demo"]', 'refused values left every variable as it was');
+  await c.dc.continueRequest({ threadId: e.body.threadId! });
+  assert.match(await output(c, 'execution succeeded'), /succeeded: 3\b/);
 });
 
 s('a conditional breakpoint stops only where its expression is true; a hit count from the nth hit; a logpoint prints', async (c) => {
@@ -303,6 +376,41 @@ s('an error breakpoint by tag stops where the error is raised; the caught error 
   await c.dc.continueRequest({ threadId: h.body.threadId! });
   await output(c, 'execution succeeded');
   assert.is(c.stops.length, 2, 'the uncaught filter does not stop on an error a try catches');
+});
+
+s('error breakpoints: "all" stops on an error a try catches; "uncaught" stops only on one nothing catches, before the execution fails', async (c) => {
+  await launch(c, () => c.dc.setExceptionBreakpointsRequest({ filters: ['all'] }));
+  const caught = await stop(c, 1);
+  assert.is(caught.body.reason, 'exception');
+  assert.is((await topFrame(c, caught.body.threadId!))[0]!.name, 'main.fail');
+  await c.dc.continueRequest({ threadId: caught.body.threadId! });
+  await output(c, 'execution succeeded');
+  await c.dc.stop();
+  // A file whose first error is caught and whose second is not.
+  const file = join(c.dir, 'uncaught.yaml');
+  writeFileSync(file, `main:
+  steps:
+    - guarded:
+        try:
+          raise: {message: caught one, tags: [ValueError]}
+        except:
+          as: e
+          steps:
+            - ignore:
+                assign:
+                  - seen: \${e.message}
+    - boom:
+        raise: {message: nobody catches this, tags: [ValueError]}
+`);
+  await connectClient(c);
+  await launch(c, () => c.dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] }), { program: file });
+  const e = await stop(c, 2);
+  assert.is(e.body.reason, 'exception');
+  assert.match(e.body.text ?? '', /nobody catches this/);
+  assert.is((await topFrame(c, e.body.threadId!))[0]!.name, 'main.boom');
+  await c.dc.continueRequest({ threadId: e.body.threadId! });
+  assert.match(await output(c, 'execution failed'), /nobody catches this/);
+  assert.is(c.stops.length, 2, 'the caught error did not stop');
 });
 
 s('evaluate reads the scope and refuses calls with side effects', async (c) => {

@@ -97,6 +97,13 @@ s('without a callback to deliver, the wait times out at once on the virtual cloc
   assert.equal(run.error!.tags, ['TimeoutError']);
 });
 
+s('a run reads the server defaults as its project and location: my-project, us-central1', async ({ api }) => {
+  const source = 'main:\n  steps:\n    - where:\n        return: ${[sys.get_env("GOOGLE_CLOUD_PROJECT_ID"), sys.get_env("GOOGLE_CLOUD_LOCATION")]}\n';
+  const run = await api.runWorkflow({ source });
+  assert.is(run.state, 'SUCCEEDED', JSON.stringify(run.error));
+  assert.equal(run.result, ['my-project', 'us-central1']);
+});
+
 s('bad input is rejected with INVALID_ARGUMENT, naming file, line and column', async ({ api, dir }) => {
   let e = await rejection(api.runWorkflow({ source: 'main:\n  steps:\n    - a:\n        retrun: 1\n' }));
   assert.is(e.code, 'INVALID_ARGUMENT');

@@ -18,7 +18,13 @@ type Op =
   | { op: 'copyList'; to: 'l' | 'k'; from: 'l' | 'k' }
   | { op: 'setIndex'; list: 'l' | 'k'; n: number }
   | { op: 'nest'; map: 'a' | 'b'; list: 'l' | 'k' }
-  | { op: 'read'; map: 'a' | 'b' };
+  | { op: 'read'; map: 'a' | 'b' }
+  | { op: 'count'; map: 'a' | 'b'; key: string }
+  | { op: 'innerPut'; map: 'a' | 'b'; key: string; n: number }
+  | { op: 'grab'; map: 'a' | 'b' }
+  | { op: 'peekScalar'; map: 'a' | 'b'; key: string; n: number }
+  | { op: 'mapGet'; map: 'a' | 'b' }
+  | { op: 'keysOf'; map: 'a' | 'b' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('put' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('p', 'q', 'r', 's'), n: fc.nat(99) }) },
@@ -28,6 +34,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('setIndex' as const), list: fc.constantFrom('l' as const, 'k' as const), n: fc.nat(99) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('nest' as const), map: fc.constantFrom('a' as const, 'b' as const), list: fc.constantFrom('l' as const, 'k' as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('read' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
+  // Reads that keep no list or map of the variable (len, `in`, a path to a scalar) leave it changed in place.
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('count' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('p', 'q', 'r', 's') }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('innerPut' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('y', 'z'), n: fc.nat(99) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('grab' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('peekScalar' as const), map: fc.constantFrom('a' as const, 'b' as const), key: fc.constantFrom('p', 'q'), n: fc.nat(99) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('mapGet' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('keysOf' as const), map: fc.constantFrom('a' as const, 'b' as const) }) },
 );
 
 /** The assignment in workflow syntax, and the same on the reference (plain JS values copied on assignment). */
@@ -56,21 +69,39 @@ function apply(o: Op, v: Record<string, any>): string {
     case 'read':
       v.seen = (v.seen ?? 0) + Object.keys(v[o.map]).length;
       return `- seen: \${seen + len(${o.map})}`;
+    case 'count':
+      v[o.map][o.key] = Object.keys(v[o.map]).length;
+      return `- ${o.map}["${o.key}"]: \${len(${o.map}) + (if("${o.key}" in ${o.map}, 0, 0))}`;
+    case 'innerPut':
+      v[o.map].inner[o.key] = Object.keys(v[o.map].inner).length + o.n;
+      return `- ${o.map}["inner"]["${o.key}"]: \${len(${o.map}.inner) + ${o.n}}`;
+    case 'grab':
+      v.g = clone(v[o.map].inner);
+      return `- g: \${${o.map}.inner}`;
+    case 'peekScalar':
+      v[o.map][o.key] = v[o.map].inner.z + o.n;
+      return `- ${o.map}["${o.key}"]: \${${o.map}["inner"].z + ${o.n}}`;
+    case 'mapGet':
+      v.g = clone(v[o.map].inner);
+      return `- g: \${map.get(${o.map}, "inner")}`;
+    case 'keysOf':
+      v.seen = (v.seen ?? 0) + Object.keys(v[o.map]).length;
+      return `- seen: \${seen + len(keys(${o.map}))}`;
   }
 }
 
 s('random assignments, copies, appends and reads give what copying every value gives', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 }), async (steps) => {
-      const model: Record<string, any> = { a: {}, b: {}, l: [0], k: [0], seen: 0 };
+      const model: Record<string, any> = { a: { inner: { z: 0 } }, b: { inner: { z: 0 } }, l: [0], k: [0], seen: 0, g: null };
       const body = steps
         .map((ops, i) => `    - s${i}:\n        assign:\n${ops.map((o) => '          ' + apply(o, model)).join('\n')}`)
         .join('\n');
-      const yaml = `main:\n  steps:\n    - init:\n        assign:\n          - a: {}\n          - b: {}\n          - l: [0]\n          - k: [0]\n          - seen: 0\n${body}\n    - done:\n        return: \${[a, b, l, k, seen]}\n`;
+      const yaml = `main:\n  steps:\n    - init:\n        assign:\n          - a: {inner: {z: 0}}\n          - b: {inner: {z: 0}}\n          - g: null\n          - l: [0]\n          - k: [0]\n          - seen: 0\n${body}\n    - done:\n        return: \${[a, b, l, k, seen, g]}\n`;
       const out = await run(yaml);
       if (!('result' in out)) throw new Error(`failed: ${out.error.json}\n${yaml}`);
       const got = JSON.parse(out.result);
-      const want = [model.a, model.b, model.l, model.k, model.seen];
+      const want = [model.a, model.b, model.l, model.k, model.seen, model.g];
       if (JSON.stringify(got) !== JSON.stringify(want)) {
         throw new Error(`engine ${JSON.stringify(got)}\nreference ${JSON.stringify(want)}\n${yaml}`);
       }

@@ -97,6 +97,46 @@ s('http.post under http.default_retry is NON_IDEMPOTENT_RETRY; under the non-ide
   assert.ok(codes(request).includes('NON_IDEMPOTENT_RETRY'));
 });
 
+s("a googleapis.* call that is no method of Google's connectors is UNKNOWN_CONNECTOR, with the closest name (docs/lint.md#unknown_connector)", () => {
+  const src = '- read:\n    call: googleapis.storage.v1.objects.gett\n    args: {bucket: b, object: o}\n    result: r\n- out:\n    return: ${r}\n';
+  const p = problem(src, 'UNKNOWN_CONNECTOR');
+  assert.ok(p);
+  assert.equal([p!.severity, p!.step, p!.line, p!.col, p!.endCol], ['warning', 'read', 2, 11, 11 + 'googleapis.storage.v1.objects.gett'.length]);
+  assert.match(p!.message, /googleapis\.storage\.v1 has no method objects\.gett \(did you mean 'objects\.get'\?\)/);
+  assert.equal(codes(src.replace('objects.gett', 'objects.get')), []);
+  const api = problem(src.replace('googleapis.storage.', 'googleapis.storag.'), 'UNKNOWN_CONNECTOR');
+  assert.match(api!.message, /'googleapis\.storag\.v1' is not a connector .*did you mean 'storage\.v1'/);
+  // The connector of a Workflows helper that is in no discovery document is known too.
+  const run = '- run:\n    call: googleapis.workflowexecutions.v1.projects.locations.workflows.executions.run\n    args: {workflow_id: child}\n';
+  assert.equal(codes(run), []);
+});
+
+s('a connector call without an argument its method requires is MISSING_CONNECTOR_ARG (docs/lint.md#missing_connector_arg)', () => {
+  const src = '- read:\n    call: googleapis.storage.v1.objects.get\n    args:\n      bucket: b\n    result: r\n- out:\n    return: ${r}\n';
+  const p = problem(src, 'MISSING_CONNECTOR_ARG');
+  assert.ok(p);
+  assert.equal([p!.step, p!.line, p!.col], ['read', 2, 11]);
+  assert.match(p!.message, /needs argument 'object'/);
+  assert.equal(codes(src.replace('bucket: b', 'bucket: b\n      object: o')), []);
+  const none = problem('- list:\n    call: googleapis.pubsub.v1.projects.topics.publish\n', 'MISSING_CONNECTOR_ARG');
+  assert.match(none!.message, /needs argument 'topic'/);
+});
+
+if (!skipWithoutCorpus(s, "every connector call of the published samples is a method of the catalog with its required arguments (docs/lint.md#unknown_connector)")) {
+  s("every connector call of the published samples is a method of the catalog with its required arguments (docs/lint.md#unknown_connector)", () => {
+    let calls = 0;
+    for (const sub of ['yaml', 'json']) {
+      for (const f of readdirSync(`${CORPUS}/${sub}`)) {
+        const text = readFileSync(`${CORPUS}/${sub}/${f}`, 'utf8');
+        calls += (text.match(/"?call"?: *"?googleapis\./g) ?? []).length;
+        const r = checkSource(text, DEFINITION_LIBRARY, sub === 'json' ? 'json' : 'yaml');
+        assert.equal(r.problems.filter((p) => p.code === 'UNKNOWN_CONNECTOR' || p.code === 'MISSING_CONNECTOR_ARG'), [], `${sub}/${f}`);
+      }
+    }
+    assert.ok(calls > 100, `${calls} connector calls`);
+  });
+}
+
 s('a deploy error is one problem with its code, step, position and did-you-mean, and no warnings (docs/lint.md)', () => {
   const src = `main:\n  steps:\n    - get:\n        call: http.gett\n        args: {url: x}\n        result: unused\n`;
   const r = checkSource(src, DEFINITION_LIBRARY);

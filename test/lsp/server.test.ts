@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CompletionItem, DocumentSymbol, Hover, Location, WorkspaceEdit } from 'vscode-languageserver';
+import type { CompletionItem, DocumentSymbol, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { CORPUS, skipWithoutCorpus } from '../support/corpus.ts';
 import { positionOf, startLspClient, type LspClient } from '../support/lsp-client.ts';
 
@@ -41,6 +41,18 @@ s('a change is checked at once: the deploy error with its code, range, docs link
   assert.match(x.codeDescription!.href, /docs\/lint\.md#unknown_function$/);
   const fixed = await c.change(SAGA_URI, SAGA);
   assert.equal(fixed.diagnostics, []);
+});
+
+s('a burst of changes sent back to back ends with the diagnostics of its last version; requests answer from it (docs/editor.md#speed)', async () => {
+  const typed = ['http.g', 'http.ge', 'http.get', 'http.gett', 'http.gettt'];
+  const texts = typed.map((name) => SAGA.replace('call: http.get', `call: ${name}`));
+  const { last, earlier } = await c.changeBurst(SAGA_URI, texts.map((text) => [{ text }]));
+  assert.equal(last.diagnostics.map((x) => x.code), ['UNKNOWN_FUNCTION']);
+  assert.match(String(last.diagnostics[0]!.message), /'http\.gettt'/);
+  assert.ok(earlier <= typed.length - 1);
+  const hover = await c.request<Hover>('textDocument/hover', at(SAGA_URI, texts.at(-1)!, 'call: http.gettt', 8));
+  assert.is(hover, null);
+  assert.equal((await c.change(SAGA_URI, SAGA)).diagnostics, []);
 });
 
 s('lint warnings are diagnostics with their code, unused ones marked unnecessary (docs/lint.md)', async () => {
@@ -130,9 +142,15 @@ s('completion after next: lists the step names of the workflow (docs/editor.md "
   assert.not.ok(items.includes('transient'), 'steps of other workflows are not offered');
 });
 
-s('completion inside ${...} lists variables in scope, namespaces and known fields (docs/editor.md "Completion")', async () => {
+s('completion inside ${...} lists variables in scope at the cursor, namespaces and known fields (docs/editor.md "Completion")', async () => {
   const vars = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${base + "/inventory/reserve"}', 2))).map((i) => i.label);
   for (const v of ['order', 'base', 'threshold', 'amount', 'reserved', 'len', 'text.split']) assert.ok(vars.includes(v), v);
+  // A loop's variable, a name first assigned in its body and an except's `as` are in scope only inside their block.
+  for (const v of ['item', 'product', 'e']) assert.not.ok(vars.includes(v), v);
+  const inLoop = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${base + "/catalog/"', 2))).map((i) => i.label);
+  for (const v of ['item', 'product', 'order', 'amount']) assert.ok(inLoop.includes(v), v);
+  const inExcept = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, SAGA, '${e.code == 409}', 2))).map((i) => i.label);
+  assert.ok(inExcept.includes('e') && !inExcept.includes('item'), inExcept.join());
   const text = SAGA.replace('${base + "/catalog/" + item.sku}', '${text.}');
   await c.change(SAGA_URI, text);
   const ns = (await c.request<CompletionItem[]>('textDocument/completion', at(SAGA_URI, text, '${text.}', 7))).map((i) => i.label);
@@ -243,6 +261,169 @@ s('document symbols: routines with their steps, nested as written (docs/editor.m
   assert.equal(loop.selectionRange.start, positionOf(SAGA, 'price_items'));
 });
 
+// Connectors: names, docs and arguments from the connector catalog (Google's connectors reference,
+// https://cloud.google.com/workflows/docs/reference/googleapis).
+const URI = 'file:///w/connector.yaml';
+const SRC = [
+  'main:',
+  '  params: [args]',
+  '  steps:',
+  '    - get_workflow:',
+  '        call: googleapis.workflows.v1.projects.locations.workflows.get',
+  '        args:',
+  '          name: ${args.name}',
+  '        result: wf',
+  '    - done:',
+  '        return: ${wf}',
+  '',
+].join('\n');
+const complete = (text: string, needle: string, shift: number) =>
+  c.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri: URI }, position: positionOf(text, needle, shift) });
+
+s('completion after call: googleapis. offers the connectors, then versions, resources and methods (docs/editor.md#connectors)', async () => {
+  await c.open(URI, SRC);
+  const line = '        call: googleapis.workflows.v1.projects.locations.workflows.get';
+  const typed = (name: string) => SRC.replace(line, `        call: ${name}`);
+  const at = async (name: string) => {
+    const text = typed(name);
+    await c.change(URI, text);
+    return complete(text, `call: ${name}`, 6 + name.length);
+  };
+  const apis = await at('googleapis.');
+  for (const api of ['workflows', 'pubsub', 'bigquery', 'secretmanager', 'storage']) assert.ok(apis.some((i) => i.label === api), api);
+  const pubsub = apis.find((i) => i.label === 'pubsub')!;
+  assert.is(pubsub.detail, 'Cloud Pub/Sub API');
+  assert.is((pubsub.textEdit as TextEdit).newText, 'googleapis.pubsub.');
+  assert.is(pubsub.command?.command, 'editor.action.triggerSuggest');
+  // A segment half typed: the whole name is replaced; the client filters on it.
+  const partial = await at('googleapis.workf');
+  assert.ok(partial.some((i) => (i.textEdit as TextEdit).newText === 'googleapis.workflows.' && i.filterText === 'googleapis.workflows'));
+  assert.equal((await at('googleapis.workflows.')).map((i) => i.label), ['v1']);
+  assert.equal((await at('googleapis.workflows.v1.projects.locations.')).map((i) => i.label).sort(), ['get', 'list', 'operations', 'workflows']);
+  const methods = await at('googleapis.workflows.v1.projects.locations.workflows.');
+  const create = methods.find((i) => i.label === 'create')!;
+  assert.is(create.detail, 'googleapis.workflows.v1.projects.locations.workflows.create(parent, workflowId?, body?)');
+  assert.is(create.documentation, 'Creates a new workflow.');
+  assert.is((create.textEdit as TextEdit).newText, 'googleapis.workflows.v1.projects.locations.workflows.create');
+  assert.is(create.command, undefined);
+  assert.equal(await at('googleapis.nothing.'), []);
+  // Inside an expression too.
+  const expr = SRC.replace('return: ${wf}', 'return: ${googleapis.secretmanager.v1.projects.secrets.versions.}');
+  await c.change(URI, expr);
+  const inExpr = await complete(expr, 'versions.}', 9);
+  assert.ok(inExpr.some((i) => i.label === 'accessString' && (i.textEdit as TextEdit).newText === 'googleapis.secretmanager.v1.projects.secrets.versions.accessString'));
+  // Before any dot, googleapis is one of the callables.
+  const callables = await at('goo');
+  assert.ok(callables.some((i) => i.label === 'googleapis' && (i.textEdit as TextEdit).newText === 'googleapis.'));
+  await c.change(URI, SRC);
+});
+
+s("completion under a connector call's args: offers its arguments, required ones first, and connector_params (docs/editor.md#connectors)", async () => {
+  const text = SRC.replace('workflows.get', 'workflows.create').replace('          name: ${args.name}\n', '          na\n');
+  await c.change(URI, text);
+  const items = await complete(text, '          na\n', 12);
+  const byLabel = new Map(items.map((i) => [i.label, i]));
+  assert.equal([...byLabel.keys()].sort(), ['body', 'connector_params', 'parent', 'workflowId']);
+  assert.is(byLabel.get('parent')!.detail, 'googleapis.workflows.v1.projects.locations.workflows.create argument (required)');
+  assert.match(byLabel.get('workflowId')!.detail!, /\(optional\)$/);
+  const sorted = items.map((i) => i.label).sort((a, b) => byLabel.get(a)!.sortText!.localeCompare(byLabel.get(b)!.sortText!));
+  assert.is(sorted[0], 'parent');
+  assert.match(String(byLabel.get('connector_params')!.documentation), /timeout/);
+  await c.change(URI, SRC);
+});
+
+s("hover on a connector call shows its arguments, its API and its doc; on an argument, what it is (docs/editor.md#connectors)", async () => {
+  const h = await c.request<Hover>('textDocument/hover', { textDocument: { uri: URI }, position: positionOf(SRC, 'googleapis.workflows', 3) });
+  const value = (h.contents as { value: string }).value;
+  assert.match(value, /googleapis\.workflows\.v1\.projects\.locations\.workflows\.get\(name, revisionId\?\)/);
+  assert.match(value, /Workflows API: Gets details of a single workflow\./);
+  assert.equal(h.range!.start, positionOf(SRC, 'googleapis.workflows'));
+  // An argument under args: which argument of what, required or not.
+  const arg = await c.request<Hover>('textDocument/hover', { textDocument: { uri: URI }, position: positionOf(SRC, 'name: ${args', 1) });
+  assert.is((arg.contents as { value: string }).value, '`name`: googleapis.workflows.v1.projects.locations.workflows.get argument (required)');
+  assert.equal(arg.range, { start: positionOf(SRC, 'name: ${args'), end: positionOf(SRC, 'name: ${args', 4) });
+  const url = await c.request<Hover>('textDocument/hover', at(SAGA_URI, SAGA, 'url: ${base + "/catalog/"', 2));
+  assert.is((url.contents as { value: string }).value, '`url`: http.get argument (required)');
+});
+
+s('an unknown connector method and a missing required argument are warnings on the call (docs/lint.md#unknown_connector)', async () => {
+  const unknown = SRC.replace('workflows.get', 'workflows.gett');
+  const d = await c.change(URI, unknown);
+  assert.equal(d.diagnostics.map((x) => [x.code, x.severity]), [['UNKNOWN_CONNECTOR', 2]]);
+  assert.match(String(d.diagnostics[0]!.message), /did you mean 'projects\.locations\.workflows\.get'/);
+  assert.equal(d.diagnostics[0]!.range.start, positionOf(unknown, 'googleapis.'));
+  assert.match(d.diagnostics[0]!.codeDescription!.href, /docs\/lint\.md#unknown_connector$/);
+  const missing = SRC.replace('          name: ${args.name}\n', '          revisionId: "000001-a4d"\n');
+  const m = await c.change(URI, missing);
+  assert.equal(m.diagnostics.map((x) => x.code), ['MISSING_CONNECTOR_ARG']);
+  assert.match(String(m.diagnostics[0]!.message), /needs argument 'name'/);
+  assert.equal((await c.change(URI, SRC)).diagnostics, []);
+});
+
+/** A text with LSP edits applied (each on one line, as renames are). */
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const lines = text.split('\n');
+  const sorted = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+  for (const e of sorted) {
+    const l = lines[e.range.start.line]!;
+    lines[e.range.start.line] = l.slice(0, e.range.start.character) + e.newText + l.slice(e.range.end.character);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * On one example or published sample: a connector call's hover (its catalog entry), the definition of a `next` target, the
+ * references of a subworkflow, the rename of a step, and completion after `next:` and inside `${...}`.
+ */
+async function navigationChecks(uri: string, text: string, f: string): Promise<void> {
+  const connector = /call: (googleapis\.[\w.]+)/.exec(text);
+  if (connector) {
+    const h = await c.request<Hover>('textDocument/hover', at(uri, text, connector[0], 7));
+    assert.match((h.contents as { value: string }).value, new RegExp(`${connector[1]!.replaceAll('.', '\\.')}\\(`), f);
+  }
+  const jump = /next: ([A-Za-z_]\w*)\s*$/m.exec(text);
+  if (jump && !['end', 'break', 'continue'].includes(jump[1]!)) {
+    const defs = await c.request<Location[]>('textDocument/definition', at(uri, text, jump[0], 6));
+    assert.is(defs.length, 1, `${f}: next ${jump[1]}`);
+    const line = text.split('\n')[defs[0]!.range.start.line]!;
+    assert.is(line.slice(defs[0]!.range.start.character, defs[0]!.range.end.character), jump[1], f);
+    const steps = (await c.request<CompletionItem[]>('textDocument/completion', at(uri, text, jump[0], 6))).map((i) => i.label);
+    assert.ok(steps.includes(jump[1]!), `${f}: completion after next:`);
+    // Renaming the target step renames every next naming it: the sample still deploys, and no name is left behind.
+    const edit = await c.request<WorkspaceEdit>('textDocument/rename', { ...at(uri, text, jump[0], 6), newName: `${jump[1]}_renamed` });
+    const renamed = applyEdits(text, edit.changes![uri]!);
+    assert.equal((await c.change(uri, renamed)).diagnostics.filter((d) => d.severity === 1), [], `${f}: renamed`);
+    assert.not.match(renamed, new RegExp(`next: ${jump[1]}\\s*$`, 'm'), f);
+    await c.change(uri, text);
+  }
+  const sub = /call: ([A-Za-z_]\w*)\s*$/m.exec(text);
+  if (sub && new RegExp(`^${sub[1]}:`, 'm').test(text)) {
+    const refs = await c.request<Location[]>('textDocument/references', { ...at(uri, text, sub[0], 6), context: { includeDeclaration: true } });
+    assert.ok(refs.length >= 2, `${f}: references of ${sub[1]}`);
+  }
+  const expr = text.indexOf('${');
+  if (expr >= 0 && f.endsWith('.yaml')) {
+    const items = await c.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: positionOf(text, '${', 2) });
+    assert.ok(items.some((i) => i.label === 'len'), `${f}: completion inside \${...}`);
+  }
+}
+
+s('every example opens without an error diagnostic, with an outline, navigation, rename and completion (docs/editor.md)', async () => {
+  const dir = new URL('../../examples/workflows/', import.meta.url);
+  const names = readdirSync(dir).filter((n) => n.endsWith('.yaml'));
+  assert.ok(names.length >= 5);
+  for (const f of names) {
+    const text = readFileSync(new URL(f, dir), 'utf8');
+    const uri = `file:///examples/all/${f}`;
+    const d = await c.open(uri, text);
+    assert.equal(d.diagnostics.filter((x) => x.severity === 1), [], f);
+    const syms = await c.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.ok(syms.length > 0 && syms[0]!.children!.length > 0, f);
+    await navigationChecks(uri, text, f);
+    await c.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+});
+
 if (!skipWithoutCorpus(s, 'every published sample opens without an error diagnostic and with an outline, hover on its calls (docs/editor.md)')) {
   s('every published sample opens without an error diagnostic and with an outline, hover on its calls (docs/editor.md)', async () => {
     let n = 0;
@@ -259,6 +440,7 @@ if (!skipWithoutCorpus(s, 'every published sample opens without an error diagnos
           const h = await c.request<Hover>('textDocument/hover', at(uri, text, call[0], 7));
           assert.match(JSON.stringify(h.contents), new RegExp(call[1]!.replace('.', '\\.') + '\\('), f);
         }
+        await navigationChecks(uri, text, f);
         await c.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
         n++;
       }

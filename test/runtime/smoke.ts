@@ -3,7 +3,8 @@
  * bundle under one runtime on free loopback ports with a temporary workflows directory and checks, against
  * the running process, REST create and execute, an http.* call to a local node:http server, a callback round
  * trip, a hot reload, gRPC through Google's client (@google-cloud/workflows with @grpc/grpc-js, insecure), the
- * web UI, the one-shot `run` command, the `test` command, and a clean SIGTERM exit. node.test.ts, deno.test.ts and bun.test.ts
+ * web UI, the one-shot `run` command, the `test` command, a data directory across a SIGKILL with export and
+ * import (docs/persistence.md), and a clean SIGTERM exit. node.test.ts, deno.test.ts and bun.test.ts
  * each run it with their command line.
  */
 import { suite } from 'uvu';
@@ -246,6 +247,45 @@ export function runtimeSuite(runtime: Runtime): void {
 
   s('SIGTERM stops the emulator with exit code 0 (docs/cli.md#configuration)', async (ctx) => {
     assert.is(await ctx.emu.close(), 0);
+  });
+
+  s('a data directory: SIGKILL, start again, every acknowledged workflow, execution and callback delivery is there; export and import round-trip (docs/persistence.md)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfemu-rt-data-'));
+    const start = (args: string[]) => startEmulator({ command, workflowsDir: false, args, startTimeoutMs: 30_000 });
+    try {
+      let emu = await start(['--data-dir', join(dir, 'data')]);
+      assert.is((await emu.request('POST', '/workflows?workflowId=add', { sourceContents: ADD })).status, 200);
+      assert.is((await emu.request('POST', '/workflows?workflowId=cb', { sourceContents: CALLBACK })).status, 200);
+      const done = await execute(emu, 'add', { x: 4 });
+      const waiting = await emu.request('POST', '/workflows/cb/executions', {});
+      const cb = await until(async () => (await emu.request('GET', `/v1/${waiting.body.name}/callbacks`)).body?.callbacks?.[0], 'the callback');
+      assert.is((await emu.request('POST', new URL(cb.url).pathname, { kept: 1 })).status, 200);
+      const gone = new Promise((r) => emu.child.once('exit', r));
+      emu.child.kill('SIGKILL');
+      await gone;
+      await emu.close();
+      emu = await start(['--data-dir', join(dir, 'data'), '--resume']);
+      try {
+        assert.is((await emu.request('GET', `/v1/${done.name}`)).body.result, '5');
+        const resumed = await until(async () => {
+          const r = await emu.request('GET', `/v1/${waiting.body.name}`);
+          return r.body.state === 'ACTIVE' ? undefined : r.body;
+        }, `the execution waiting at the kill to run again under ${runtime}`);
+        assert.equal([resumed.state, JSON.parse(resumed.result ?? 'null')], ['SUCCEEDED', { kept: 1 }]);
+        assert.is((await emu.request('POST', '/emulator/v1:export', { directory: join(dir, 'export') })).status, 200);
+      } finally {
+        await emu.close();
+      }
+      emu = await start(['--import', join(dir, 'export')]);
+      try {
+        assert.is((await emu.request('GET', `/v1/${done.name}`)).body.result, '5');
+        assert.is((await emu.request('GET', `/v1/${waiting.body.name}`)).body.state, 'SUCCEEDED');
+      } finally {
+        await emu.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   s('the test command: the example tests pass with mocks and the virtual clock; JUnit written (docs/testing.md#the-test-command)', async () => {

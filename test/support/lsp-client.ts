@@ -5,9 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { PublishDiagnosticsParams, Range } from 'vscode-languageserver';
 
 const EMULATOR_JS = new URL('../../dist/emulator.js', import.meta.url).pathname;
+
+/** The `contentChanges` of one `didChange`: the whole new text, or edits of ranges. */
+export type ContentChanges = readonly ({ text: string } | { range: Range; text: string })[];
 
 /** A running language server and a connection to it. */
 export interface LspClient {
@@ -17,6 +20,17 @@ export interface LspClient {
   open(uri: string, text: string, languageId?: string): Promise<PublishDiagnosticsParams>;
   /** Replaces a document's whole text (`didChange`) and resolves with the diagnostics of that version. */
   change(uri: string, text: string): Promise<PublishDiagnosticsParams>;
+  /**
+   * Edits a document as an editor does with incremental sync (`didChange` with ranges and new text), and resolves
+   * with the diagnostics of that version.
+   */
+  edit(uri: string, changes: ContentChanges): Promise<PublishDiagnosticsParams>;
+  /**
+   * Sends changes of a document back to back, as fast typing does: each a version's `contentChanges` (a whole
+   * text, or ranges and new text); resolves with the diagnostics of the last version and how many diagnostics
+   * the earlier versions got meanwhile.
+   */
+  changeBurst(uri: string, changes: readonly ContentChanges[]): Promise<{ last: PublishDiagnosticsParams; earlier: number }>;
   /** A request, by method name. */
   request<R>(method: string, params: unknown): Promise<R>;
   /** Everything the server wrote on stderr so far. */
@@ -27,14 +41,19 @@ export interface LspClient {
   close(): Promise<void>;
 }
 
-/** Starts the server and initializes it (`initialize`, `initialized`) for a workspace-less client. */
-export async function startLspClient(): Promise<LspClient> {
-  const child = spawn(process.execPath, [EMULATOR_JS, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts the server and initializes it (`initialize`, `initialized`) for a workspace-less client; `nodeFlags`
+ * are Node's options for the server's process.
+ */
+export async function startLspClient(nodeFlags: readonly string[] = []): Promise<LspClient> {
+  const child = spawn(process.execPath, [...nodeFlags, EMULATOR_JS, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting = new Map<string, { version: number | undefined; resolve: (p: PublishDiagnosticsParams) => void }[]>();
+  const published = new Set<(p: PublishDiagnosticsParams) => void>();
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    for (const f of published) f(p);
     const list = waiting.get(p.uri) ?? [];
     const i = list.findIndex((w) => w.version === undefined || p.version === undefined || w.version === p.version);
     if (i >= 0) list.splice(i, 1)[0]!.resolve(p);
@@ -68,6 +87,30 @@ export async function startLspClient(): Promise<LspClient> {
       const d = diagnostics(uri, version);
       await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
       return d;
+    },
+    async edit(uri, changes) {
+      const version = (versions.get(uri) ?? 1) + 1;
+      versions.set(uri, version);
+      const d = diagnostics(uri, version);
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+      return d;
+    },
+    async changeBurst(uri, changes) {
+      const first = (versions.get(uri) ?? 1) + 1;
+      const last = first + changes.length - 1;
+      versions.set(uri, last);
+      let earlier = 0;
+      const counting = (p: PublishDiagnosticsParams) => {
+        if (p.uri === uri && p.version !== undefined && p.version >= first && p.version < last) earlier++;
+      };
+      published.add(counting);
+      const d = diagnostics(uri, last);
+      await Promise.all(
+        changes.map((contentChanges, i) => connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: first + i }, contentChanges })),
+      );
+      const result = await d;
+      published.delete(counting);
+      return { last: result, earlier };
     },
     request: (method, params) => connection.sendRequest(method, params),
     stderr: () => err,

@@ -14,3 +14,11 @@ export async function runToEnd(emu: EmulatorProcess, id: string, body: unknown =
     return e.state !== 'ACTIVE' ? e : undefined;
   }, `execution of ${id} ended`);
 }
+
+/** Polls the execution `name` (its full resource name) until it is no longer ACTIVE; resolves to its resource. */
+export function untilEnded(emu: EmulatorProcess, name: string, timeoutMs = 20_000): Promise<any> {
+  return until(async () => {
+    const g = await emu.request('GET', `/v1/${name}`);
+    return g.body.state === 'ACTIVE' ? undefined : g.body;
+  }, `${name} to end`, timeoutMs);
+}

@@ -32,5 +32,6 @@ export function recordingVirtualTime(startMs: number = Date.UTC(2026, 0, 1)): Re
     advanceProblem: (ms) => time.advanceProblem(ms),
     hold: (work) => time.hold(work),
     pending: () => time.pending(),
+    rewind: () => time.rewind(),
   };
 }

@@ -10,12 +10,18 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 
 let client: LanguageClient | undefined;
 
+/**
+ * Node's flags for the bundled server: a young generation of 32 MB, which a check of a large definition fills
+ * less often, cuts the server's CPU time per change by about a quarter (docs/editor.md#speed).
+ */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 /** Starts the language client and its server; stopped with the extension. */
 export async function startLanguageClient(context: ExtensionContext): Promise<void> {
   const command = workspace.getConfiguration('workflowsEmulator').get<string>('server.command', '').trim();
   const serverOptions: ServerOptions = command
     ? { command, args: ['lsp'], transport: TransportKind.stdio, options: { shell: process.platform === 'win32' } }
-    : { module: context.asAbsolutePath('server/emulator.mjs'), args: ['lsp'], transport: TransportKind.stdio };
+    : { module: context.asAbsolutePath('server/emulator.mjs'), args: ['lsp'], transport: TransportKind.stdio, options: { execArgv: SERVER_NODE_FLAGS } };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: 'cloud-workflows' },

@@ -11,7 +11,7 @@
 import { formatDouble, isList, isMap, typeName, type Value, type WMap } from '../../lang/value.ts';
 import { toJson } from '../../lang/json.ts';
 import { subsetMismatch } from '../../mocks/mock-session.ts';
-import type { Expectations } from './test-file.ts';
+import type { Expectations } from '../../service/recording/test-file.ts';
 
 /** What an execution did, as the checks read it. */
 export interface CaseOutcome {

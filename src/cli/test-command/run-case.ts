@@ -9,8 +9,9 @@ import { resolve as resolvePath } from 'node:path';
 import type { Definition } from '../../lang/definition/ast.ts';
 import { checkExpectations, type CaseOutcome } from './expectations.ts';
 import type { CaseResult } from './case-report.ts';
-import { TestFileError, type TestCase, type TestFile } from './test-file.ts';
+import { TestFileError, type TestCase, type TestFile } from '../../service/recording/test-file.ts';
 import { MockFileError, NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
+import { unmatchedFails } from '../../mocks/mock-set.ts';
 import { runIsolated } from '../run-isolated.ts';
 import type { CoverageCounts } from '../../coverage/counts.ts';
 import { compileWorkflowFile, workflowIdOfFile } from '../workflow-file.ts';
@@ -71,6 +72,7 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
       throw new TestFileError(test.file, named.pos, `invalid mock file: ${e.message}`);
     }
   } else if (test.mocks) mocks = test.mocks;
+  if ('definition' in compiled) checkRoutines(test, compiled.definition);
   return {
     test,
     workflowFile,
@@ -83,6 +85,18 @@ export function prepareFile(test: TestFile, dir: string, watched: Set<string>): 
   };
 }
 
+/**
+ * Every case's `routine` is a routine of the workflow (docs/testing.md#calling-one-subworkflow).
+ * @throws TestFileError at the `routine` of the first case naming none, listing the routines there are.
+ */
+function checkRoutines(test: TestFile, definition: Definition): void {
+  for (const c of test.cases) {
+    if (!c.routine || definition.workflows.has(c.routine.value)) continue;
+    const known = [...definition.workflows.keys()].join(', ');
+    throw new TestFileError(test.file, c.routine.pos, `case ${JSON.stringify(c.name)}: the workflow has no routine '${c.routine.value}' (its routines: ${known})`);
+  }
+}
+
 /** Options of {@link runCase}. */
 export interface RunCaseOptions {
   readonly clock: ClockMode;
@@ -90,14 +104,6 @@ export interface RunCaseOptions {
   readonly file: string;
   /** The workflow file's coverage counts, when coverage is counted (docs/coverage.md). */
   readonly coverage?: CoverageCounts | undefined;
-}
-
-/**
- * A case's mocks as `test` applies them: an unmatched http.* call fails, naming the nearest mock, unless the
- * mocks say `unmatched: {http: passthrough}` (tests should not reach the network unnoticed; docs/testing.md).
- */
-function unmatchedFails(mocks: MockSet): MockSet {
-  return mocks.content.unmatched ? mocks : { ...mocks, unmatchedHttp: 'error' };
 }
 
 /** Runs one case and judges it; never rejects (a problem running it is an `error` result). */
@@ -112,6 +118,7 @@ export async function runCase(p: PreparedFile, c: TestCase, o: RunCaseOptions): 
       workflowId: p.workflowId,
       revisionId: p.revisionId,
       ...(c.argument !== undefined ? { argument: c.argument } : {}),
+      ...(c.routine ? { entry: { routine: c.routine.value, args: c.args } } : {}),
       env: c.env,
       mocks: unmatchedFails(c.mocks ? overlayMocks(p.mocks, c.mocks) : p.mocks),
       callbacks: c.callbacks,

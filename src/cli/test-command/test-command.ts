@@ -11,7 +11,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { displayPath, findTestFiles, MissingPathError } from './find-test-files.ts';
 import { closingLine, formatCase, junitXml, tap, totalsOf, type CaseResult } from './case-report.ts';
-import { parseTestFile, TestFileError, type TestFile } from './test-file.ts';
+import { parseTestFile, TestFileError, type TestFile } from '../../service/recording/test-file.ts';
 import { applyUpdates, type CaseUpdate } from './update.ts';
 import { prepareFile, runCase, type ClockMode, type PreparedFile } from './run-case.ts';
 import { CoverageStore, type CoverageCounts } from '../../coverage/counts.ts';

@@ -62,6 +62,13 @@ export interface Env {
   /** The value of a variable, or `undefined` when no such variable exists (the evaluator raises KeyError). */
   lookup(name: string): Value | undefined;
   /**
+   * The value of a variable for a read that keeps no part of it that is a list or map (`len(m)`, `k in m`,
+   * `m[k]` giving a scalar): the same value as {@link lookup}, but the variable keeps the sole hold on its
+   * value, so the engine may go on changing it in place (engine/assign.ts). Environments without that
+   * bookkeeping leave it out and {@link lookup} is used.
+   */
+  peek?(name: string): Value | undefined;
+  /**
    * Calls a function by its dotted name with positional arguments: a standard-library function, a
    * subworkflow, or (raising a clear error) a connector. Returns a promise only for calls that wait
    * (subworkflows, blocking functions); see {@link CompiledExpression.isAsync}.

@@ -128,8 +128,10 @@ function compileNode(e: Expr): Fn {
       };
     }
     case 'member':
-      return memberFn(compileSync(e.object), e.name);
     case 'index': {
+      const root = chainRoot(e);
+      if (root !== undefined) return keptFn(peekFn(e), root);
+      if (e.kind === 'member') return memberFn(compileSync(e.object), e.name);
       const o = compileSync(e.object);
       if (e.index.kind === 'literal' && typeof e.index.value === 'string') return memberFn(o, e.index.value);
       const i = compileSync(e.index);
@@ -166,6 +168,47 @@ function compileNode(e: Expr): Fn {
   }
 }
 
+/** The variable `x` of a read path `x`, `x.a`, `x[i].b`...; undefined for any other expression. */
+function chainRoot(e: Expr): string | undefined {
+  while (e.kind === 'member' || e.kind === 'index') e = e.object;
+  return e.kind === 'var' ? e.name : undefined;
+}
+
+/**
+ * A read path (see {@link chainRoot}) evaluated with {@link Env.peek}: the variable keeps its sole hold on its
+ * value (engine/assign.ts changes such a value in place). Only for a consumer that keeps no list or map of
+ * the result (`len`, `in`), or through {@link keptFn}. Index expressions are compiled as usual.
+ */
+function peekFn(e: Expr): Fn {
+  if (e.kind === 'var') {
+    const name = e.name;
+    return (env) => {
+      const v = env.peek !== undefined ? env.peek(name) : env.lookup(name);
+      if (v === undefined) throw unknownVariable(name);
+      return v;
+    };
+  }
+  if (e.kind === 'member') return memberFn(peekFn(e.object), e.name);
+  if (e.kind !== 'index') return compileSync(e);
+  const o = peekFn(e.object);
+  if (e.index.kind === 'literal' && typeof e.index.value === 'string') return memberFn(o, e.index.value);
+  const i = compileSync(e.index);
+  return (env) => index(o(env), i(env));
+}
+
+/**
+ * A read path whose result the expression may keep: a scalar leaves the variable's hold on its value as it
+ * was (`m[k]: ${m[k] + 1}` stays in place); a list or map may be a part of that value, so the variable is
+ * then read for real, which gives the hold up (Scope.lookup).
+ */
+function keptFn(read: Fn, root: string): Fn {
+  return (env) => {
+    const v = read(env);
+    if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) env.lookup(root);
+    return v;
+  };
+}
+
 /** A map literal's key: the string a key expression evaluated to; any other value raises a TypeError. */
 export function mapKey(k: Value): string {
   if (typeof k !== 'string') throw typeError(`map keys must be strings, got '${typeName(k)}'`);
@@ -196,9 +239,12 @@ function callFn(e: Extract<Expr, { kind: 'call' }>): Fn {
     return (env) => not(o(env));
   }
   const name = e.callee;
-  const args = e.args.map(compileSync);
+  // A subworkflow of the same name would make the call async: here the name is the library's function.
+  const peeking = PEEKING_CALLS.get(name);
+  const root = peeking !== undefined && e.args.length > 0 ? chainRoot(e.args[0]!) : undefined;
+  const args = e.args.map((a, i) => (i === 0 && root !== undefined ? peekFn(a) : compileSync(a)));
   const n = args.length;
-  return (env) => {
+  const call: Fn = (env) => {
     const vals: Value[] = new Array(n);
     for (let i = 0; i < n; i++) vals[i] = args[i]!(env);
     const r = env.call(name, vals);
@@ -209,13 +255,28 @@ function callFn(e: Extract<Expr, { kind: 'call' }>): Fn {
     }
     return r;
   };
+  return peeking === 'part' && root !== undefined ? keptFn(call, root) : call;
 }
+
+/**
+ * Standard-library functions whose first argument, a read path, is read with {@link Env.peek}: `nothing`
+ * when the result holds no list or map of it (`len`; `keys`, a new list of strings; `json.encode*`, bytes or
+ * a string), `part` when the result may be a part of it (`map.get`: then as {@link keptFn} says).
+ */
+const PEEKING_CALLS: ReadonlyMap<string, 'nothing' | 'part'> = new Map([
+  ['len', 'nothing'],
+  ['keys', 'nothing'],
+  ['json.encode', 'nothing'],
+  ['json.encode_to_string', 'nothing'],
+  ['map.get', 'part'],
+]);
 
 function binaryFn(e: Extract<Expr, { kind: 'binary' }>): Fn {
   const l = compileSync(e.left);
   const special = literalOperandFn(e, l);
   if (special) return special;
-  const r = compileSync(e.right);
+  // `k in m` keeps nothing of m.
+  const r = (e.op === 'in' || e.op === 'not in') && chainRoot(e.right) !== undefined ? peekFn(e.right) : compileSync(e.right);
   // One closure shape per operator, so each operator's call site stays monomorphic for the JIT.
   switch (e.op) {
     case 'and':

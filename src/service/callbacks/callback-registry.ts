@@ -226,6 +226,11 @@ export class CallbackRegistry {
     this.#queuedTotal = 0;
   }
 
+  /** The resource name of the execution that owns callback `id`; undefined for an unknown one. */
+  executionOf(id: string): string | undefined {
+    return this.#byId.get(id)?.owner.executionName;
+  }
+
   /** Callbacks registered now, across executions. */
   get size(): number {
     return this.#byId.size;
@@ -370,14 +375,20 @@ export interface CallbackWait {
   readonly timeoutMs: number;
 }
 
-/** The callback hub of an execution, telling `onWait` (the service core's onCallbackWait option) of each wait. */
+/**
+ * The callback hub of an execution, telling `onWait` (the service core's onCallbackWait option) of each wait.
+ * With `urls` (a replay, or a run again after a restart: docs/recording.md, docs/persistence.md), the callbacks
+ * it creates get those URLs, in order, while their IDs are free.
+ */
 export function announcingHub(
   callbacks: CallbackRegistry,
   executionName: string,
   isActive: () => boolean,
   onWait: ((wait: CallbackWait) => void) | undefined,
+  urls?: readonly string[],
 ): CallbackHub {
-  const hub = callbacks.hubFor({ executionName, isActive });
+  let next = 0;
+  const hub = callbacks.hubFor(urls?.length ? { executionName, isActive, nextUrl: () => urls[next++] } : { executionName, isActive });
   if (!onWait) return hub;
   return {
     create: hub.create,

@@ -28,6 +28,7 @@
  * resolve to this emulator's project and location, so a workflow that passes its own project and region
  * from sys.get_env or as literals runs unchanged.
  */
+import type { ExecutionStore } from '../executions/execution-store.ts';
 import { WorkflowError } from '../../lang/errors.ts';
 import { parseJson, toJson } from '../../lang/json.ts';
 import { fromJs, isMap, type Value, type WMap } from '../../lang/value.ts';
@@ -62,6 +63,25 @@ export interface ChildHost {
   whenEnded(name: string): Promise<Execution>;
   /** Cancels an ACTIVE execution. @throws ApiError */
   cancel(name: string): Execution;
+}
+
+/**
+ * The part of a {@link ChildHost} the service core's executions answer: `get`, `cancel` (through the core's
+ * `cancelExecution`, so a cancel is checked and recorded as over the API) and `whenEnded`, by resource name.
+ */
+export function storeChildHost(executions: ExecutionStore, cancelExecution: (workflowId: string, executionId: string) => Execution): Pick<ChildHost, 'get' | 'cancel' | 'whenEnded'> {
+  return {
+    get: (name) => executions.byName(name).resource,
+    cancel: (name) => {
+      const ex = executions.byName(name);
+      return cancelExecution(ex.workflowId, ex.executionId);
+    },
+    whenEnded: (name) => {
+      const ex = executions.byName(name);
+      if (ex.resource.state !== 'ACTIVE') return Promise.resolve(ex.resource);
+      return new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource)));
+    },
+  };
 }
 
 /** The connector functions, per calling execution: `connectorsFor(parentName)` gives the table. */

@@ -8,7 +8,7 @@ import type { Definition } from '../../lang/definition/ast.ts';
 import { WorkflowError } from '../../lang/errors.ts';
 import { toJson } from '../../lang/json.ts';
 import type { Value } from '../../lang/value.ts';
-import { runExecution } from '../../engine/run.ts';
+import { runExecution, type RoutineEntry } from '../../engine/run.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { LogEntry } from '../../stdlib/types.ts';
 import { encodeError } from './error-payload.ts';
@@ -47,11 +47,19 @@ export type ExecutionOutcome =
  * @param deps everything the execution reads and calls: clock, fetch, env, sys.log sink, callback hub and
  *   the hooks (src/engine/hooks.ts `ExecutionHooks`: step observer, call interceptor), passed to the engine
  *   unchanged.
+ * @param entry the routine to start in instead of `main`, with its named parameters (a test case's
+ *   `routine`: docs/testing.md#calling-one-subworkflow); it must be a routine of `definition`.
  */
-export async function runToOutcome(definition: Definition, argument: Value | undefined, deps: ExecutionDeps, signal: AbortSignal): Promise<ExecutionOutcome> {
+export async function runToOutcome(
+  definition: Definition,
+  argument: Value | undefined,
+  deps: ExecutionDeps,
+  signal: AbortSignal,
+  entry?: RoutineEntry,
+): Promise<ExecutionOutcome> {
   let value: Value;
   try {
-    value = await runExecution(definition, argument, deps, signal);
+    value = await runExecution(definition, argument, deps, signal, entry);
   } catch (e) {
     return failed(WorkflowError.from(e));
   }
@@ -59,7 +67,7 @@ export async function runToOutcome(definition: Definition, argument: Value | und
     return { state: 'SUCCEEDED', result: toJson(value), value };
   } catch (e) {
     const err = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
-    err.stepName = definition.main.name;
+    err.stepName = entry?.routine ?? definition.main.name;
     return failed(err);
   }
 }

@@ -65,3 +65,11 @@ export function settleHistory(history: StepHistory): StepHistoryReader {
   for (const e of entries) if (e.state === 'STATE_IN_PROGRESS') return history;
   return new SettledHistory(Object.freeze(entries), history.recorded, history.droppedEntries);
 }
+
+/**
+ * A finished execution's history of the given entries (in entryId order, previous and next filled in), as
+ * read back from a data directory or an export (src/service/persist/records.ts).
+ */
+export function settledHistory(entries: readonly HistoryEntry[], recorded: number, droppedEntries: number): StepHistoryReader {
+  return new SettledHistory(Object.freeze(entries), recorded, droppedEntries);
+}

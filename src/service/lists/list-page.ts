@@ -19,6 +19,7 @@
  */
 import { ApiError } from '../errors.ts';
 import { listFingerprint, parseFilter, parseOrderBy, type ListFields } from './list-filter.ts';
+import { filterInSlices, sortInSlices } from './in-slices.ts';
 import type { Execution, Workflow } from '../model.ts';
 
 /** The paging parameters of a list call; an empty string is the same as absent. */
@@ -85,8 +86,11 @@ export const WORKFLOW_PAGE_SIZES: PageSizes = { defaultSize: 500, maxSize: 1000 
 
 /**
  * One page of `items` (given in the method's default order) after `filter`, `orderBy` and the page token.
- * `keyOf` names an item uniquely (its resource name).
- * @throws ApiError INVALID_ARGUMENT for a bad filter, orderBy, page size or page token, naming the problem.
+ * `keyOf` names an item uniquely (its resource name). A filter or an orderBy over more than 1,000 items is
+ * applied a slice at a time, giving the event loop a turn between slices (in-slices.ts): then the page comes
+ * as a promise.
+ * @throws ApiError INVALID_ARGUMENT for a bad filter, orderBy, page size or page token, naming the problem
+ *   (thrown, never as a rejected promise: everything is checked before any item is tested).
  */
 export function listPage<T>(
   items: readonly T[],
@@ -94,7 +98,7 @@ export function listPage<T>(
   fields: ListFields<T>,
   sizes: PageSizes,
   keyOf: (item: T) => string,
-): ListPage<T> {
+): ListPage<T> | Promise<ListPage<T>> {
   const filter = request.filter ?? '';
   const orderBy = request.orderBy ?? '';
   const pageSize = request.pageSize ?? 0;
@@ -105,12 +109,33 @@ export function listPage<T>(
   const predicate = filter.trim() === '' ? undefined : parseFilter(filter, fields);
   const compare = parseOrderBy(orderBy, fields);
   const fingerprint = listFingerprint(filter, orderBy);
+  const token = request.pageToken ? decodeToken(request.pageToken, fingerprint) : undefined;
+  const page = (ordered: readonly T[]): ListPage<T> => pageOf(ordered, size, token, fingerprint, keyOf);
+  const order = (matching: readonly T[]): ListPage<T> | Promise<ListPage<T>> =>
+    compare === undefined ? page(matching) : then(sortInSlices(matching, compare), page);
+  return predicate === undefined ? order(items) : then(filterInSlices(items, predicate), order);
+}
 
-  let matching = predicate ? items.filter(predicate) : items;
-  if (compare) matching = matching.slice().sort(compare); // stable: ties keep the default order
+/** `f(v)` now for a value, when it comes for a promise. */
+function then<V, R>(v: V | Promise<V>, f: (v: V) => R | Promise<R>): R | Promise<R> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
+/** Calls `f` with a {@link listPage} answer now, or when it comes; returns what `f` returns (or its promise). */
+export function withPage<T, R>(page: ListPage<T> | Promise<ListPage<T>>, f: (page: ListPage<T>) => R): R | Promise<R> {
+  return then(page, f);
+}
+
+/** The page of `matching` (filtered and ordered) that starts after the token's item. */
+function pageOf<T>(
+  matching: readonly T[],
+  size: number,
+  token: { after: string; end: number } | undefined,
+  fingerprint: string,
+  keyOf: (item: T) => string,
+): ListPage<T> {
   let start = 0;
-  if (request.pageToken) {
-    const token = decodeToken(request.pageToken, fingerprint);
+  if (token !== undefined) {
     // After the token's last item wherever it is now; if it is gone (or no longer matches), where it was.
     let at = -1;
     for (let i = 0; i < matching.length; i++) {

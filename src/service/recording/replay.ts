@@ -10,12 +10,15 @@
  *   and any other call goes out for real. With `strict`, such a call fails instead.
  */
 import { toJson } from '../../lang/json.ts';
-import { parseMocks, type MockSet } from '../../mocks/mock-file.ts';
+import type { Value } from '../../lang/value.ts';
+import { NO_MOCKS, overlayMocks, parseMocks, type MockSet } from '../../mocks/mock-file.ts';
+import { unmatchedFails } from '../../mocks/mock-set.ts';
 import type { CallbackHub } from '../../stdlib/types.ts';
 import { ApiError } from '../errors.ts';
 import type { CallbackRequest, RecordedExecution } from '../model.ts';
 import type { PlaybackValues, RecordedCallback } from './recording.ts';
 import { mocksOf } from './test-case.ts';
+import { parseTestFile, TestFileError, type TestCase, type TestFile } from './test-file.ts';
 
 /** How to replay: the source's revision (default), or the current one (a redrive), strictly or not. */
 export interface ReplayOptions {
@@ -60,6 +63,56 @@ export function replayPlan(rec: RecordedExecution, o: ReplayOptions, currentRevi
     playback: { times: inputs.times.slice(), uuids: inputs.uuids.slice(), callbacks: urls },
     callbacks: inputs.callbacks.slice(),
   };
+}
+
+/** What the request body is called in the messages of a saved case's replay (`test file:4:7: ...`). */
+const SENT_FILE = 'test file';
+
+/**
+ * The plan of a replay of a saved case (docs/recording.md#replaying-a-saved-case): `text` is a test file as
+ * "Save as test…", `:testCase` or `run --record` write it, read as the `test` command reads it, and
+ * `caseName` picks its case (needed when it has more than one). The execution gets the case's argument, its
+ * mocks (the file's inline ones with the case's laid over them; an unmatched http.* call fails unless they say
+ * `unmatched: {http: passthrough}`), its playback values and its callback requests, delivered in order.
+ * @throws ApiError INVALID_ARGUMENT with `test file:line:col: problem` for a malformed file, or naming the
+ *   problem for a case that is not there, a case that calls a routine, or mocks in a file the server cannot read.
+ */
+export function savedCasePlan(text: string, caseName: string | undefined): { plan: ReplayPlan; argument: Value | undefined } {
+  let file: TestFile;
+  try {
+    file = parseTestFile(SENT_FILE, text);
+  } catch (e) {
+    if (e instanceof TestFileError) throw ApiError.invalidArgument(`invalid test file: ${e.message}`);
+    throw e;
+  }
+  const c = pickCase(file.cases, caseName);
+  if (c.routine) throw ApiError.invalidArgument(`case ${JSON.stringify(c.name)} calls routine '${c.routine.value}': only a case through main replays as an execution (run it with workflows-emulator test)`);
+  if (file.mocks && 'value' in file.mocks) {
+    throw ApiError.invalidArgument(`${SENT_FILE}:${file.mocks.pos.line}:${file.mocks.pos.col}: the file names a mock file (${file.mocks.value}) the server does not read: put the mocks inline`);
+  }
+  const base = file.mocks ?? NO_MOCKS;
+  const callbacks: RecordedCallback[] = c.callbacks.map((d) => ({ method: d.method ?? 'POST', headers: { ...d.headers }, query: { ...d.query }, body: d.body }));
+  return {
+    plan: {
+      source: `${SENT_FILE} case ${JSON.stringify(c.name)}`,
+      mocks: unmatchedFails(c.mocks ? overlayMocks(base, c.mocks) : base),
+      playback: c.playback ?? { times: [], uuids: [], callbacks: [] },
+      callbacks,
+    },
+    argument: c.argument,
+  };
+}
+
+/** The case named `name`, or the only one. @throws ApiError INVALID_ARGUMENT naming the cases there are. */
+function pickCase(cases: readonly TestCase[], name: string | undefined): TestCase {
+  const names = cases.map((c) => JSON.stringify(c.name)).join(', ');
+  if (name === undefined) {
+    if (cases.length === 1) return cases[0]!;
+    throw ApiError.invalidArgument(`the test file has ${cases.length} cases: name one with ?case=NAME (${names})`);
+  }
+  const c = cases.find((x) => x.name === name);
+  if (!c) throw ApiError.invalidArgument(`the test file has no case ${JSON.stringify(name)} (its cases: ${names})`);
+  return c;
 }
 
 /**

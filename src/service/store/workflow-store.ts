@@ -82,6 +82,16 @@ export interface WorkflowStore {
   records(): Iterable<WorkflowRecord>;
   /** Forgets every workflow and every revision counter (the control API's reset). */
   clear(): void;
+  /** The revision counters of deleted workflows, by ID (a re-created ID goes on from its counter). */
+  deletedCounters(): ReadonlyMap<string, number>;
+  /**
+   * Puts back a workflow read from a data directory or an export (src/service/persist/): its current
+   * resource, kept revisions (oldest first) and revision counter; its source is compiled again.
+   * @throws ApiError INVALID_ARGUMENT when the source no longer compiles
+   */
+  restore(id: string, resource: Workflow, revisions: readonly Workflow[], counter: number): void;
+  /** Puts back the revision counter of a deleted workflow. */
+  restoreDeleted(id: string, counter: number): void;
 }
 
 /**
@@ -130,6 +140,23 @@ class Workflows implements WorkflowStore {
   clear(): void {
     this.#byId.clear();
     this.#deletedCounters.clear();
+  }
+
+  deletedCounters(): ReadonlyMap<string, number> {
+    return this.#deletedCounters;
+  }
+
+  restore(id: string, resource: Workflow, revisions: readonly Workflow[], counter: number): void {
+    const definition = this.#compile(resource.sourceContents);
+    const kept = revisions.map((r) => (r.revisionId === resource.revisionId ? resource : Object.freeze(r)));
+    if (kept[kept.length - 1] !== resource) kept.push(resource);
+    this.#byId.set(id, { id, resource: Object.freeze(resource), revisions: kept, definition, counter });
+    this.#deletedCounters.delete(id);
+  }
+
+  restoreDeleted(id: string, counter: number): void {
+    this.#byId.delete(id);
+    this.#deletedCounters.set(id, counter);
   }
 
   #name(id: string): string {

@@ -97,4 +97,22 @@ s('the recording is bounded: the first MAX_RECORDED of each kind are kept and tr
   assert.is(rec.truncated, true);
 });
 
+s('replaying an execution whose recording is gone (it never started) or incomplete is NOT_FOUND with the reason (docs/recording.md#replay-and-redrive)', async () => {
+  const c = core();
+  try {
+    c.createWorkflow('w', { sourceContents: `main:\n  steps:\n    - draw:\n        for:\n          value: i\n          range: [0, ${MAX_RECORDED}]\n          steps:\n            - u:\n                assign:\n                  - u: \${uuid.generate()}\n` });
+    // Cancelled before it started: nothing was recorded.
+    const never = c.createExecution('w', {}).name.split('/').pop()!;
+    c.cancelExecution('w', never);
+    const notFound = (reason: RegExp) => (e: { code?: string; message: string }) => e.code === 'NOT_FOUND' && reason.test(e.message);
+    assert.throws(() => c.replayExecution('w', never, { latest: false, strict: false }), notFound(/the recording of execution ".*" is gone: it never started/));
+    // Drew one UUID more than a recording keeps.
+    const long = c.createExecution('w', {}).name.split('/').pop()!;
+    assert.is((await ended(c, 'w', long)).state, 'SUCCEEDED');
+    assert.throws(() => c.replayExecution('w', long, { latest: false, strict: false }), notFound(/is incomplete: it read more values than a recording keeps/));
+  } finally {
+    c.close();
+  }
+});
+
 s.run();

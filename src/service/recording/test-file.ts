@@ -2,7 +2,9 @@
  * Test files of `workflows-emulator test` (docs/testing.md#the-test-command): `*.test.yaml` / `*.test.json` files that
  * name a workflow, optional mocks, and cases with an argument and expectations. This module reads one file
  * into a {@link TestFile}, checking every key, so a test file that is itself invalid is reported with file,
- * line and column ({@link TestFileError}) and never runs as a pass.
+ * line and column ({@link TestFileError}) and never runs as a pass. The `test` command reads test files with it,
+ * and so does the control API's replay of a saved case (docs/recording.md#replaying-a-saved-case), so a
+ * recording sent to the server is checked as `test` checks it.
  *
  * Shape (YAML shown; JSON is the same tree):
  * ```yaml
@@ -18,6 +20,8 @@
  *     mocks: {...}                         # optional, inline, laid over the file's mocks
  *     callbacks: [{body: {approved: true}}]  # optional: delivered in order as the workflow awaits callbacks
  *     env: {NAME: value}                   # optional, laid over the file's env
+ *     routine: total                       # optional: run this subworkflow instead of main
+ *     args: {items: [], tax: 0.2}          # optional, with routine: its parameters by name
  *     skip: true                           # optional: true or a reason; the case is reported as skipped
  *     only: true                           # optional: when any case of the run has it, only those run
  *     timeout: 30                          # optional: seconds of wall time before the case fails (default 30)
@@ -38,7 +42,7 @@ import { loadSource, type LoadedSource, type SMap, type SNode } from '../../lang
 import { INT_MAX, INT_MIN, type Value, type WMap } from '../../lang/value.ts';
 import { MockFileError, mocksFromNode, type MockSet } from '../../mocks/mock-file.ts';
 import { parseCompat, type Compat } from '../../lang/compat.ts';
-import type { PlaybackValues } from '../../service/recording/recording.ts';
+import type { PlaybackValues } from './recording.ts';
 
 /** A problem in a test file: where it is and what it is. The message reads `file:line:col: problem`. */
 export class TestFileError extends Error {
@@ -82,8 +86,14 @@ export interface Expectations {
 export interface TestCase {
   readonly name: string;
   readonly pos: SourcePos;
-  /** The execution argument; undefined when the case gives none. */
+  /** The execution argument; undefined when the case gives none (or when it calls a routine). */
   readonly argument?: Value;
+  /**
+   * The subworkflow the case runs instead of `main`, with where it is written, and its parameters by name
+   * (`args`, or `argument` as a map): docs/testing.md#calling-one-subworkflow.
+   */
+  readonly routine?: Located<string>;
+  readonly args?: WMap;
   /** Inline mocks laid over the file's. */
   readonly mocks?: MockSet;
   readonly callbacks: readonly CallbackDelivery[];
@@ -120,10 +130,22 @@ const MAX_TEST_FILE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_CASE_TIMEOUT_SEC = 30;
 
 const FILE_KEYS = new Set(['workflow', 'mocks', 'env', 'project', 'location', 'compat', 'cases']);
-const CASE_KEYS = new Set(['name', 'argument', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
+const CASE_KEYS = new Set(['name', 'argument', 'routine', 'args', 'mocks', 'callbacks', 'env', 'skip', 'only', 'timeout', 'playback', 'expect']);
 const PLAYBACK_KEYS = new Set(['times', 'uuids', 'callbacks']);
 const EXPECT_KEYS = new Set(['result', 'error', 'steps', 'calls', 'logs', 'callbacks']);
 const CALLBACK_KEYS = new Set(['body', 'method', 'headers', 'query']);
+
+/**
+ * The keys a test file may have, by where they are written (any other is refused at its line and column); the
+ * JSON Schema of test files (schemas/test.schema.json, docs/editor.md) declares the same ones.
+ */
+export const TEST_FILE_KEYS: {
+  readonly file: ReadonlySet<string>;
+  readonly case: ReadonlySet<string>;
+  readonly playback: ReadonlySet<string>;
+  readonly expect: ReadonlySet<string>;
+  readonly callback: ReadonlySet<string>;
+} = { file: FILE_KEYS, case: CASE_KEYS, playback: PLAYBACK_KEYS, expect: EXPECT_KEYS, callback: CALLBACK_KEYS };
 
 /**
  * Reads a test file's text. `file` names it in messages; `format` defaults from its extension.
@@ -279,7 +301,7 @@ class Reader {
     return {
       name,
       pos: this.pos(n),
-      ...(argNode ? { argument: toValue(argNode) } : {}),
+      ...this.entry(m, argNode),
       ...(mocksNode ? { mocks: this.inlineMocks(mocksNode) } : {}),
       callbacks: this.callbacks(this.get(m, 'callbacks')),
       env: this.env(this.get(m, 'env'), fileEnv),
@@ -289,6 +311,25 @@ class Reader {
       ...(playbackNode ? { playback: this.playback(playbackNode) } : {}),
       expect: expectNode ? this.expect(expectNode) : {},
     };
+  }
+
+  /**
+   * The case's entry: `argument` for main, or `routine` with its parameters by name (`args`, or `argument`
+   * as a map, as the call step's `args`).
+   */
+  entry(m: SMap, argNode: SNode | undefined): { argument?: Value; routine?: Located<string>; args?: WMap } {
+    const routineNode = this.get(m, 'routine');
+    const argsNode = this.get(m, 'args');
+    if (!routineNode) {
+      if (argsNode) this.fail(argsNode, "'args' goes with 'routine' (the subworkflow's parameters); give main's argument as 'argument'");
+      return argNode ? { argument: toValue(argNode) } : {};
+    }
+    const routine = { value: this.string(routineNode, 'routine'), pos: this.pos(routineNode) };
+    if (argsNode && argNode) this.fail(argNode, "give the routine's parameters as 'args' or as 'argument', not both");
+    const params = argsNode ?? argNode;
+    if (!params) return { routine };
+    if (params.kind !== 'map') this.fail(params, `the parameters of routine '${routine.value}' must be a map of parameter names to values`);
+    return { routine, args: toValue(params) as WMap };
   }
 
   playback(n: SNode): PlaybackValues {

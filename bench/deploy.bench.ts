@@ -1,0 +1,114 @@
+// Benchmark of deploying over REST (docs/rest-api.md#endpoints: create a workflow) the 126 KB bench definition
+// (bench/support/bench-definition.ts), against the built bundle in a child process (bench/support/server-process.ts):
+//   - first: the deploy as the first request of a fresh emulator process, median of 7 processes (target <=
+//     25 ms): the code it runs is not yet optimized and the heap is small then;
+//   - steady: the same deploy repeated in one process, median of 30 after 10 (target <= 12 ms); each deployed
+//     workflow is deleted after its timed deploy, so the heap holds the same workflows throughout.
+// Each beside its floor in the same run: a bare node:http server (bench/support/http-load.ts) reading the
+// same request body and answering the same bytes, fresh for each first request. Also the emulator's CPU time
+// per deploy (process.cpuUsage over IPC), which the machine's load does not swing as it does the wall clock.
+// Usage: npm run build && node --expose-gc --import tsx bench/deploy.bench.ts
+import { Agent, request } from 'node:http';
+import { report } from './report.ts';
+import { generate } from './support/bench-definition.ts';
+import { startBare } from './support/http-load.ts';
+import { startBenchServer } from './support/server-process.ts';
+
+const API = '/v1/projects/my-project/locations/us-central1';
+const body = JSON.stringify({ sourceContents: generate() });
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request over a keep-alive connection: the status, the answer and the milliseconds it took. */
+function timed(port: number, method: string, path: string, text?: string): Promise<{ status: number; text: string; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      let answer = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (answer += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: answer, ms: performance.now() - t0 }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** Deploys the bench definition as workflow `id`; its wall-clock milliseconds, the server's CPU ms and the answer. */
+async function deploy(emu: { port: number; cpuMicros(): Promise<number> }, id: string): Promise<{ ms: number; cpuMs: number; text: string }> {
+  const c0 = await emu.cpuMicros();
+  const r = await timed(emu.port, 'POST', `${API}/workflows?workflowId=${id}`, body);
+  const cpuMs = ((await emu.cpuMicros()) - c0) / 1000;
+  if (r.status !== 200) throw new Error(`deploy: ${r.status} ${r.text.slice(0, 300)}`);
+  return { ms: r.ms, cpuMs, text: r.text };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function first(): Promise<void> {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const emu = await startBenchServer();
+    let answer: string;
+    try {
+      const d = await deploy(emu, 'first');
+      times.push(d.ms);
+      cpu.push(d.cpuMs);
+      answer = d.text;
+    } finally {
+      agent.destroy();
+      await emu.close();
+    }
+    const floor = await startBare(answer);
+    try {
+      bare.push((await timed(floor.port, 'POST', `${API}/workflows?workflowId=first`, body)).ms);
+    } finally {
+      agent.destroy();
+      floor.close();
+    }
+  }
+  report('deploy the 126 KB definition, first request of a fresh process (median of 7)', median(times), 'ms', { value: 25, higherIsBetter: false });
+  report('  its server CPU time (median of 7)', median(cpu), 'ms');
+  report('  bare node:http, same request and answer, first request of a fresh process (median of 7)', median(bare), 'ms');
+}
+
+async function steady(): Promise<void> {
+  const emu = await startBenchServer();
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let answer = '';
+  try {
+    for (let i = 0; i < 40; i++) {
+      const d = await deploy(emu, `steady${i}`);
+      if (i >= 10) {
+        times.push(d.ms);
+        cpu.push(d.cpuMs);
+      }
+      answer = d.text;
+      const del = await timed(emu.port, 'DELETE', `${API}/workflows/steady${i}`);
+      if (del.status !== 200) throw new Error(`delete: ${del.status} ${del.text}`);
+    }
+  } finally {
+    agent.destroy();
+    await emu.close();
+  }
+  const floor = await startBare(answer);
+  const bare: number[] = [];
+  try {
+    for (let i = 0; i < 40; i++) {
+      const t = (await timed(floor.port, 'POST', `${API}/workflows?workflowId=steady`, body)).ms;
+      if (i >= 10) bare.push(t);
+    }
+  } finally {
+    agent.destroy();
+    floor.close();
+  }
+  report('deploy the 126 KB definition, steady (median of 30)', median(times), 'ms', { value: 12, higherIsBetter: false });
+  report('  its server CPU time (median of 30)', median(cpu), 'ms');
+  report('  bare node:http, same request and answer (median of 30)', median(bare), 'ms');
+}
+
+await first();
+await steady();
