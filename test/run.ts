@@ -152,16 +152,28 @@ function typecheck(): Promise<{ code: number; output: string }> {
 }
 
 /**
- * Records the times measured now in {@link DURATIONS}: a file's new time is the mean of its recorded one and
- * this run's (one run's times vary by a fifth or so), a new file's is this run's; files that are gone are dropped.
+ * Records the times measured now in {@link DURATIONS}. This run's times are first scaled to the recorded ones
+ * (by the ratio of their sums over the files in both), so a run on a busier or quieter machine does not make
+ * its files look heavier or lighter than the others; then a file's new time is the mean of its recorded time
+ * and this run's (one run's times vary by a fifth or so), a new file's is this run's; files that are gone are
+ * dropped.
  */
 function saveDurations(known: Record<string, number>, runs: readonly ChildRun[], all: readonly string[]): void {
+  const measured = new Map(runs.flatMap((r) => [...r.durations]));
+  let knownSum = 0;
+  let measuredSum = 0;
+  for (const [name, ms] of measured) {
+    if (known[name] === undefined) continue;
+    knownSum += known[name];
+    measuredSum += ms;
+  }
+  const scale = knownSum > 0 && measuredSum > 0 ? knownSum / measuredSum : 1;
   const next: Record<string, number> = {};
   for (const file of all) {
     const name = relative(root, file);
     if (known[name] !== undefined) next[name] = known[name];
   }
-  for (const r of runs) for (const [name, ms] of r.durations) next[name] = Math.round(known[name] === undefined ? ms : (known[name] + ms) / 2);
+  for (const [name, ms] of measured) next[name] = Math.round(known[name] === undefined ? ms * scale : (known[name] + ms * scale) / 2);
   writeFileSync(DURATIONS, JSON.stringify(next, Object.keys(next).sort(), 1) + '\n');
 }
 
