@@ -35,7 +35,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
-import { readBody, RequestTooLarge } from '../platform/request-body.ts';
 import { MAX_REVISIONS_PER_WORKFLOW } from '../service/store/workflow-store.ts';
 import type { EmulatorControl, Execution, ServiceCore, Workflow } from '../service/model.ts';
 import { diffPage } from './diff-page.ts';
@@ -44,7 +43,7 @@ import { getAsset } from './assets.ts';
 import type { UiDebugged } from '../debug/hub.ts';
 import { control, debugSection, debugState, evaluateFragment, toggleBreakpoint } from './debug-panel.ts';
 import { executionIds, lastSegment } from './format.ts';
-import { html, uiPath, type SafeHtml } from './html.ts';
+import { html, uiPath } from './html.ts';
 import { executionLive, executionPage } from './execution-page.ts';
 import {
   attempt,
@@ -56,7 +55,8 @@ import {
   workflowData,
   workflowRows,
 } from './page-data.ts';
-import { errorPage, layout, notFoundPage, type Page, type Site } from './layout.ts';
+import { errorPage, layout, type Site } from './layout.ts';
+import { FORM_TOO_LARGE, fragment, htmlReply, isHtmx, methodIs, notFound, page, readForm, redirect, type Reply } from './reply.ts';
 import {
   dashboardLive,
   dashboardPage,
@@ -83,39 +83,6 @@ export interface UiOptions {
 const RECENT_EXECUTIONS = 10;
 /** Executions on one page of an executions list. */
 const EXECUTIONS_PAGE_SIZE = 100;
-/** Largest form body accepted, in bytes (an argument is at most 32 KB before URL encoding). */
-const MAX_FORM_BYTES = 1024 * 1024;
-
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const HTML_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  vary: 'HX-Request, HX-Target',
-} as const;
-
-/** What a route produces: a status, extra headers and a body (empty for redirects). */
-interface Reply {
-  readonly status: number;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
-
-/** The answer to a form body over {@link MAX_FORM_BYTES}. */
-const FORM_TOO_LARGE: Reply = { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Form too large.\n' };
-
 /** What the UI reads: the service core, and the coverage of a workflow (docs/coverage.md). */
 export type UiService = ServiceCore & Pick<EmulatorControl, 'workflowCoverage'>;
 
@@ -226,16 +193,6 @@ async function debugRoute(service: ServiceCore, site: Site, req: IncomingMessage
   // The held thread may stop again at once: give a step's run a moment before showing the state.
   await new Promise((r) => setTimeout(r, 50));
   return fragment(html`${problem ? html`<p class="field-error" role="alert">${problem}</p>` : ''}${debugState(wf, ex, ui)}`);
-}
-
-/** Undefined when `method` is allowed, else a 405 reply naming the allowed ones. */
-function methodIs(method: string, allowed: readonly string[]): Reply | undefined {
-  if (allowed.includes(method)) return undefined;
-  return {
-    status: 405,
-    headers: { 'content-type': 'text/plain; charset=utf-8', allow: allowed.join(', ') },
-    body: `Method ${method} is not allowed here.\n`,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -477,44 +434,4 @@ async function sendCallback(
   const data = executionData(service, now, workflowId, executionId);
   if (!data) return notFound(site, req, `There is no execution “${executionId}” of workflow “${workflowId}”.`);
   return fragment(executionLive({ ...data, notice }));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// HTTP helpers
-
-function isHtmx(req: IncomingMessage): boolean {
-  return req.headers['hx-request'] === 'true';
-}
-
-function htmlReply(status: number, body: string, headers: Readonly<Record<string, string>> = {}): Reply {
-  return { status, headers: { ...HTML_HEADERS, ...headers }, body };
-}
-
-function page(site: Site, status: number, p: Page): Reply {
-  return htmlReply(status, layout(site, p));
-}
-
-function fragment(markup: SafeHtml, status = 200): Reply {
-  return htmlReply(status, markup.value);
-}
-
-function redirect(status: 302 | 303, location: string): Reply {
-  return { status, headers: { location, 'cache-control': 'no-store' }, body: '' };
-}
-
-/** The 404 page; an htmx request (a poll or a form) is also told to reload, so the browser shows it. */
-function notFound(site: Site, req: IncomingMessage, message: string): Reply {
-  return htmlReply(404, layout(site, notFoundPage(message)), isHtmx(req) ? { 'hx-refresh': 'true' } : {});
-}
-
-/** Reads a URL-encoded form body; undefined when it is larger than {@link MAX_FORM_BYTES}. */
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  let body: Uint8Array;
-  try {
-    body = await readBody(req, MAX_FORM_BYTES);
-  } catch (e) {
-    if (e instanceof RequestTooLarge) return undefined;
-    throw e;
-  }
-  return new URLSearchParams(new TextDecoder().decode(body));
 }

@@ -19,21 +19,19 @@
  * branches included (Google's "Steps" reference: "unique at the subworkflow level").
  */
 import type { Value } from '../value.ts';
-import { appendElement, compileAssignTarget, isPlainName } from './assign-target.ts';
+import { compileAssignments } from './assign.ts';
+import { isPlainName } from './assign-target.ts';
 import type {
-  Assignment,
-  CallTarget,
   Definition,
   JumpTarget,
   Param,
   SourcePos,
   Step,
   StepList,
-  Template,
   WorkflowDef,
 } from './ast.ts';
-import { MAX_ASSIGNMENTS } from '../language-limits.ts';
 import type { DefinitionErrorCode } from './errors.ts';
+import { compileCall } from './call.ts';
 import { compileFor } from './for.ts';
 import type { DefinitionLibrary } from './library.ts';
 import type { Compat } from '../compat.ts';
@@ -44,7 +42,7 @@ import { compileSwitch } from './switch.ts';
 import { compileTry } from './try.ts';
 import type { RetryContext } from './retry.ts';
 import type { Frame, StepCompiler } from './step-compiler.ts';
-import { callNames, compileTemplate, expressionState, expressionText, failAt, resolveCall } from './template.ts';
+import { compileTemplate, expressionState, failAt } from './template.ts';
 import { didYouMean } from './suggest.ts';
 
 /** Options of {@link compileDefinition}. */
@@ -353,9 +351,9 @@ class Compiler implements StepCompiler {
     const v = kindEntry.value;
     switch (kindEntry.key as KindField) {
       case 'assign':
-        return makeStep(name, pos, next, 'assign', { assignments: this.assignments(v, kindEntry) });
+        return makeStep(name, pos, next, 'assign', { assignments: compileAssignments(this, v, kindEntry) });
       case 'call':
-        return makeStep(name, pos, next, 'call', this.call(kindEntry, entryOf(body, 'args'), entryOf(body, 'result')));
+        return makeStep(name, pos, next, 'call', compileCall(this, kindEntry, entryOf(body, 'args'), entryOf(body, 'result')));
       case 'switch':
         return makeStep(name, pos, next, 'switch', { cases: compileSwitch(this, name, at, v, frame) });
       case 'for':
@@ -425,70 +423,6 @@ class Compiler implements StepCompiler {
       }
     }
     return undefined;
-  }
-
-  // -------------------------------------------------------------------------------------------------------
-  // assign
-
-  private assignments(node: SNode, field: SEntry): Assignment[] {
-    if (node.kind !== 'seq') return this.fail(node, "'assign' must be a list of 'name: value' entries");
-    if (node.items.length === 0) return this.fail(node, "'assign' must not be empty");
-    if (node.items.length > MAX_ASSIGNMENTS) {
-      this.fail(field.keyNode, `too many assignments in one step: ${node.items.length} (the limit is ${MAX_ASSIGNMENTS})`, 'LIMIT_EXCEEDED');
-    }
-    return node.items.map((item) => {
-      if (item.kind !== 'map' || item.entries.length !== 1) {
-        return this.fail(item, "each assignment must be a map with exactly one entry 'target: value'");
-      }
-      const e = item.entries[0]!;
-      const target = compileAssignTarget(e, this.cx);
-      const value = compileTemplate(e.value, this.cx);
-      const append = appendElement(target, value, this.cx);
-      return append ? { target, value, append } : { target, value };
-    });
-  }
-
-  // -------------------------------------------------------------------------------------------------------
-  // call
-
-  private call(
-    field: SEntry,
-    argsEntry: SEntry | undefined,
-    resultEntry: SEntry | undefined,
-  ): { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } {
-    const n = field.value;
-    if (n.kind !== 'scalar' || typeof n.value !== 'string' || n.value === '') {
-      return this.fail(n, "'call' must name a function or subworkflow");
-    }
-    if (expressionText(n.value) !== undefined) {
-      this.fail(n, `'call' takes a function or subworkflow name, not an expression: ${n.value}`);
-    }
-    const target = resolveCall(n.value, this.cx);
-    if (!target) return this.fail(n, `unknown function or subworkflow '${n.value}'${didYouMean(n.value, callNames(this.cx))}`, 'UNKNOWN_FUNCTION');
-    const out: { target: CallTarget; args?: (readonly [string, Template])[]; result?: string } = { target };
-    if (argsEntry) {
-      const a = argsEntry.value;
-      if (a.kind === 'scalar' && a.value === null) out.args = [];
-      else if (a.kind === 'seq') out.args = this.positionalArgs(target, a);
-      else if (a.kind !== 'map') return this.fail(a, "'args' must be a map of argument names to values");
-      else out.args = a.entries.map((e) => [e.key, compileTemplate(e.value, this.cx)] as const);
-    }
-    if (resultEntry) out.result = this.ident(resultEntry.value, "'result'");
-    return out;
-  }
-
-  /**
-   * A list of `args` for a standard-library function, bound to its parameters by position as Google's
-   * sys.log examples write it (`args: [${myVar}, "ERROR"]`,
-   * https://cloud.google.com/workflows/docs/reference/stdlib/sys/log).
-   */
-  private positionalArgs(target: CallTarget, a: Extract<SNode, { kind: 'seq' }>): (readonly [string, Template])[] {
-    const names = target.kind === 'stdlib' ? this.cx.library.paramNames?.(target.name) : undefined;
-    if (!names) return this.fail(a, "'args' must be a map of argument names to values (a list is taken only by standard-library functions)");
-    if (a.items.length > names.length) {
-      return this.fail(a.items[names.length]!, `'args' of ${target.name} takes at most ${names.length} values, got ${a.items.length}`);
-    }
-    return a.items.map((item, i) => [names[i]!, compileTemplate(item, this.cx)] as const);
   }
 
   ident(node: SNode, what: string): string {

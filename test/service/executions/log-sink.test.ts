@@ -8,12 +8,13 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { lineWriter, LogRecord, MAX_LOG_ENTRIES_PER_EXECUTION } from '../../../src/service/executions/log-sink.ts';
 import type { LogEntry } from '../../../src/stdlib/types.ts';
+import { EMULATOR_JS } from '../../support/emulator.ts';
 
 const s = suite('sys.log output and records (docs/limits.md "Logs")');
-const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
 
 s('behind a closed pipe (`| head -n 1`), sys.log goes on and the server keeps answering', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1'], {
+  // The bundle (dist/emulator.js, built by npm test), as users run it.
+  const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: fileURLToPath(new URL('../../..', import.meta.url)),
   });
