@@ -369,12 +369,24 @@ const PACKED_MODULES = {
   },
   ui: { entries: ['src/ui/routes.ts', 'src/cli/graph.ts'], owns: /^src\/(ui\/|graph\/|cli\/graph\.ts$)/ },
   test: {
-    entries: ['src/cli/test-command/test-command.ts', 'src/cli/mocks-skeleton.ts', 'src/cli/lint.ts'],
-    owns: /^src\/cli\/(test-command\/(?!find-test-files\.ts$|test-file\.ts$)|mocks-skeleton\.ts$|lint\.ts$)/,
+    entries: ['src/cli/test-command/test-command.ts', 'src/cli/mocks-skeleton.ts'],
+    owns: /^src\/cli\/(test-command\/(?!find-test-files\.ts$|test-file\.ts$)|mocks-skeleton\.ts$)/,
   },
   debug: { entries: ['src/debug/inspect.ts', 'src/cli/debug.ts'], owns: /^src\/(debug\/(adapter|inspect)|cli\/debug)\.ts$/ },
-  lsp: { entries: ['src/lsp/server.ts'], owns: /^src\/lsp\// },
+  // The lint with the connector catalog (__CONNECTOR_CATALOG__ below), for the lint command and the language server.
+  lint: {
+    entries: ['src/cli/lint.ts', ...readdirSync(new URL('./src/lint/', import.meta.url)).filter((f) => f.endsWith('.ts')).map((f) => `src/lint/${f}`)],
+    owns: /^src\/(lint\/|cli\/lint\.ts$)/,
+  },
+  lsp: { entries: ['src/lsp/server.ts'], owns: /^src\/lsp\//, uses: ['lint'] },
+  // The data directory, import and export (docs/persistence.md), for --data-dir, --import and an export.
+  persist: {
+    entries: ['src/service/persist/open.ts', 'src/service/persist/export.ts'],
+    owns: /^src\/service\/persist\/(?!hooks\.ts$)/,
+  },
 };
+// `uses`: the groups whose modules a group imports (its entries only), loaded before it (src/platform/libraries.ts).
+const packedModuleUses = Object.fromEntries(Object.entries(PACKED_MODULES).filter(([, g]) => g.uses).map(([name, g]) => [name, g.uses]));
 const groupOwning = (file) => Object.keys(PACKED_MODULES).find((g) => PACKED_MODULES[g].owns.test(file));
 /** A relative or absolute import's file, relative to the repository (`src/ui/routes.ts`), or undefined. */
 const ownFile = (args) => {
@@ -385,6 +397,7 @@ const ownFile = (args) => {
 /** Our files the module groups import from the bundle (src/platform/packed-hosts.ts). */
 const hostModules = new Set();
 const HOST_MODULES_KEY = "Symbol.for('workflows-emulator:host-modules')";
+const GROUP_MODULES_KEY = "Symbol.for('workflows-emulator:module-groups')";
 
 /** One module group, bundled (its imports of our files outside it become the bundle's instances) and packed. */
 async function packModules(group) {
@@ -395,9 +408,17 @@ async function packModules(group) {
       build.onResolve({ filter: /^[./]/ }, (args) => {
         const file = ownFile(args);
         if (file === undefined || owns.test(file)) return undefined;
-        if (groupOwning(file)) throw new Error(`build.mjs PACKED_MODULES: group ${group} imports ${file}, which group ${groupOwning(file)} owns`);
+        const owner = groupOwning(file);
+        if (owner && (!PACKED_MODULES[group].uses?.includes(owner) || !PACKED_MODULES[owner].entries.includes(file))) {
+          throw new Error(`build.mjs PACKED_MODULES: group ${group} imports ${file}, which group ${owner} owns (not an entry of a group it uses)`);
+        }
+        if (owner) return { path: `${owner}:${file}`, namespace: 'group-module' };
         hostModules.add(file);
         return { path: file, namespace: 'host-module' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'group-module' }, (args) => {
+        const [owner, file] = args.path.split(':');
+        return { contents: `module.exports = globalThis[${GROUP_MODULES_KEY}][${JSON.stringify(owner)}][${JSON.stringify(file)}];`, loader: 'js' };
       });
       build.onLoad({ filter: /.*/, namespace: 'host-module' }, (args) => ({
         contents: `module.exports = globalThis[${HOST_MODULES_KEY}][${JSON.stringify(args.path)}];`,
@@ -453,8 +474,9 @@ const packedModuleStubs = {
 };
 
 // The connector catalog (src/lint/connectors.ts: every connector method with its doc and arguments, for the language
-// server and the lint), as __CONNECTOR_CATALOG__: its JSON brotli-compressed in base64, inflated on first use.
-const connectorCatalogPacked = packed(file('./src/lint/connector-catalog.json'));
+// server and the lint), as __CONNECTOR_CATALOG__: its JSON text as a string literal of the lint module group (which
+// is compressed as a whole), parsed on first use.
+const connectorCatalog = file('./src/lint/connector-catalog.json');
 
 const options = {
   entryPoints: ['src/main.ts'],
@@ -478,7 +500,8 @@ const options = {
     __EMULATOR_VERSION__: JSON.stringify(pkg.version),
     __UI_ASSETS__: JSON.stringify(uiAssets),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
-    __CONNECTOR_CATALOG__: JSON.stringify(connectorCatalogPacked),
+    __CONNECTOR_CATALOG__: JSON.stringify(connectorCatalog),
+    __PACKED_MODULE_USES__: JSON.stringify(packedModuleUses),
   },
   loader: { '.css': 'text', '.html': 'text', '.txt': 'text' },
   logLevel: 'warning',

@@ -126,7 +126,7 @@ async function main(args: readonly string[]): Promise<void> {
   // The debugger over the Debug Adapter Protocol (docs/debugging.md): src/cli/debug.ts, loaded only here.
   if (args[0] === 'debug') process.exit(await (await loadModule('debug', 'src/cli/debug.ts', () => import('./cli/debug.ts'))).debugCommand(args.slice(1)));
   // The lint for CI (docs/lint.md): src/cli/lint.ts.
-  if (args[0] === 'lint') process.exit((await loadModule('test', 'src/cli/lint.ts', () => import('./cli/lint.ts'))).lintCommand(args.slice(1)));
+  if (args[0] === 'lint') process.exit((await loadModule('lint', 'src/cli/lint.ts', () => import('./cli/lint.ts'))).lintCommand(args.slice(1)));
   // The language server (docs/editor.md), loaded only for this command: src/lsp/server.ts.
   if (args[0] === 'lsp') {
     await (await loadModule('lsp', 'src/lsp/server.ts', () => import('./lsp/server.ts'))).startLanguageServer(process.stdin, process.stdout);

@@ -62,7 +62,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
   // The data directory is read before anything listens: one that cannot be read stops start-up (docs/persistence.md).
   const stored = config.dataDir !== undefined || config.importDir !== undefined
-    ? (await import('./service/persist/open.ts')).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
+    ? (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
     : undefined;
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer

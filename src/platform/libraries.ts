@@ -15,6 +15,8 @@ import { nodeVm, nodeZlib } from './builtins.ts';
 import { z85Decode } from './z85.ts';
 
 declare const __PACKED_LIBRARIES__: Readonly<Record<string, string>> | undefined;
+/** In the bundle: the module groups each module group imports modules of (build.mjs, a group's `uses`). */
+declare const __PACKED_MODULE_USES__: Readonly<Record<string, readonly ModuleGroup[]>> | undefined;
 
 /** The groups build.mjs packs (PACKED_LIBRARIES there). */
 export type LibraryGroup = 'grpc' | 'yaml' | 'debug' | 'coverage';
@@ -88,9 +90,10 @@ function publish(group: string, lib: Exports): void {
 
 /**
  * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
- * libraries, the web UI, the test command, the debug adapter and the language server.
+ * libraries, the web UI, the test command, the debug adapter, the lint with the connector catalog, the language
+ * server and the data directory with import and export.
  */
-export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lsp';
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist';
 
 const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
 let hostModules: Readonly<Record<string, unknown>> | undefined;
@@ -112,21 +115,32 @@ export function registerHostModules(modules: Readonly<Record<string, unknown>>):
  */
 export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () => Promise<T>): Promise<T> {
   if (typeof __PACKED_LIBRARIES__ !== 'object') return fromSource();
+  return loadGroup(group).then((modules) => {
+    if (!(path in modules)) throw new Error(`internal error: module group '${group}' has no ${path}`);
+    return modules[path] as T;
+  });
+}
+
+/** A packed module group's modules by path (once; later calls share the first), after the groups it uses. */
+function loadGroup(group: ModuleGroup): Promise<Readonly<Record<string, unknown>>> {
   let p = groups.get(group);
   if (!p) {
-    const packed = __PACKED_LIBRARIES__[group];
+    const packed = __PACKED_LIBRARIES__![group];
     if (packed === undefined) return Promise.reject(new Error(`internal error: no packed module group '${group}'`));
     p = (async () => {
-      (globalThis as Record<symbol, unknown>)[Symbol.for('workflows-emulator:host-modules')] ??= hostModules;
+      const shared = globalThis as Record<symbol, unknown>;
+      shared[Symbol.for('workflows-emulator:host-modules')] ??= hostModules;
+      // The groups whose modules this one imports (build.mjs, `uses`), first: their modules, by group.
+      const byGroup = (shared[Symbol.for('workflows-emulator:module-groups')] ??= {}) as Record<string, unknown>;
+      for (const used of (typeof __PACKED_MODULE_USES__ === 'object' ? __PACKED_MODULE_USES__[group] : undefined) ?? []) {
+        byGroup[used] = await loadGroup(used);
+      }
       const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
       return ((await import(`data:text/javascript;base64,${code.toString('base64')}`)) as { default: Readonly<Record<string, unknown>> }).default;
     })();
     groups.set(group, p);
   }
-  return p.then((modules) => {
-    if (!(path in modules)) throw new Error(`internal error: module group '${group}' has no ${path}`);
-    return modules[path] as T;
-  });
+  return p;
 }
 
 /** Whether `group` can be used now (loaded, or run from source). */

@@ -33,6 +33,7 @@ import { systemClock } from '../engine/system-clock.ts';
 import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
+import { loadModule } from '../platform/libraries.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
 import type { EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
@@ -463,7 +464,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   readonly whenDurable?: () => Promise<void> | undefined;
 
   readonly exportTo: EmulatorControl['exportTo'] = async (directory) =>
-    (await import('./persist/export.ts')).exportState(this.#internals(), directory, this.#persist?.activeCallbacks() ?? new Map());
+    (await loadModule('persist', 'src/service/persist/export.ts', () => import('./persist/export.ts'))).exportState(this.#internals(), directory, this.#persist?.activeCallbacks() ?? new Map());
 
   readonly storage: EmulatorControl['storage'] = () => this.#persist?.storage();
 
