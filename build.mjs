@@ -509,53 +509,7 @@ const options = {
 };
 // The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
 const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
-const packedGroups = { ...packedLibraries, ...packedModules };
-// Under --watch, the bundle is written as esbuild makes it (its main code plain, the groups a literal); a build
-// packs the main code too (mainLoader below).
-options.define.__PACKED_LIBRARIES__ = JSON.stringify(packedGroups);
-
-// The file's own main code (all that is not in a packed group) is packed too, and dist/emulator.js is a small loader
-// (mainLoader below) that unpacks it and imports it from a data: URL: about 383 KB of minified code is 146 KB
-// packed. That code gets what the loader knows of itself from the two constants the loader puts on its first line:
-// `__wfBundleUrl` (the loader's own URL: import.meta.url in our code and the banner's require resolve from the
-// file, as before) and `__wfBundle` (import.meta.main, the packed groups).
-const mainOptions = {
-  ...options,
-  write: false,
-  metafile: true,
-  banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(__wfBundleUrl);" },
-  define: {
-    ...options.define,
-    __PACKED_LIBRARIES__: '__wfBundle.packed',
-    'import.meta.url': '__wfBundleUrl',
-    'import.meta.main': '__wfBundle.main',
-  },
-};
-
-/**
- * dist/emulator.js: a shebang and an ES module that puts the packed groups and its own import.meta.main in a global
- * by its URL, unpacks the main code (brotli in base64, which Node decodes natively: Z85 decoded by cold JavaScript
- * cost about 4 ms more at every start), imports it from a data: URL whose first line defines `__wfBundleUrl` and
- * `__wfBundle` (so two copies of the file at two paths are two instances) and whose sourceURL is the file's, and
- * re-exports the JS API's names (`names`: the entry's exports). Run directly, the main code starts the command line,
- * as before: its top-level await is the loader's.
- */
-function mainLoader(code, names, groups) {
-  const key = "Symbol.for('workflows-emulator:bundle')";
-  const main = brotliCompressSync(code.replace(/^#!.*\n/, ''), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
-  return [
-    '#!/usr/bin/env node',
-    `// workflows-emulator ${pkg.version}: the one-file bundle. Its code is packed (brotli in base64) below, unpacked and imported at start (build.mjs, mainLoader).`,
-    "import { createRequire as __wfCreateRequire } from 'node:module';",
-    'const require = __wfCreateRequire(import.meta.url);',
-    "const { Buffer } = require('node:buffer');",
-    `(globalThis[${key}] ??= {})[import.meta.url] = { main: import.meta.main, packed: ${JSON.stringify(groups)} };`,
-    `const code = require('node:zlib').brotliDecompressSync(Buffer.from(${JSON.stringify(main)}, 'base64'));`,
-    `const head = \`const __wfBundleUrl=\${JSON.stringify(import.meta.url)},__wfBundle=globalThis[${key}][__wfBundleUrl];\`;`,
-    `export const { ${names.join(', ')} } = await import(\`data:text/javascript;base64,\${Buffer.concat([Buffer.from(head), code, Buffer.from(\`\\n//# sourceURL=\${import.meta.url}\\n\`)]).toString('base64')}\`);`,
-    '',
-  ].join('\n');
-}
+options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...packedModules });
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
@@ -577,11 +531,10 @@ if (process.argv.includes('--watch')) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
 } else {
-  const [bundle] = await Promise.all([esbuild.build(mainOptions), writeTypes()]);
-  if (process.argv.includes('--metafile')) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(bundle.metafile));
-  const code = onePackageComment(await languageNamed(bundle.outputFiles[0].text));
-  const names = bundle.metafile.outputs[options.outfile].exports;
-  writeFileSync(options.outfile, mainLoader(code, names, packedGroups));
+  const metafile = process.argv.includes('--metafile');
+  const [bundle] = await Promise.all([esbuild.build({ ...options, metafile }), writeTypes()]);
+  if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(bundle.metafile));
+  writeFileSync(options.outfile, onePackageComment(await languageNamed(readFileSync(options.outfile, 'utf8'))));
   // An earlier build's second file (the JS API was once bundled apart): gone, so nothing can import it by mistake.
   rmSync(new URL('./dist/index.js', import.meta.url), { force: true });
 }
