@@ -8,7 +8,7 @@
  * cannot be read stops start-up with a {@link DataDirError} naming the file and the byte offset.
  */
 import * as fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FrameError, scanFrames } from './frame.ts';
 import { Journal, type JournalFs } from './journal.ts';
 import { applyRecord, emptyState, type LoadedState } from './state.ts';
@@ -72,7 +72,7 @@ export function openDataDir(dir: string, io?: JournalFs): OpenedDataDir {
 /** Makes `dir` a data directory (writing FORMAT.json in a new or empty one) or checks that it is one. */
 function prepareDirectory(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
   } catch (e) {
     throw new DataDirError(dir, undefined, `cannot create the data directory: ${(e as Error).message}`);
   }
@@ -88,6 +88,28 @@ function prepareDirectory(dir: string): void {
     return;
   }
   checkFormat(formatPath, text, 'data directory');
+}
+
+/**
+ * Makes `dir` and every missing directory above it, one `mkdir` each: what `fs.mkdirSync(dir, {recursive:
+ * true})` does, except that Node's retries that forever (spinning) where `mkdir` answers ENOENT under a
+ * directory that exists, as in /proc and /sys.
+ * @throws the fs error of the `mkdir` that failed, or an Error when `dir` exists and is not a directory
+ */
+export function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !fs.existsSync(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  if (!fs.statSync(dir).isDirectory()) throw new Error(`${resolve(dir)} exists and is not a directory`);
 }
 
 /** Checks a FORMAT.json's text. @throws DataDirError for a malformed or newer one */

@@ -18,7 +18,7 @@ import type { Execution, Workflow } from '../model.ts';
 import { SETTING_NAMES } from '../store/workflow-settings.ts';
 import type { CoreInternals } from './hooks.ts';
 import { saveExecution, type SavedExecution } from './records.ts';
-import { checkFormat, DataDirError, FORMAT_VERSION } from './data-dir.ts';
+import { checkFormat, DataDirError, FORMAT_VERSION, makeDirectories } from './data-dir.ts';
 import { applyRecord, emptyState, type ActiveCallbacks, type LoadedState } from './state.ts';
 
 const EXPORT_KIND = 'workflows-emulator export';
@@ -48,14 +48,14 @@ export function sortedJson(value: unknown): string {
 export function exportState(core: CoreInternals, directory: string, active: ReadonlyMap<string, ActiveCallbacks>): ExportSummary {
   const target = resolve(directory);
   checkTarget(target);
-  fs.mkdirSync(dirname(target), { recursive: true });
+  makeDirectories(dirname(target));
   const tmp = join(dirname(target), `.${basename(target)}.export-${process.pid}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   let workflows = 0;
   let executions = 0;
   for (const wf of core.store.records()) {
     const dir = join(tmp, 'workflows', wf.id);
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
     for (const rev of wf.revisions) {
       const { sourceContents, ...fields } = rev;
       fs.writeFileSync(join(dir, `${rev.revisionId}.yaml`), sourceContents);
@@ -64,10 +64,10 @@ export function exportState(core: CoreInternals, directory: string, active: Read
     fs.writeFileSync(join(dir, 'workflow.json'), sortedJson({ id: wf.id, currentRevision: wf.resource.revisionId, revisions: wf.revisions.map((r) => r.revisionId), revisionCounter: wf.counter }));
     workflows++;
   }
-  fs.mkdirSync(join(tmp, 'executions'), { recursive: true });
+  makeDirectories(join(tmp, 'executions'));
   for (const ex of core.executions.list()) {
     const dir = join(tmp, 'executions', ex.workflowId);
-    if (executions === 0 || !fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true });
+    if (executions === 0 || !fs.existsSync(dir)) makeDirectories(dir);
     const { t: _t, ...saved } = saveExecution(ex, ex.resource.state === 'ACTIVE' ? [] : core.logsOf(ex));
     const callbacks = ex.resource.state === 'ACTIVE' ? active.get(ex.executionId) : undefined;
     fs.writeFileSync(join(dir, `${ex.executionId}.json`), sortedJson(callbacks ? { ...saved, callbacks } : saved));

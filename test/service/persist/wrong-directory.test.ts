@@ -1,0 +1,62 @@
+// Directories in the wrong place (docs/persistence.md#the-data-directory, docs/persistence.md#import-and-export):
+// a data directory that cannot be made (under /proc, where Node's own recursive mkdir spins forever) stops
+// start-up with exit 2 instead of hanging, and an export there answers 400 while the server keeps answering.
+// Black-box: the built bundle. Run `npm run build` first.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMULATOR_JS, startEmulator } from '../../support/emulator.ts';
+
+const TRIVIAL = 'main:\n  steps:\n    - done:\n        return: 1\n';
+/** A path whose mkdir answers ENOENT although its parent exists (Linux's /proc). */
+const UNMAKEABLE = '/proc/wfemu-no-such-directory';
+const HAS_PROC = existsSync('/proc/self');
+
+const s = suite<{ dir: string }>('data directory and export: wrong directories (docs/persistence.md)');
+
+s.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-wrongdir-'));
+});
+s.after.each((ctx) => {
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+/** Runs the bundle until it exits (killed after 15 s: a hang shows as a null code); its exit code and stderr. */
+function runToExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+s('a data directory that cannot be created stops start-up with exit 2 naming it, rather than hanging (docs/persistence.md#the-data-directory)', async () => {
+  if (!HAS_PROC) return;
+  const r = await runToExit(['--data-dir', UNMAKEABLE]);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, `${UNMAKEABLE}: cannot create the data directory`);
+});
+
+s('an export into a directory that cannot be created answers 400 and the server keeps answering (docs/persistence.md#import-and-export)', async () => {
+  if (!HAS_PROC) return;
+  const emu = await startEmulator({ workflowsDir: false });
+  try {
+    assert.is((await emu.request('POST', '/workflows?workflowId=w', { sourceContents: TRIVIAL })).status, 200);
+    const r = await emu.request('POST', '/emulator/v1:export', { directory: `${UNMAKEABLE}/export` });
+    assert.is(r.status, 400, r.text);
+    assert.is(r.body.error.status, 'FAILED_PRECONDITION');
+    assert.is((await emu.request('GET', '/workflows/w')).status, 200);
+  } finally {
+    await emu.close();
+  }
+});
+
+s.run();
