@@ -84,10 +84,27 @@ function prepareDirectory(dir: string): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(formatPath, undefined, `cannot read: ${(e as Error).message}`);
     const others = fs.readdirSync(dir).filter((f) => f !== LOCK_FILE);
     if (others.length > 0) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
-    writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: 'workflows-emulator data directory' }, null, 2) + '\n');
+    writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
     return;
   }
   checkFormat(formatPath, text, 'data directory');
+  if (kindOf(text) === EXPORT_KIND) {
+    throw new DataDirError(formatPath, undefined, 'this directory is an export of the emulator, not a data directory: load it with --import (docs/persistence.md#import-and-export)');
+  }
+}
+
+/** What an export's FORMAT.json names as its kind (a data directory's says DATA_DIR_KIND). */
+export const EXPORT_KIND = 'workflows-emulator export';
+/** What a data directory's FORMAT.json names as its kind. */
+export const DATA_DIR_KIND = 'workflows-emulator data directory';
+
+/** The "kind" a FORMAT.json's text names, if it is JSON with one. */
+export function kindOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { kind?: unknown }).kind;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

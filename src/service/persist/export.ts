@@ -18,10 +18,8 @@ import type { Execution, Workflow } from '../model.ts';
 import { SETTING_NAMES } from '../store/workflow-settings.ts';
 import type { CoreInternals } from './hooks.ts';
 import { saveExecution, type SavedExecution } from './records.ts';
-import { checkFormat, DataDirError, FORMAT_VERSION, makeDirectories } from './data-dir.ts';
+import { checkFormat, DATA_DIR_KIND, DataDirError, EXPORT_KIND, FORMAT_VERSION, kindOf, makeDirectories } from './data-dir.ts';
 import { applyRecord, emptyState, type ActiveCallbacks, type LoadedState } from './state.ts';
-
-const EXPORT_KIND = 'workflows-emulator export';
 
 /** The order the API writes a workflow's fields in (an import puts them back in it). */
 const WORKFLOW_KEYS = ['name', 'state', 'revisionId', 'sourceContents', 'description', 'createTime', 'updateTime', 'revisionCreateTime', 'executionHistoryLevel', 'callLogLevel', ...SETTING_NAMES];
@@ -92,7 +90,7 @@ function checkTarget(target: string): void {
   if (entries.length === 0) return;
   let kind: unknown;
   try {
-    kind = (JSON.parse(fs.readFileSync(join(target, 'FORMAT.json'), 'utf8')) as { kind?: unknown }).kind;
+    kind = kindOf(fs.readFileSync(join(target, 'FORMAT.json'), 'utf8'));
   } catch {
     kind = undefined;
   }
@@ -121,7 +119,11 @@ export function readExport(directory: string): LoadedState {
   const root = resolve(directory);
   const state = emptyState();
   const formatPath = join(root, 'FORMAT.json');
-  checkFormat(formatPath, readText(formatPath), 'export');
+  const format = readText(formatPath);
+  checkFormat(formatPath, format, 'export');
+  if (kindOf(format) === DATA_DIR_KIND) {
+    throw new DataDirError(formatPath, undefined, 'this directory is a data directory of the emulator, not an export: start with --data-dir to use it (docs/persistence.md#import-and-export)');
+  }
   const wfRoot = join(root, 'workflows');
   for (const id of listDir(wfRoot)) {
     const info = readJson(join(wfRoot, id, 'workflow.json')) as { currentRevision?: unknown; revisions?: unknown; revisionCounter?: unknown };

@@ -1,6 +1,8 @@
 // Directories in the wrong place (docs/persistence.md#the-data-directory, docs/persistence.md#import-and-export):
 // a data directory that cannot be made (under /proc, where Node's own recursive mkdir spins forever) stops
-// start-up with exit 2 instead of hanging, and an export there answers 400 while the server keeps answering.
+// start-up with exit 2 instead of hanging, and an export there answers 400 while the server keeps answering; an
+// export given as --data-dir, or a data directory given as --import, is refused with exit 2 naming FORMAT.json and
+// the option to use.
 // Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -57,6 +59,43 @@ s('an export into a directory that cannot be created answers 400 and the server 
   } finally {
     await emu.close();
   }
+});
+
+s('an export given as --data-dir is refused with exit 2 pointing to --import, and left as it was (docs/persistence.md#import-and-export)', async (ctx) => {
+  const exported = join(ctx.dir, 'export');
+  const emu = await startEmulator({ workflowsDir: false });
+  try {
+    await emu.request('POST', '/workflows?workflowId=w', { sourceContents: TRIVIAL });
+    assert.is((await emu.request('POST', '/emulator/v1:export', { directory: exported })).status, 200);
+  } finally {
+    await emu.close();
+  }
+  const r = await runToExit(['--data-dir', exported]);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, join(exported, 'FORMAT.json'));
+  assert.match(r.stderr, '--import');
+  assert.not.ok(existsSync(join(exported, 'journal-0.log')), 'no journal written into the export');
+  // The export still loads.
+  const back = await startEmulator({ workflowsDir: false, args: ['--import', exported] });
+  try {
+    assert.is((await back.request('GET', '/workflows/w')).status, 200);
+  } finally {
+    await back.close();
+  }
+});
+
+s('a data directory given as --import is refused with exit 2 pointing to --data-dir (docs/persistence.md#import-and-export)', async (ctx) => {
+  const data = join(ctx.dir, 'data');
+  const emu = await startEmulator({ workflowsDir: false, args: ['--data-dir', data] });
+  try {
+    await emu.request('POST', '/workflows?workflowId=w', { sourceContents: TRIVIAL });
+  } finally {
+    await emu.close();
+  }
+  const r = await runToExit(['--import', data]);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, join(data, 'FORMAT.json'));
+  assert.match(r.stderr, '--data-dir');
 });
 
 s.run();
