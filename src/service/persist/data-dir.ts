@@ -307,7 +307,13 @@ export const SNAPSHOT_NAME = SNAPSHOT_FILE;
 /** Bytes of every file in the data directory. */
 export function directoryBytes(dir: string): number {
   let n = 0;
-  for (const f of fs.readdirSync(dir)) {
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir);
+  } catch {
+    return 0; // removed or made unreadable under the running emulator: health still answers
+  }
+  for (const f of files) {
     try {
       n += fs.statSync(join(dir, f)).size;
     } catch {

@@ -2,7 +2,8 @@
 // a data directory that cannot be made (under /proc, where Node's own recursive mkdir spins forever) stops
 // start-up with exit 2 instead of hanging, and an export there answers 400 while the server keeps answering; an
 // export given as --data-dir, or a data directory given as --import, is refused with exit 2 naming FORMAT.json and
-// the option to use.
+// the option to use; the health endpoint keeps answering when the data directory is removed under the running
+// emulator.
 // Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -96,6 +97,19 @@ s('a data directory given as --import is refused with exit 2 pointing to --data-
   assert.is(r.code, 2, r.stderr);
   assert.match(r.stderr, join(data, 'FORMAT.json'));
   assert.match(r.stderr, '--data-dir');
+});
+
+s('the health endpoint answers when the data directory was removed under the running emulator (docs/persistence.md#options)', async (ctx) => {
+  const data = join(ctx.dir, 'data');
+  const emu = await startEmulator({ workflowsDir: false, args: ['--data-dir', data] });
+  try {
+    rmSync(data, { recursive: true, force: true });
+    const r = await emu.request('GET', '/emulator/v1/health');
+    assert.is(r.status, 200, r.text);
+    assert.is(r.body.storage.dataDir, data);
+  } finally {
+    await emu.close();
+  }
 });
 
 s.run();
