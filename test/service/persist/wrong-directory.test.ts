@@ -7,11 +7,10 @@
 // Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMULATOR_JS, startEmulator } from '../../support/emulator.ts';
+import { runToExit, startEmulator } from '../../support/emulator.ts';
 
 const TRIVIAL = 'main:\n  steps:\n    - done:\n        return: 1\n';
 /** A path whose mkdir answers ENOENT although its parent exists (Linux's /proc). */
@@ -26,20 +25,6 @@ s.before.each((ctx) => {
 s.after.each((ctx) => {
   rmSync(ctx.dir, { recursive: true, force: true });
 });
-
-/** Runs the bundle until it exits (killed after 15 s: a hang shows as a null code); its exit code and stderr. */
-function runToExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, stderr });
-    });
-  });
-}
 
 s('a data directory that cannot be created stops start-up with exit 2 naming it, rather than hanging (docs/persistence.md#the-data-directory)', async () => {
   if (!HAS_PROC) return;
