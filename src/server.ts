@@ -62,6 +62,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const stored = config.dataDir !== undefined || config.importDir !== undefined
     ? (await import('./service/persist/open.ts')).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
     : undefined;
+  // An --export-on-exit directory that cannot take the export is found now, not when the state would be lost.
+  if (config.exportOnExit !== undefined) (await import('./service/persist/open.ts')).checkExportTarget(config.exportOnExit);
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer
   // 503 for the instant before the core is ready.

@@ -78,6 +78,25 @@ export function exportState(core: CoreInternals, directory: string, active: Read
   return { directory: target, workflows, executions };
 }
 
+/**
+ * Checks at start-up that `--export-on-exit DIR` can be written at exit (docs/persistence.md#import-and-export):
+ * `directory` is absent, empty or an earlier export, and the nearest directory above it that exists can be
+ * written. Nothing is created.
+ * @throws DataDirError naming the directory when it cannot take an export
+ */
+export function checkExportTarget(directory: string): void {
+  const target = resolve(directory);
+  try {
+    checkTarget(target);
+    let above = dirname(target);
+    while (!fs.existsSync(above) && dirname(above) !== above) above = dirname(above);
+    if (!fs.statSync(above).isDirectory()) throw new Error(`cannot export to ${target}: ${above} is not a directory`);
+    fs.accessSync(above, fs.constants.W_OK);
+  } catch (e) {
+    throw new DataDirError(target, undefined, `--export-on-exit / EXPORT_ON_EXIT: ${(e as Error).message}`);
+  }
+}
+
 /** @throws Error when `target` exists and is neither empty nor an export */
 function checkTarget(target: string): void {
   let entries: string[];

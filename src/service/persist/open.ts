@@ -11,6 +11,7 @@ import type { LoadedState } from './state.ts';
 
 export { DataDirError } from './data-dir.ts';
 export { Persistence } from './persistence.ts';
+export { checkExportTarget } from './export.ts';
 
 /** Which of the options were given. */
 export interface PersistSetup {

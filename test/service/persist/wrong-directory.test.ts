@@ -3,11 +3,12 @@
 // start-up with exit 2 instead of hanging, and an export there answers 400 while the server keeps answering; an
 // export given as --data-dir, or a data directory given as --import, is refused with exit 2 naming FORMAT.json and
 // the option to use; the health endpoint keeps answering when the data directory is removed under the running
-// emulator.
+// emulator; an --export-on-exit directory that could not take the export stops start-up with exit 2 (rather than
+// losing the state at exit).
 // Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runToExit, startEmulator } from '../../support/emulator.ts';
@@ -95,6 +96,19 @@ s('the health endpoint answers when the data directory was removed under the run
   } finally {
     await emu.close();
   }
+});
+
+s('an --export-on-exit directory that is neither empty nor an export stops start-up with exit 2, and is left as it was (docs/persistence.md#import-and-export)', async (ctx) => {
+  const target = join(ctx.dir, 'notes');
+  mkdirSync(target);
+  writeFileSync(join(target, 'todo.txt'), 'mine\n');
+  const r = await runToExit(['--export-on-exit', target]);
+  assert.is(r.code, 2, r.stderr);
+  assert.match(r.stderr, `${target}: --export-on-exit`);
+  assert.match(r.stderr, 'not empty and holds no export');
+  assert.equal(readdirSync(target), ['todo.txt']);
+  const underFile = await runToExit(['--export-on-exit', join(target, 'todo.txt', 'export')]);
+  assert.is(underFile.code, 2, underFile.stderr);
 });
 
 s.run();
