@@ -206,6 +206,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#logRecord.forget(ex);
     this.#detailBudget.forget(ex);
     ex.calls?.release();
+    this.#persist?.executionForgotten(ex);
   }
 
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */

@@ -66,6 +66,7 @@ function importOnly(state: LoadedState, resume: boolean): PersistenceAttach {
         checkWritable: () => {},
         workflowChanged: () => {},
         executionChanged: () => {},
+        executionForgotten: () => {},
         hubOf: (hub) => hub,
         callbackDelivered: () => {},
         reset: () => active.clear(),

@@ -94,6 +94,11 @@ export class Persistence implements PersistenceAttach, StateSink {
     } else this.#active.delete(ex.executionId);
   }
 
+  executionForgotten(ex: ExecutionRecord): void {
+    this.#active.delete(ex.executionId);
+    this.#append({ t: 'xd', id: ex.executionId });
+  }
+
   hubOf(hub: CallbackHub, ex: ExecutionRecord): CallbackHub {
     return {
       create: (method) => {

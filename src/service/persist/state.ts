@@ -64,6 +64,10 @@ export function applyRecord(state: LoadedState, r: Record<string, unknown>): voi
       } else state.active.delete(x.id);
       return;
     }
+    case 'xd':
+      state.executions.delete(text(r.id, 'id'));
+      state.active.delete(text(r.id, 'id'));
+      return;
     case 'c':
       state.active.get(text(r.x, 'x'))?.urls.push(text(r.u, 'u'));
       return;
