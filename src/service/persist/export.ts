@@ -151,6 +151,7 @@ export function readExport(directory: string): LoadedState {
     const res = revs.find((r) => r.revisionId === info.currentRevision);
     if (!res) throw new DataDirError(join(wfRoot, id, 'workflow.json'), undefined, `the current revision ${info.currentRevision} is not among "revisions"`);
     applyChecked(join(wfRoot, id, 'workflow.json'), state, { t: 'w', id, res, revs, n: info.revisionCounter });
+    state.sources.set(id, join(wfRoot, id, `${res.revisionId}.yaml`));
   }
   const deletedPath = join(root, 'deleted.json');
   if (fs.existsSync(deletedPath)) {
@@ -168,6 +169,7 @@ function readExecutions(exRoot: string, state: LoadedState): void {
       if (!f.endsWith('.json')) continue;
       const path = join(exRoot, wf, f);
       const saved = readJson(path) as unknown as SavedExecution & { callbacks?: ActiveCallbacks };
+      if (saved.res === null || typeof saved.res !== 'object' || typeof saved.s !== 'number') throw new DataDirError(path, undefined, 'an execution needs "res" (the execution resource) and "s" (its start in milliseconds)');
       all.push({ path, saved: { ...saved, t: 'x', res: ordered(saved.res, EXECUTION_KEYS) as unknown as Execution } });
     }
   }

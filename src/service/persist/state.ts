@@ -35,11 +35,13 @@ export interface LoadedState {
   readonly executions: Map<string, SavedExecution | LazySavedExecution>;
   /** Callbacks of the ACTIVE executions, by execution ID. */
   readonly active: Map<string, ActiveCallbacks>;
+  /** The file each workflow's current source was read from, by workflow ID (an export's `.yaml`; named in errors). */
+  readonly sources: Map<string, string>;
 }
 
 /** A state with nothing in it. */
 export function emptyState(): LoadedState {
-  return { workflows: new Map(), deleted: new Map(), executions: new Map(), active: new Map() };
+  return { workflows: new Map(), deleted: new Map(), executions: new Map(), active: new Map(), sources: new Map() };
 }
 
 /**
