@@ -81,7 +81,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Executions created with "debug": true run under the debugger, driven from the web UI or over --inspect
   // (docs/debugging.md); the protocol's library is loaded only with --inspect.
   const hub = new DebugHub();
-  const service = createServiceCore({
+  // A data directory or an export that does not load (docs/persistence.md#recovery) leaves nothing open.
+  const service = await closingOnThrow([http, { close: async () => stored?.persistence?.close() }], () => createServiceCore({
     project: config.project,
     location: config.location,
     ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
@@ -99,7 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(config.maxExecutions !== undefined ? { maxRetainedExecutions: config.maxExecutions } : {}),
     ...(stored ? { persistence: stored.attach } : {}),
     ...options.service,
-  });
+  }));
   const reset = async (): Promise<void> => {
     service.reset();
     if (config.workflowsDir !== undefined) {
@@ -152,6 +153,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return closing;
     },
   };
+}
+
+/** `make()`, or, when it throws, its error once each of `open` is closed. */
+async function closingOnThrow<T>(open: readonly { close(): Promise<unknown> }[], make: () => T): Promise<T> {
+  try {
+    return make();
+  } catch (e) {
+    for (const o of open) await o.close();
+    throw e;
+  }
 }
 
 /** Writes the export of `--export-on-exit`, saying where on stderr (or why it could not). */
