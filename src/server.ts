@@ -64,6 +64,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const stored = config.dataDir !== undefined || config.importDir !== undefined
     ? (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
     : undefined;
+  // An --export-on-exit directory that cannot take the export is found now, not when the state would be lost.
+  if (config.exportOnExit !== undefined) (await import('./service/persist/open.ts')).checkExportTarget(config.exportOnExit);
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer
   // 503 for the instant before the core is ready.
@@ -81,7 +83,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Executions created with "debug": true run under the debugger, driven from the web UI or over --inspect
   // (docs/debugging.md); the protocol's library is loaded only with --inspect.
   const hub = new DebugHub();
-  const service = createServiceCore({
+  // A data directory or an export that does not load (docs/persistence.md#recovery) leaves nothing open.
+  const service = await closingOnThrow([http, { close: async () => stored?.persistence?.close() }], () => createServiceCore({
     project: config.project,
     location: config.location,
     ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
@@ -99,7 +102,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(config.maxExecutions !== undefined ? { maxRetainedExecutions: config.maxExecutions } : {}),
     ...(stored ? { persistence: stored.attach } : {}),
     ...options.service,
-  });
+  }));
   const reset = async (): Promise<void> => {
     service.reset();
     if (config.workflowsDir !== undefined) {
@@ -152,6 +155,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return closing;
     },
   };
+}
+
+/** `make()`, or, when it throws, its error once each of `open` is closed. */
+async function closingOnThrow<T>(open: readonly { close(): Promise<unknown> }[], make: () => T): Promise<T> {
+  try {
+    return make();
+  } catch (e) {
+    for (const o of open) await o.close();
+    throw e;
+  }
 }
 
 /** Writes the export of `--export-on-exit`, saying where on stderr (or why it could not). */

@@ -129,8 +129,8 @@ Options (each overrides its environment variable):
   --clock <mode>        real (default) or virtual: sleeps, backoffs and delays take no time (CLOCK)
   --data-dir <dir>      keep workflows, executions, calls, logs and callbacks in this directory across
                         restarts (DATA_DIR; docs/persistence.md); default: in memory only
-  --resume              with --data-dir: run executions that were ACTIVE when the emulator stopped again,
-                        instead of ending them FAILED (RESUME=1)
+  --resume              with --data-dir or --import: run executions that were ACTIVE when the emulator
+                        stopped again, instead of ending them FAILED (RESUME=1)
   --max-executions <n>  finished executions kept, oldest dropped first (MAX_EXECUTIONS, default 100000)
   --import <dir>        load an export (workflows, executions) at start-up (IMPORT)
   --export-on-exit <dir> write an export of the state on SIGINT/SIGTERM (EXPORT_ON_EXIT)

@@ -18,9 +18,13 @@ export function checkedWrites(m: WorkflowMethods, check: () => void): WorkflowMe
   };
 }
 
-/** The error of an execution `--resume` cannot run again: its workflow has another revision now, or is gone. */
-export function notResumed(ex: ExecutionRecord): NonNullable<Execution['error']> {
-  const message = `the emulator stopped during the run, and it cannot run again: its revision ${ex.resource.workflowRevisionId} is not the workflow's current one (docs/persistence.md#executions-running-when-the-emulator-stopped)`;
+/**
+ * The error of an execution `--resume` cannot run again: its workflow has another revision now
+ * (`workflowGone` false), or has been deleted (true).
+ */
+export function notResumed(ex: ExecutionRecord, workflowGone: boolean): NonNullable<Execution['error']> {
+  const why = workflowGone ? `its workflow ${ex.workflowId} has been deleted` : `its revision ${ex.resource.workflowRevisionId} is not the workflow's current one`;
+  const message = `the emulator stopped during the run, and it cannot run again: ${why} (docs/persistence.md#executions-running-when-the-emulator-stopped)`;
   return { payload: JSON.stringify({ message, code: 0, tags: ['SystemError'] }), context: '' };
 }
 

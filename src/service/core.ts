@@ -173,7 +173,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
       fail: (ex, error) => this.#finish(ex, 'FAILED', { error }),
       rerun: (ex, plan) => {
         const wf = this.#store.has(ex.workflowId) ? this.#store.find(ex.workflowId) : undefined;
-        if (wf?.resource.revisionId !== ex.resource.workflowRevisionId) return this.#finish(ex, 'FAILED', { error: notResumed(ex) });
+        if (wf?.resource.revisionId !== ex.resource.workflowRevisionId) return this.#finish(ex, 'FAILED', { error: notResumed(ex, wf === undefined) });
         const argument = wf.definition.main.params.length === 0 ? null : parseExecutionArgument(ex.resource.argument).argument;
         this.#start(ex, this.#pinned(wf), argument, undefined, { source: ex.name, mocks: this.#mocks, ...plan });
       },
@@ -207,6 +207,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#logRecord.forget(ex);
     this.#detailBudget.forget(ex);
     ex.calls?.release();
+    this.#persist?.executionForgotten(ex);
   }
 
   /** Moves an ACTIVE execution to a terminal state; a no-op for one that already ended. */

@@ -222,3 +222,20 @@ export async function until<T>(fn: () => Promise<T | undefined> | T | undefined,
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * Runs the bundle with `args` (on free ports, bound to 127.0.0.1) until it exits, for start-ups that must fail;
+ * killed with SIGKILL after 15 s, so a hang shows as a null exit code. Resolves to its exit code and stderr.
+ */
+export function runToExit(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('close', (code) => {
+      clearTimeout(t);
+      done({ code, stderr });
+    });
+  });
+}

@@ -8,7 +8,7 @@
  * cannot be read stops start-up with a {@link DataDirError} naming the file and the byte offset.
  */
 import * as fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FrameError, scanFrames } from './frame.ts';
 import { Journal, type JournalFs } from './journal.ts';
 import { applyRecord, emptyState, type LoadedState } from './state.ts';
@@ -72,7 +72,7 @@ export function openDataDir(dir: string, io?: JournalFs): OpenedDataDir {
 /** Makes `dir` a data directory (writing FORMAT.json in a new or empty one) or checks that it is one. */
 function prepareDirectory(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
   } catch (e) {
     throw new DataDirError(dir, undefined, `cannot create the data directory: ${(e as Error).message}`);
   }
@@ -84,10 +84,49 @@ function prepareDirectory(dir: string): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(formatPath, undefined, `cannot read: ${(e as Error).message}`);
     const others = fs.readdirSync(dir).filter((f) => f !== LOCK_FILE);
     if (others.length > 0) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
-    writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: 'workflows-emulator data directory' }, null, 2) + '\n');
+    writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
     return;
   }
   checkFormat(formatPath, text, 'data directory');
+  if (kindOf(text) === EXPORT_KIND) {
+    throw new DataDirError(formatPath, undefined, 'this directory is an export of the emulator, not a data directory: load it with --import (docs/persistence.md#import-and-export)');
+  }
+}
+
+/** What an export's FORMAT.json names as its kind (a data directory's says DATA_DIR_KIND). */
+export const EXPORT_KIND = 'workflows-emulator export';
+/** What a data directory's FORMAT.json names as its kind. */
+export const DATA_DIR_KIND = 'workflows-emulator data directory';
+
+/** The "kind" a FORMAT.json's text names, if it is JSON with one. */
+export function kindOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { kind?: unknown }).kind;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes `dir` and every missing directory above it, one `mkdir` each: what `fs.mkdirSync(dir, {recursive:
+ * true})` does, except that Node's retries that forever (spinning) where `mkdir` answers ENOENT under a
+ * directory that exists, as in /proc and /sys.
+ * @throws the fs error of the `mkdir` that failed, or an Error when `dir` exists and is not a directory
+ */
+export function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !fs.existsSync(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  if (!fs.statSync(dir).isDirectory()) throw new Error(`${resolve(dir)} exists and is not a directory`);
 }
 
 /** Checks a FORMAT.json's text. @throws DataDirError for a malformed or newer one */
@@ -268,7 +307,13 @@ export const SNAPSHOT_NAME = SNAPSHOT_FILE;
 /** Bytes of every file in the data directory. */
 export function directoryBytes(dir: string): number {
   let n = 0;
-  for (const f of fs.readdirSync(dir)) {
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir);
+  } catch {
+    return 0; // removed or made unreadable under the running emulator: health still answers
+  }
+  for (const f of files) {
     try {
       n += fs.statSync(join(dir, f)).size;
     } catch {

@@ -18,10 +18,8 @@ import type { Execution, Workflow } from '../model.ts';
 import { SETTING_NAMES } from '../store/workflow-settings.ts';
 import type { CoreInternals } from './hooks.ts';
 import { saveExecution, type SavedExecution } from './records.ts';
-import { checkFormat, DataDirError, FORMAT_VERSION } from './data-dir.ts';
+import { checkFormat, DATA_DIR_KIND, DataDirError, EXPORT_KIND, FORMAT_VERSION, kindOf, makeDirectories } from './data-dir.ts';
 import { applyRecord, emptyState, type ActiveCallbacks, type LoadedState } from './state.ts';
-
-const EXPORT_KIND = 'workflows-emulator export';
 
 /** The order the API writes a workflow's fields in (an import puts them back in it). */
 const WORKFLOW_KEYS = ['name', 'state', 'revisionId', 'sourceContents', 'description', 'createTime', 'updateTime', 'revisionCreateTime', 'executionHistoryLevel', 'callLogLevel', ...SETTING_NAMES];
@@ -48,14 +46,14 @@ export function sortedJson(value: unknown): string {
 export function exportState(core: CoreInternals, directory: string, active: ReadonlyMap<string, ActiveCallbacks>): ExportSummary {
   const target = resolve(directory);
   checkTarget(target);
-  fs.mkdirSync(dirname(target), { recursive: true });
+  makeDirectories(dirname(target));
   const tmp = join(dirname(target), `.${basename(target)}.export-${process.pid}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   let workflows = 0;
   let executions = 0;
   for (const wf of core.store.records()) {
     const dir = join(tmp, 'workflows', wf.id);
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
     for (const rev of wf.revisions) {
       const { sourceContents, ...fields } = rev;
       fs.writeFileSync(join(dir, `${rev.revisionId}.yaml`), sourceContents);
@@ -64,10 +62,10 @@ export function exportState(core: CoreInternals, directory: string, active: Read
     fs.writeFileSync(join(dir, 'workflow.json'), sortedJson({ id: wf.id, currentRevision: wf.resource.revisionId, revisions: wf.revisions.map((r) => r.revisionId), revisionCounter: wf.counter }));
     workflows++;
   }
-  fs.mkdirSync(join(tmp, 'executions'), { recursive: true });
+  makeDirectories(join(tmp, 'executions'));
   for (const ex of core.executions.list()) {
     const dir = join(tmp, 'executions', ex.workflowId);
-    if (executions === 0 || !fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true });
+    if (executions === 0 || !fs.existsSync(dir)) makeDirectories(dir);
     const { t: _t, ...saved } = saveExecution(ex, ex.resource.state === 'ACTIVE' ? [] : core.logsOf(ex));
     const callbacks = ex.resource.state === 'ACTIVE' ? active.get(ex.executionId) : undefined;
     fs.writeFileSync(join(dir, `${ex.executionId}.json`), sortedJson(callbacks ? { ...saved, callbacks } : saved));
@@ -78,6 +76,25 @@ export function exportState(core: CoreInternals, directory: string, active: Read
   fs.writeFileSync(join(tmp, 'FORMAT.json'), sortedJson({ format: FORMAT_VERSION, kind: EXPORT_KIND, exportTime: new Date().toISOString(), workflows, executions }));
   replaceDirectory(tmp, target);
   return { directory: target, workflows, executions };
+}
+
+/**
+ * Checks at start-up that `--export-on-exit DIR` can be written at exit (docs/persistence.md#import-and-export):
+ * `directory` is absent, empty or an earlier export, and the nearest directory above it that exists can be
+ * written. Nothing is created.
+ * @throws DataDirError naming the directory when it cannot take an export
+ */
+export function checkExportTarget(directory: string): void {
+  const target = resolve(directory);
+  try {
+    checkTarget(target);
+    let above = dirname(target);
+    while (!fs.existsSync(above) && dirname(above) !== above) above = dirname(above);
+    if (!fs.statSync(above).isDirectory()) throw new Error(`cannot export to ${target}: ${above} is not a directory`);
+    fs.accessSync(above, fs.constants.W_OK);
+  } catch (e) {
+    throw new DataDirError(target, undefined, `--export-on-exit / EXPORT_ON_EXIT: ${(e as Error).message}`);
+  }
 }
 
 /** @throws Error when `target` exists and is neither empty nor an export */
@@ -92,7 +109,7 @@ function checkTarget(target: string): void {
   if (entries.length === 0) return;
   let kind: unknown;
   try {
-    kind = (JSON.parse(fs.readFileSync(join(target, 'FORMAT.json'), 'utf8')) as { kind?: unknown }).kind;
+    kind = kindOf(fs.readFileSync(join(target, 'FORMAT.json'), 'utf8'));
   } catch {
     kind = undefined;
   }
@@ -121,7 +138,11 @@ export function readExport(directory: string): LoadedState {
   const root = resolve(directory);
   const state = emptyState();
   const formatPath = join(root, 'FORMAT.json');
-  checkFormat(formatPath, readText(formatPath), 'export');
+  const format = readText(formatPath);
+  checkFormat(formatPath, format, 'export');
+  if (kindOf(format) === DATA_DIR_KIND) {
+    throw new DataDirError(formatPath, undefined, 'this directory is a data directory of the emulator, not an export: start with --data-dir to use it (docs/persistence.md#import-and-export)');
+  }
   const wfRoot = join(root, 'workflows');
   for (const id of listDir(wfRoot)) {
     const info = readJson(join(wfRoot, id, 'workflow.json')) as { currentRevision?: unknown; revisions?: unknown; revisionCounter?: unknown };
@@ -130,6 +151,7 @@ export function readExport(directory: string): LoadedState {
     const res = revs.find((r) => r.revisionId === info.currentRevision);
     if (!res) throw new DataDirError(join(wfRoot, id, 'workflow.json'), undefined, `the current revision ${info.currentRevision} is not among "revisions"`);
     applyChecked(join(wfRoot, id, 'workflow.json'), state, { t: 'w', id, res, revs, n: info.revisionCounter });
+    state.sources.set(id, join(wfRoot, id, `${res.revisionId}.yaml`));
   }
   const deletedPath = join(root, 'deleted.json');
   if (fs.existsSync(deletedPath)) {
@@ -147,6 +169,7 @@ function readExecutions(exRoot: string, state: LoadedState): void {
       if (!f.endsWith('.json')) continue;
       const path = join(exRoot, wf, f);
       const saved = readJson(path) as unknown as SavedExecution & { callbacks?: ActiveCallbacks };
+      if (saved.res === null || typeof saved.res !== 'object' || typeof saved.s !== 'number') throw new DataDirError(path, undefined, 'an execution needs "res" (the execution resource) and "s" (its start in milliseconds)');
       all.push({ path, saved: { ...saved, t: 'x', res: ordered(saved.res, EXECUTION_KEYS) as unknown as Execution } });
     }
   }

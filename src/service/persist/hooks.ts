@@ -41,6 +41,8 @@ export interface StateSink {
   workflowChanged(workflowId: string): void;
   /** An execution was created or ended. */
   executionChanged(ex: ExecutionRecord): void;
+  /** An execution was dropped by `--max-executions` (docs/persistence.md#limits): a restart must not bring it back. */
+  executionForgotten(ex: ExecutionRecord): void;
   /** The callback hub of a starting execution, telling the sink of each callback it creates. */
   hubOf(hub: CallbackHub, ex: ExecutionRecord): CallbackHub;
   /** A callback request was acknowledged (200) to the execution named `executionName`. */

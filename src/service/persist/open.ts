@@ -11,6 +11,7 @@ import type { LoadedState } from './state.ts';
 
 export { DataDirError } from './data-dir.ts';
 export { Persistence } from './persistence.ts';
+export { checkExportTarget } from './export.ts';
 
 /** Which of the options were given. */
 export interface PersistSetup {
@@ -36,7 +37,7 @@ export interface OpenedPersistence {
 export function openPersistence(setup: PersistSetup): OpenedPersistence {
   const imported = setup.importDir !== undefined ? readExport(setup.importDir) : undefined;
   if (setup.dataDir === undefined) {
-    return { attach: importOnly(imported!, setup.resume === true), persistence: undefined, afterStart: () => Promise.resolve() };
+    return { attach: importOnly(imported!, setup.resume === true, setup.importDir!), persistence: undefined, afterStart: () => Promise.resolve() };
   }
   const opened = openDataDir(setup.dataDir);
   if (imported) mergeInto(opened.state, imported);
@@ -49,6 +50,8 @@ function mergeInto(to: LoadedState, from: LoadedState): void {
   for (const [id, w] of from.workflows) {
     to.deleted.delete(id);
     to.workflows.set(id, w);
+    const source = from.sources.get(id);
+    if (source !== undefined) to.sources.set(id, source);
   }
   for (const [id, n] of from.deleted) if (!to.workflows.has(id)) to.deleted.set(id, n);
   for (const [id, x] of from.executions) to.executions.set(id, x);
@@ -56,15 +59,16 @@ function mergeInto(to: LoadedState, from: LoadedState): void {
 }
 
 /** An export put into an emulator without a data directory: restored once, nothing written after. */
-function importOnly(state: LoadedState, resume: boolean): PersistenceAttach {
+function importOnly(state: LoadedState, resume: boolean, origin: string): PersistenceAttach {
   return {
     attach(core: CoreInternals): StateSink {
       const active = new Map();
       return {
-        restore: () => restoreInto(core, state, active, resume),
+        restore: () => restoreInto(core, state, active, resume, origin),
         checkWritable: () => {},
         workflowChanged: () => {},
         executionChanged: () => {},
+        executionForgotten: () => {},
         hubOf: (hub) => hub,
         callbackDelivered: () => {},
         reset: () => active.clear(),

@@ -13,7 +13,7 @@ import { decodeBody } from '../callbacks/callback-registry.ts';
 import type { CallbackRequest, Execution } from '../model.ts';
 import type { ExecutionRecord } from '../executions/execution-store.ts';
 import type { RecordedCallback } from '../recording/recording.ts';
-import { directoryBytes, journalPath, releaseLock, snapshotText, SNAPSHOT_NAME, syncDirectory, type OpenedDataDir } from './data-dir.ts';
+import { DataDirError, directoryBytes, journalPath, releaseLock, snapshotText, SNAPSHOT_NAME, syncDirectory, type OpenedDataDir } from './data-dir.ts';
 import { Journal } from './journal.ts';
 import { lazyExecution, restoreExecution, saveExecution, type SavedWorkflow } from './records.ts';
 import type { ActiveCallbacks, LoadedState, SavedDelivery } from './state.ts';
@@ -72,7 +72,7 @@ export class Persistence implements PersistenceAttach, StateSink {
   }
 
   restore(): void {
-    restoreInto(this.#core!, this.opened.state, this.#active, this.options.resume === true);
+    restoreInto(this.#core!, this.opened.state, this.#active, this.options.resume === true, this.opened.dir);
   }
 
   checkWritable(): void {
@@ -92,6 +92,11 @@ export class Persistence implements PersistenceAttach, StateSink {
     if (ex.resource.state === 'ACTIVE') {
       if (!this.#active.has(ex.executionId)) this.#active.set(ex.executionId, { urls: [], deliveries: [] });
     } else this.#active.delete(ex.executionId);
+  }
+
+  executionForgotten(ex: ExecutionRecord): void {
+    this.#active.delete(ex.executionId);
+    this.#append({ t: 'xd', id: ex.executionId });
   }
 
   hubOf(hub: CallbackHub, ex: ExecutionRecord): CallbackHub {
@@ -229,9 +234,18 @@ async function writeDurably(dir: string, name: string, text: string): Promise<vo
  * Puts `state` into the core: workflows (compiled again), deleted revision counters, executions oldest first;
  * then each execution that was ACTIVE either ends FAILED ({@link stoppedError}) or, with `resume`, runs again
  * with the callback URLs it had created and the callback requests acknowledged to it.
+ * @throws DataDirError naming the file (`state.sources`, else the directory `origin`) of a workflow whose
+ *   current source does not load (an export edited by hand, or a stricter emulator than the one that wrote it),
+ *   or of an execution whose saved form does not
  */
-export function restoreInto(core: CoreInternals, state: LoadedState, active: Map<string, ActiveCallbacks>, resume: boolean): void {
-  for (const [id, w] of state.workflows) core.store.restore(id, w.res, w.revs, w.n);
+export function restoreInto(core: CoreInternals, state: LoadedState, active: Map<string, ActiveCallbacks>, resume: boolean, origin: string): void {
+  for (const [id, w] of state.workflows) {
+    try {
+      core.store.restore(id, w.res, w.revs, w.n);
+    } catch (e) {
+      throw new DataDirError(state.sources.get(id) ?? origin, undefined, `workflow ${id} (revision ${w.res.revisionId}) cannot be loaded: ${(e as Error).message}`);
+    }
+  }
   for (const [id, n] of state.deleted) core.store.restoreDeleted(id, n);
   const running: ExecutionRecord[] = [];
   for (const saved of state.executions.values()) {
@@ -239,7 +253,13 @@ export function restoreInto(core: CoreInternals, state: LoadedState, active: Map
       core.adopt(lazyExecution(saved, core.parent), [], false);
       continue;
     }
-    const { record, logs } = restoreExecution(saved);
+    let restored: ReturnType<typeof restoreExecution>;
+    try {
+      restored = restoreExecution(saved);
+    } catch (e) {
+      throw new DataDirError(origin, undefined, `execution ${saved.w}/${saved.id} cannot be loaded: ${(e as Error).message}`);
+    }
+    const { record, logs } = restored;
     const active = record.resource.state === 'ACTIVE';
     core.adopt(record, logs, active);
     if (active) running.push(record);

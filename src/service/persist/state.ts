@@ -35,11 +35,13 @@ export interface LoadedState {
   readonly executions: Map<string, SavedExecution | LazySavedExecution>;
   /** Callbacks of the ACTIVE executions, by execution ID. */
   readonly active: Map<string, ActiveCallbacks>;
+  /** The file each workflow's current source was read from, by workflow ID (an export's `.yaml`; named in errors). */
+  readonly sources: Map<string, string>;
 }
 
 /** A state with nothing in it. */
 export function emptyState(): LoadedState {
-  return { workflows: new Map(), deleted: new Map(), executions: new Map(), active: new Map() };
+  return { workflows: new Map(), deleted: new Map(), executions: new Map(), active: new Map(), sources: new Map() };
 }
 
 /**
@@ -64,6 +66,10 @@ export function applyRecord(state: LoadedState, r: Record<string, unknown>): voi
       } else state.active.delete(x.id);
       return;
     }
+    case 'xd':
+      state.executions.delete(text(r.id, 'id'));
+      state.active.delete(text(r.id, 'id'));
+      return;
     case 'c':
       state.active.get(text(r.x, 'x'))?.urls.push(text(r.u, 'u'));
       return;

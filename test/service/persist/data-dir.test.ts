@@ -5,11 +5,10 @@
 // health endpoint reports the directory's size. Black-box: the built bundle. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMULATOR_JS, startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
+import { runToExit, startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
 import { tempDirEach } from '../../support/temp-dir.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
@@ -20,20 +19,6 @@ tempDirEach(s, 'wfemu-data-');
 
 function start(dir: string, extra: string[] = [], files?: Record<string, string>, workflowsDir?: string): Promise<EmulatorProcess> {
   return startEmulator({ workflowsDir: workflowsDir ?? (files ? undefined : false), ...(files ? { files } : {}), args: ['--data-dir', dir, ...extra] } as Parameters<typeof startEmulator>[0]);
-}
-
-/** Runs the bundle until it exits; its exit code and stderr. */
-function runToExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, stderr });
-    });
-  });
 }
 
 /** Fills `dir` with a workflow and a finished execution, then stops the emulator; the execution's name. */
