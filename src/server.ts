@@ -65,7 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
     : undefined;
   // An --export-on-exit directory that cannot take the export is found now, not when the state would be lost.
-  if (config.exportOnExit !== undefined) (await import('./service/persist/open.ts')).checkExportTarget(config.exportOnExit);
+  if (config.exportOnExit !== undefined) (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).checkExportTarget(config.exportOnExit);
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer
   // 503 for the instant before the core is ready.
