@@ -46,7 +46,7 @@ import { giveBackController, takeController } from './executions/abort-controlle
 import { EMPTY_HISTORY, settleHistory } from './history/settled-history.ts';
 import { getStepEntry, listStepEntries, stepEntryOutlines } from './history/step-entries.ts';
 import { activeExecution, activeView, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
-import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
+import { ExecutionStore, OfferedExecution, type ExecutionRecord } from './executions/execution-store.ts';
 import { parseExecutionArgument } from './executions/execution-argument.ts';
 import { ServiceEvents } from './service-events.ts';
 import { checkDebug, checkedWrites, notResumed } from './core-checks.ts';
@@ -291,10 +291,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   #debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
     const debuggerFor = this.#options.debuggerFor;
     if (!debuggerFor) return undefined;
-    const ended = new Promise<Execution>((resolve) => {
-      (ex.onEnd ??= []).push(() => resolve(ex.resource));
-    });
-    return debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
+    return debuggerFor(new OfferedExecution(ex, definition, sourceContents), requested);
   }
 
   /**
