@@ -37,7 +37,7 @@ import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
 import type { Callback, EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
-import { parentName } from './names.ts';
+import { newExecutionId, parentName } from './names.ts';
 import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type WorkflowStore } from './store/workflow-store.ts';
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
@@ -313,7 +313,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const labels = wf.resource.labels || ownLabels ? { ...wf.resource.labels, ...ownLabels } : undefined;
     // A main without params does not receive the argument (see the module header).
     if (wf.definition.main.params.length === 0) argument = null;
-    const executionId = crypto.randomUUID();
+    const executionId = newExecutionId();
     const name = `${wf.resource.name}/executions/${executionId}`;
     const startMs = Math.trunc(this.clock.now());
     const resource = activeExecution(name, recorded, startMs, wf.resource.revisionId, executionLevel, labels, callLogLevel);
