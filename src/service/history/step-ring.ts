@@ -117,7 +117,11 @@ export interface StepHistoryOptions {
   readonly maxVariableBytes?: number;
 }
 
-const INITIAL_CAPACITY = 8;
+/**
+ * Entries the ring starts with: 4 keeps each typed array at 64 bytes, which V8 holds inside the array object
+ * itself (no separate buffer and backing store: ~430 bytes less per execution, most of them short or waiting).
+ */
+const INITIAL_CAPACITY = 4;
 /** The shared empty maps of a history that has written none yet (never written to). */
 const NO_EXTRAS = new Map<number, Extra>();
 const NO_PINNED = new Map<number, MutableEntry>();
