@@ -204,7 +204,7 @@ export class Frame {
       fetch: deps.fetch,
       env: deps.env,
       signal: this.signal,
-      log: (entry) => deps.log(entry),
+      log: deps.log,
       callbacks: deps.callbacks,
       uuid: deps.uuid,
       ...(deps.compat !== undefined ? { compat: deps.compat } : {}),

@@ -35,6 +35,10 @@ export function sleepRangeError(nowMs: number, ms: number): WorkflowError | unde
 // chunks.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The platform's timers, as the real clock's sleeps set and clear them (shared, not made per sleep). */
+const setTimer = (f: () => void, d: number): ReturnType<typeof setTimeout> => setTimeout(f, d);
+const clearTimer = (t: ReturnType<typeof setTimeout>): void => clearTimeout(t);
+
 /**
  * Real time: `now()` is milliseconds since the Unix epoch with sub-millisecond precision (performance.now
  * added to the time origin); `sleep(ms, signal)` resolves after `ms` milliseconds and rejects with
@@ -46,7 +50,7 @@ export const systemClock: Clock = {
   sleep(ms, signal) {
     const tooLate = sleepRangeError(systemClock.now(), ms);
     if (tooLate) return Promise.reject(tooLate);
-    return abortableSleep(ms, signal, (f, d) => setTimeout(f, d), (t) => clearTimeout(t));
+    return abortableSleep(ms, signal, setTimer, clearTimer);
   },
   deadline: (ms, signal) => fairDeadline(ms, signal),
 };

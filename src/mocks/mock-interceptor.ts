@@ -70,7 +70,7 @@ class MockInterceptor implements CallInterceptor {
     this.#clock = options.clock;
   }
 
-  readonly intercept: CallInterceptor['intercept'] = (call, proceed) => {
+  intercept(call: OutboundCall, proceed: () => Value | Promise<Value>): Value | Promise<Value> {
     if (call.kind === 'stdlib') return proceed();
     const rec = this.calls.add({
       kind: call.kind,
@@ -89,7 +89,7 @@ class MockInterceptor implements CallInterceptor {
       throw e;
     }
     return this.#settle(rec, r, call.signal);
-  };
+  }
 
   /** An http.* call: a mock's answer, else the fetch underneath (which fills in the record). */
   #http(call: OutboundCall, rec: CallRecord, proceed: () => Value | Promise<Value>): Value | Promise<Value> {

@@ -25,7 +25,8 @@ export interface MockedRequest {
 
 /** The per-execution state of a mock set: where each sequence stands. */
 export class MockSession {
-  private readonly calls = new Map<object, number>();
+  /** Calls matched per sequence; made on the first match (most executions match no mock). */
+  private calls: Map<object, number> | undefined;
 
   constructor(readonly mocks: MockSet) {}
 
@@ -49,8 +50,9 @@ export class MockSession {
   }
 
   private next<T>(mock: object, outcomes: readonly T[]): T {
-    const n = this.calls.get(mock) ?? 0;
-    this.calls.set(mock, n + 1);
+    const calls = (this.calls ??= new Map());
+    const n = calls.get(mock) ?? 0;
+    calls.set(mock, n + 1);
     return outcomes[Math.min(n, outcomes.length - 1)]!;
   }
 }

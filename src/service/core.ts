@@ -37,7 +37,7 @@ import { loadModule } from '../platform/libraries.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
 import type { EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
-import { parentName } from './names.ts';
+import { newExecutionId, parentName } from './names.ts';
 import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type WorkflowStore } from './store/workflow-store.ts';
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
@@ -45,7 +45,7 @@ import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
 import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
 import { settleHistory } from './history/settled-history.ts';
 import { activeExecution, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
-import { ExecutionStore, type ExecutionRecord } from './executions/execution-store.ts';
+import { ExecutionStore, OfferedExecution, type ExecutionRecord } from './executions/execution-store.ts';
 import { executionQueries, type ExecutionQueries } from './executions/execution-queries.ts';
 import { parseExecutionArgument } from './executions/execution-argument.ts';
 import { ServiceEvents } from './service-events.ts';
@@ -293,10 +293,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   #debuggerOf(ex: ExecutionRecord, definition: Definition, sourceContents: string, requested: boolean): DebuggerHooks | undefined {
     const debuggerFor = this.#options.debuggerFor;
     if (!debuggerFor) return undefined;
-    const ended = new Promise<Execution>((resolve) => {
-      (ex.onEnd ??= []).push(() => resolve(ex.resource));
-    });
-    return debuggerFor({ workflowId: ex.workflowId, executionId: ex.executionId, name: ex.name, definition, sourceContents, ended }, requested);
+    return debuggerFor(new OfferedExecution(ex, definition, sourceContents), requested);
   }
 
   /**
@@ -318,7 +315,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     const labels = wf.resource.labels || ownLabels ? { ...wf.resource.labels, ...ownLabels } : undefined;
     // A main without params does not receive the argument (see the module header).
     if (wf.definition.main.params.length === 0) argument = null;
-    const executionId = crypto.randomUUID();
+    const executionId = newExecutionId();
     const name = `${wf.resource.name}/executions/${executionId}`;
     const startMs = Math.trunc(this.clock.now());
     const resource = activeExecution(name, recorded, startMs, wf.resource.revisionId, executionLevel, labels, callLogLevel);

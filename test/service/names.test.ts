@@ -2,7 +2,7 @@
 // timestamp() writes exactly what Date.prototype.toISOString does, whatever it keeps between calls.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { timestamp } from '../../src/service/names.ts';
+import { newExecutionId, timestamp } from '../../src/service/names.ts';
 
 const s = suite('timestamps');
 
@@ -22,6 +22,18 @@ s('timestamp(ms) is new Date(ms).toISOString() across seconds, years and millise
   }
   assert.throws(() => timestamp(Number.NaN), RangeError);
   assert.match(timestamp(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+// Execution IDs are random version 4 UUIDs, lower-case, as Google's are
+// (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions).
+s('newExecutionId() is a lower-case version 4 UUID, a different one each call', () => {
+  const ids = new Set<string>();
+  for (let i = 0; i < 1000; i++) {
+    const id = newExecutionId();
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    ids.add(id);
+  }
+  assert.is(ids.size, 1000);
 });
 
 s.run();

@@ -389,16 +389,28 @@ export function announcingHub(
 ): CallbackHub {
   let next = 0;
   const hub = callbacks.hubFor(urls?.length ? { executionName, isActive, nextUrl: () => urls[next++] } : { executionName, isActive });
-  if (!onWait) return hub;
-  return {
-    create: hub.create,
-    await: (callback, timeoutMs, signal) => {
-      const url = isMap(callback) ? callback.get('url') : undefined;
-      if (typeof url === 'string') {
-        const method = callbacks.list(executionName).find((c) => c.url === url)?.method ?? 'POST';
-        onWait({ executionName, url, method, timeoutMs });
-      }
-      return hub.await(callback, timeoutMs, signal);
-    },
-  };
+  return onWait ? new AnnouncingHub(hub, callbacks, executionName, onWait) : hub;
+}
+
+/** See {@link announcingHub}: `hub`, each wait told to `onWait` first. */
+class AnnouncingHub implements CallbackHub {
+  constructor(
+    private readonly hub: CallbackHub,
+    private readonly callbacks: CallbackRegistry,
+    private readonly executionName: string,
+    private readonly onWait: (wait: CallbackWait) => void,
+  ) {}
+
+  create(method: string): Value {
+    return this.hub.create(method);
+  }
+  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value> {
+    const url = isMap(callback) ? callback.get('url') : undefined;
+    if (typeof url === 'string') {
+      const executionName = this.executionName;
+      const method = this.callbacks.list(executionName).find((c) => c.url === url)?.method ?? 'POST';
+      this.onWait({ executionName, url, method, timeoutMs });
+    }
+    return this.hub.await(callback, timeoutMs, signal);
+  }
 }

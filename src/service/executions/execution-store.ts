@@ -8,7 +8,9 @@ import type { CallLogLevel } from './call-log-observer.ts';
 import type { HistoryLevel } from './prepare-execution.ts';
 import type { StepHistory } from '../history/step-history.ts';
 import type { StepHistoryReader } from '../history/settled-history.ts';
+import type { Definition } from '../../lang/definition/ast.ts';
 import type { Execution } from '../model.ts';
+import type { DebuggedExecution } from '../service-core-options.ts';
 import type { Recording } from '../recording/recording.ts';
 import { splitName } from '../names.ts';
 import { ApiError } from '../errors.ts';
@@ -41,6 +43,33 @@ export interface ExecutionRecord {
   readonly depth: number;
   /** Called once when it ends (created by the first waiter). */
   onEnd: (() => void)[] | undefined;
+}
+
+/**
+ * An execution as a debugger is offered it (src/debug/hub.ts): `ended` is made when first read, so the many
+ * executions no debugger takes hold no promise while they run.
+ */
+export class OfferedExecution implements DebuggedExecution {
+  readonly workflowId: string;
+  readonly executionId: string;
+  readonly name: string;
+  #ended: Promise<Execution> | undefined;
+
+  constructor(
+    private readonly ex: ExecutionRecord,
+    readonly definition: Definition,
+    readonly sourceContents: string,
+  ) {
+    this.workflowId = ex.workflowId;
+    this.executionId = ex.executionId;
+    this.name = ex.name;
+  }
+
+  /** Settles when the execution ends, with its resource in its terminal state. */
+  get ended(): Promise<Execution> {
+    const ex = this.ex;
+    return (this.#ended ??= new Promise((resolve) => (ex.onEnd ??= []).push(() => resolve(ex.resource))));
+  }
 }
 
 /** The executions of one service core, by ID and per workflow. */

@@ -117,10 +117,16 @@ export interface StepHistoryOptions {
   readonly maxVariableBytes?: number;
 }
 
-const INITIAL_CAPACITY = 8;
+/**
+ * Entries the ring starts with: 4 keeps each typed array at 64 bytes, which V8 holds inside the array object
+ * itself (no separate buffer and backing store: ~430 bytes less per execution, most of them short or waiting).
+ */
+const INITIAL_CAPACITY = 4;
 /** The shared empty maps of a history that has written none yet (never written to). */
 const NO_EXTRAS = new Map<number, Extra>();
 const NO_PINNED = new Map<number, MutableEntry>();
+/** The rings whose clock reading is fresh: marked stale together in one microtask (no function per ring). */
+const FRESH: StepRing[] = [];
 
 /**
  * The ring of step entry records and the observer methods that fill it: the base of StepHistory
@@ -175,16 +181,18 @@ export abstract class StepRing implements StepObserver<number> {
     this.uses = 64;
     if (!this.fresh) {
       this.fresh = true;
-      queueMicrotask(this.expire);
+      if (FRESH.push(this) === 1) queueMicrotask(StepRing.expireAll);
     }
     return this.cachedMs;
   }
   private cachedMs = 0;
   private uses = 0;
   private fresh = false;
-  private readonly expire = (): void => {
-    this.fresh = false;
-  };
+  /** Marks every reading taken since the last call stale (one microtask for all the rings read meanwhile). */
+  private static expireAll(): void {
+    for (const ring of FRESH) ring.fresh = false;
+    FRESH.length = 0;
+  }
 
   enter(event: StepEvent, parent: number | undefined): number {
     const id = ++this.counter;

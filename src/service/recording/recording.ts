@@ -36,20 +36,40 @@ export interface PlaybackValues {
   readonly callbacks?: readonly string[] | undefined;
 }
 
-/** What one execution took in from outside, besides its outbound calls (see the module header). */
+/**
+ * What one execution took in from outside, besides its outbound calls (see the module header). Each list is
+ * made on its first use (most executions read no UUIDs, env or callbacks), so a waiting execution holds only
+ * the lists it has written.
+ */
 export class Recording {
-  /** Times read, ms since the epoch, in order. */
-  readonly times: number[] = [];
-  /** UUIDs drawn by `uuid.generate`, in order. */
-  readonly uuids: string[] = [];
-  /** Environment variables read by name: the value, or null when unset. First read wins. */
-  readonly env = new Map<string, string | null>();
-  /** The maps `events.create_callback_endpoint` returned (their URLs hold the random callback IDs). */
-  readonly callbacksCreated: Value[] = [];
-  /** The callback requests delivered to the workflow, in order. */
-  readonly callbacks: RecordedCallback[] = [];
+  #times: number[] | undefined;
+  #uuids: string[] | undefined;
+  #env: Map<string, string | null> | undefined;
+  #callbacksCreated: Value[] | undefined;
+  #callbacks: RecordedCallback[] | undefined;
   /** True when an item was drawn after {@link MAX_RECORDED} of its kind were kept. */
   truncated = false;
+
+  /** Times read, ms since the epoch, in order. */
+  get times(): number[] {
+    return (this.#times ??= []);
+  }
+  /** UUIDs drawn by `uuid.generate`, in order. */
+  get uuids(): string[] {
+    return (this.#uuids ??= []);
+  }
+  /** Environment variables read by name: the value, or null when unset. First read wins. */
+  get env(): Map<string, string | null> {
+    return (this.#env ??= new Map());
+  }
+  /** The maps `events.create_callback_endpoint` returned (their URLs hold the random callback IDs). */
+  get callbacksCreated(): Value[] {
+    return (this.#callbacksCreated ??= []);
+  }
+  /** The callback requests delivered to the workflow, in order. */
+  get callbacks(): RecordedCallback[] {
+    return (this.#callbacks ??= []);
+  }
 
   /** Appends to one of the lists unless it is full. */
   keep<T>(list: T[], item: T): void {
@@ -58,28 +78,47 @@ export class Recording {
   }
 }
 
+const NO_VALUES: readonly never[] = [];
+
 /**
- * The clock an execution reads through: `now()` is recorded in `rec` and, while `playback` has times left,
- * answered from them (a replay sees the times of the run it replays); sleeps and deadlines are `clock`'s.
+ * The execution's clock: each time read recorded, and answered from `playback` while it has times left.
+ * `deadline` is there when `clock` has one.
  */
 export function recordingClock(clock: Clock, rec: Recording, playback?: PlaybackValues): Clock {
-  let next = 0;
-  const times = playback?.times ?? [];
-  return {
-    now: () => {
-      const t = next < times.length ? times[next++]! : clock.now();
-      rec.keep(rec.times, t);
-      return t;
-    },
-    sleep: (ms, signal) => clock.sleep(ms, signal),
-    ...(clock.deadline ? { deadline: (ms: number, signal?: AbortSignal) => clock.deadline!(ms, signal) } : {}),
-  };
+  const times = playback?.times ?? NO_VALUES;
+  return clock.deadline ? new RecordingDeadlineClock(clock, rec, times) : new RecordingClock(clock, rec, times);
+}
+
+/** See {@link recordingClock}: one object per execution, its methods on the prototype. */
+class RecordingClock implements Clock {
+  private next = 0;
+  constructor(
+    protected readonly clock: Clock,
+    private readonly rec: Recording,
+    private readonly played: readonly number[],
+  ) {}
+
+  now(): number {
+    const t = this.next < this.played.length ? this.played[this.next++]! : this.clock.now();
+    this.rec.keep(this.rec.times, t);
+    return t;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.clock.sleep(ms, signal);
+  }
+}
+
+/** A {@link RecordingClock} over a clock with `deadline`. */
+class RecordingDeadlineClock extends RecordingClock {
+  deadline(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.clock.deadline!(ms, signal);
+  }
 }
 
 /** `uuid.generate` for an execution: recorded, and answered from `playback` while it has UUIDs left. */
 export function recordingUuid(rec: Recording, playback?: PlaybackValues): () => string {
   let next = 0;
-  const uuids = playback?.uuids ?? [];
+  const uuids = playback?.uuids ?? NO_VALUES;
   return () => {
     const u = next < uuids.length ? uuids[next++]! : crypto.randomUUID();
     rec.keep(rec.uuids, u);
@@ -136,19 +175,28 @@ class RecordingEnv implements ReadonlyMap<string, string> {
 
 /** The callback hub an execution uses, each endpoint created and each request delivered recorded. */
 export function recordingCallbacks(hub: CallbackHub, rec: Recording): CallbackHub {
-  return {
-    create: (method) => {
-      const made = hub.create(method);
-      rec.keep(rec.callbacksCreated, made);
-      return made;
-    },
-    await: (callback, timeoutMs, signal) =>
-      hub.await(callback, timeoutMs, signal).then((got) => {
-        const req = isMap(got) ? got.get('http_request') : undefined;
-        if (isMap(req)) rec.keep(rec.callbacks, deliveredRequest(req));
-        return got;
-      }),
-  };
+  return new RecordingCallbacks(hub, rec);
+}
+
+/** See {@link recordingCallbacks}: one object per execution, its methods on the prototype. */
+class RecordingCallbacks implements CallbackHub {
+  constructor(
+    private readonly hub: CallbackHub,
+    private readonly rec: Recording,
+  ) {}
+
+  create(method: string): Value {
+    const made = this.hub.create(method);
+    this.rec.keep(this.rec.callbacksCreated, made);
+    return made;
+  }
+  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value> {
+    return this.hub.await(callback, timeoutMs, signal).then((got) => {
+      const req = isMap(got) ? got.get('http_request') : undefined;
+      if (isMap(req)) this.rec.keep(this.rec.callbacks, deliveredRequest(req));
+      return got;
+    });
+  }
 }
 
 /** The request of an `events.await_callback` answer's `http_request` map. */
