@@ -342,6 +342,9 @@ function storageOf(values: Map<string, string>): Pick<ServerConfig, 'dataDir' | 
   }
   const exportDir = values.get('--export-on-exit');
   if (exportDir !== undefined) out.exportOnExit = resolve(exportDir);
+  if (out.resume && out.dataDir === undefined && out.importDir === undefined) {
+    problem('--resume / RESUME needs --data-dir or --import: without either there is no execution to resume');
+  }
   return out;
 }
 

@@ -143,19 +143,37 @@ export function checkFormat(path: string, text: string, what: string): void {
   }
 }
 
-/** Claims the directory for this process. @throws DataDirError when another living process holds it */
+/**
+ * Claims the directory for this process: `LOCK` is created exclusively (`wx`), so of two processes starting at
+ * once only one gets it. A `LOCK` left by a process that is gone (or unreadable) is removed and the claim tried
+ * again. @throws DataDirError when another living process holds it
+ */
 function takeLock(dir: string): void {
   const path = join(dir, LOCK_FILE);
-  let holder: number | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw e;
+    }
+    const holder = lockHolder(path);
+    if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+      throw new DataDirError(path, undefined, `the data directory is in use by process ${holder}`);
+    }
+    fs.rmSync(path, { force: true });
+  }
+}
+
+/** The process ID written in a `LOCK` file, or undefined when it is missing, empty or not a process ID. */
+function lockHolder(path: string): number | undefined {
+  let holder: number;
   try {
     holder = Number(fs.readFileSync(path, 'utf8').trim());
   } catch {
-    holder = undefined;
+    return undefined;
   }
-  if (holder !== undefined && Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-    throw new DataDirError(path, undefined, `the data directory is in use by process ${holder}`);
-  }
-  fs.writeFileSync(path, `${process.pid}\n`);
+  return Number.isInteger(holder) && holder > 0 ? holder : undefined;
 }
 
 /** Whether process `pid` is running (a zombie, killed but not yet reaped, is not). */

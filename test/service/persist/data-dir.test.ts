@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runToExit, startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EMULATOR_JS, runToExit, startEmulator, until, type EmulatorProcess } from '../../support/emulator.ts';
 import { tempDirEach } from '../../support/temp-dir.ts';
 
 const TRIVIAL = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n}\n';
@@ -89,6 +90,33 @@ s('a data directory in use by a running emulator is refused with exit 2', async 
   }
 });
 
+s('of emulators started at the same instant on one new directory, exactly one takes it; the others exit 2 (docs/persistence.md#the-data-directory)', async (ctx) => {
+  const outcomes = await Promise.all(Array.from({ length: 4 }, () => startOrExit(ctx.dir)));
+  const listening = outcomes.filter((o) => o.child !== undefined);
+  try {
+    assert.is(listening.length, 1, outcomes.map((o) => o.stderr).join('\n'));
+    for (const o of outcomes.filter((x) => x.child === undefined)) {
+      assert.is(o.code, 2, o.stderr);
+      assert.match(o.stderr, /in use by process \d+/);
+    }
+  } finally {
+    for (const o of listening) o.child!.kill('SIGKILL');
+  }
+});
+
+/** Starts the bundle on `dir`: resolves with the child once it listens, or with its exit code and stderr. */
+function startOrExit(dir: string): Promise<{ child?: ChildProcess; code?: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [EMULATOR_JS, '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      if (/listening on/.test(d)) done({ child, stderr });
+    });
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
 s('watched files unchanged across a restart on the same directory get no new revision; a changed one does', async (ctx) => {
   const files = { 'a.yaml': TRIVIAL, 'b.yaml': TRIVIAL.replace('args.n', 'args.n + 1') };
   const watched = mkdtempSync(join(tmpdir(), 'wfemu-watch-'));
@@ -147,6 +175,9 @@ s('bad values of the options are one line and exit 2', async () => {
   const i = await runToExit(['--import', '/nonexistent/export']);
   assert.is(i.code, 2);
   assert.match(i.stderr, /import directory \(--import \/ IMPORT\) is not a directory/);
+  const r2 = await runToExit(['--resume']);
+  assert.is(r2.code, 2);
+  assert.match(r2.stderr, /--resume \/ RESUME needs --data-dir or --import/);
 });
 
 s.run();
