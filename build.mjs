@@ -151,9 +151,12 @@ const yamlReader = {
     });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
-        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read: a
-        // require inside the function, which esbuild makes a call of the module's lazy wrapper.
-        `export function load(input, options) { return require(${from('loader.js')}).load(input, options); }`,
+        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read:
+        // the packed synchronous library `yaml-reader` (PACKED_LIBRARIES below), which a definition's read cannot
+        // wait for. It has copies of the few files of js-yaml it shares with Type and FAILSAFE_SCHEMA here (common,
+        // exception, the schema classes), which hold no state: the schema load.ts passes in is read by duck typing.
+        `import { loadLibrarySync } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
+        `export function load(input, options) { return loadLibrarySync('yaml-reader').load(input, options); }`,
         `export { default as Type } from ${from('type.js')};`,
         `export { default as FAILSAFE_SCHEMA } from ${from('schema/failsafe.js')};`,
       ].join('\n'),
@@ -274,10 +277,12 @@ const unreadOptionProtos = {
 const PACKED_LIBRARIES = {
   yaml: ['yaml'],
   re2: ['re2js'],
+  // js-yaml's reader (lib/loader.js as yamlReader edits it, with the files it requires): its `load` is the group's.
+  'yaml-reader': [],
 };
 // Groups that synchronous code loads (src/platform/libraries.ts, loadLibrarySync): a CommonJS module wrapped in a
 // function expression, `(function (module) { ... })`, which is evaluated as a script and called.
-const SYNC_LIBRARIES = new Set(['re2']);
+const SYNC_LIBRARIES = new Set(['re2', 'yaml-reader']);
 const packedSpecifiers = new Map(Object.entries(PACKED_LIBRARIES).flatMap(([group, specs]) => specs.map((spec, i) => [spec, { group, key: `s${i}$` }])));
 
 /** The names src/ and gen/ import (values, not types) from each packed specifier: spec -> Set of names ('default' too). */
@@ -300,13 +305,14 @@ const packedNames = importedNames();
 
 /** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
 async function packLibrary(group) {
-  const contents = PACKED_LIBRARIES[group]
+  let contents = PACKED_LIBRARIES[group]
     .map((spec) => {
       const { key } = packedSpecifiers.get(spec);
       const list = [...packedNames.get(spec)].map((n) => `${n} as ${key}${n}`);
       return list.length ? `export { ${list.join(', ')} } from ${JSON.stringify(spec)};` : '';
     })
     .join('\n');
+  if (group === 'yaml-reader') contents = `module.exports = require(${JSON.stringify(new URL('./node_modules/js-yaml/lib/loader.js', import.meta.url).pathname)});`;
   const result = await esbuild.build({
     stdin: { contents, resolveDir: root, sourcefile: `packed-${group}.js`, loader: 'js' },
     bundle: true,
@@ -321,7 +327,7 @@ async function packLibrary(group) {
       : { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
     footer: SYNC_LIBRARIES.has(group) ? { js: '})' } : undefined,
     logLevel: 'warning',
-    plugins: [istanbulShims, protobufEntries, lazyZlib, builtins],
+    plugins: [istanbulShims, protobufEntries, lazyZlib, yamlReader, builtins],
   });
   const code = result.outputFiles[0].text;
   if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
