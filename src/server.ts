@@ -11,7 +11,7 @@ import { createServiceCore } from './service/core.ts';
 import type { ServiceCoreOptions } from './service/service-core-options.ts';
 import type { ServiceCore } from './service/model.ts';
 import { splitName } from './service/names.ts';
-import type { DirectoryWatcher, WatchOptions, watchDirectory as WatchDirectory } from './service/watch/watch-directory.ts';
+import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watch/watch-directory.ts';
 import { executionEndLine } from './service/executions/execution-end-line.ts';
 import { serveControl } from './api/control.ts';
 import { createVirtualTime } from './engine/virtual-time.ts';
@@ -21,11 +21,6 @@ import { DebugHub } from './debug/hub.ts';
 import { loadModule } from './platform/libraries.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UiService } from './ui/routes.ts';
-
-/** Watches `--workflows-dir` (docs/cli.md): the `watch` module group, loaded only when a directory is given. */
-async function watchDirectory(...args: Parameters<typeof WatchDirectory>): Promise<DirectoryWatcher> {
-  return (await loadModule('watch', 'src/service/watch/watch-directory.ts', () => import('./service/watch/watch-directory.ts'))).watchDirectory(...args);
-}
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {

@@ -97,10 +97,9 @@ function publish(group: string, lib: Exports): void {
 /**
  * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
  * libraries, the web UI, the test command, the debug adapter, the lint with the connector catalog, the language
- * server, the data directory with import and export, the one-shot `run` command and the watcher of
- * `--workflows-dir`.
+ * server, the data directory with import and export, and the one-shot `run` command.
  */
-export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist' | 'run' | 'watch';
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist' | 'run';
 
 const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
 let hostModules: Readonly<Record<string, unknown>> | undefined;
