@@ -385,8 +385,6 @@ const PACKED_MODULES = {
     owns: /^src\/(lint\/|cli\/lint\.ts$)/,
   },
   lsp: { entries: ['src/lsp/server.ts'], owns: /^src\/lsp\//, uses: ['lint'] },
-  // The one-shot `run` command (docs/cli.md#one-shot-runs).
-  run: { entries: ['src/cli/run.ts'], owns: /^src\/cli\/(run|env-args)\.ts$/ },
   // The data directory, import and export (docs/persistence.md), for --data-dir, --import and an export.
   persist: {
     entries: ['src/service/persist/open.ts', 'src/service/persist/export.ts'],

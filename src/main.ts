@@ -12,6 +12,7 @@ import { parseConfig, USAGE } from './cli/config.ts';
 import { isWildcard } from './api/http-server.ts';
 import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
+import { RUN_HINT, runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +21,6 @@ import { loadModule } from './platform/libraries.ts';
 export * from './index.ts';
 // Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
 import './platform/packed-hosts.ts';
-
-/** The lines the server's `--help` ends with, pointing at the one-shot `run` command (src/cli/run.ts). */
-const RUN_HINT = `
-One-shot runs (no management API; result on stdout, exit 0 SUCCEEDED, 1 FAILED, 2 invalid):
-  workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json]   (see run --help)
-`;
 
 /** The help's lines on the commands for CI and editors (their modules load only when they run). */
 const TOOLS_HINT = `
@@ -123,7 +118,7 @@ async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
   for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
-  if (args[0] === 'run') process.exit(await (await loadModule('run', 'src/cli/run.ts', () => import('./cli/run.ts'))).runCommand(args.slice(1)));
+  if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test-command/test-command.ts.
   if (args[0] === 'test') process.exit(await (await loadModule('test', 'src/cli/test-command/test-command.ts', () => import('./cli/test-command/test-command.ts'))).testCommand(args.slice(1)));
   // A mock file to start from (docs/mocks-and-clock.md): src/cli/mocks-skeleton.ts.

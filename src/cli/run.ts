@@ -93,6 +93,12 @@ Options:
   --help                print this help
 `;
 
+/** The lines the server's `--help` ends with, pointing at this command. */
+export const RUN_HINT = `
+One-shot runs (no management API; result on stdout, exit 0 SUCCEEDED, 1 FAILED, 2 invalid):
+  workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json]   (see run --help)
+`;
+
 /** Where the command writes and what it reads; the process's by default, replaceable in tests. */
 export interface RunIO {
   /** Writes to standard output; resolves once written. */

@@ -97,9 +97,9 @@ function publish(group: string, lib: Exports): void {
 /**
  * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
  * libraries, the web UI, the test command, the debug adapter, the lint with the connector catalog, the language
- * server, the data directory with import and export, and the one-shot `run` command.
+ * server and the data directory with import and export.
  */
-export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist' | 'run';
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist';
 
 const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
 let hostModules: Readonly<Record<string, unknown>> | undefined;
