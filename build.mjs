@@ -88,8 +88,9 @@ const originComments = {
 // also holds the dumper and the removed `safeLoad` stubs (made by calls, which esbuild must keep): importing only
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
-// which leaves the dumper out: 11 KB less; and `load` requires the reader on its first call, so that start-up
-// does not build js-yaml's default schema (about 4 ms of CPU at every start: npm run bench -- startup). From
+// which leaves the dumper out: 11 KB less; and `load` loads the reader on its first call, packed (the
+// `yaml-reader` library below: 20 KB less), so that start-up neither parses it nor builds js-yaml's default
+// schema (about 4 ms of CPU at every start: npm run bench -- startup). From
 // source (tsx, tests) `js-yaml` resolves as usual, to the same code.
 // istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
 // which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
