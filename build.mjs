@@ -88,8 +88,9 @@ const originComments = {
 // also holds the dumper and the removed `safeLoad` stubs (made by calls, which esbuild must keep): importing only
 // `load` from it still bundles all of it. src/lang/definition/load.ts uses `load`, `Type` and `FAILSAFE_SCHEMA`, so
 // the bundle takes those three from the package's own CommonJS files (lib/: the same code the .mjs is built from),
-// which leaves the dumper out: 11 KB less; and `load` requires the reader on its first call, so that start-up
-// does not build js-yaml's default schema (about 4 ms of CPU at every start: npm run bench -- startup). From
+// which leaves the dumper out: 11 KB less; and `load` loads the reader on its first call, packed (the
+// `yaml-reader` library below: 20 KB less), so that start-up neither parses it nor builds js-yaml's default
+// schema (about 4 ms of CPU at every start: npm run bench -- startup). From
 // source (tsx, tests) `js-yaml` resolves as usual, to the same code.
 // istanbul-lib-report (the coverage reports of `test --coverage-reporter`) makes directories with make-dir,
 // which brings semver along (11 KB), and asks supports-color whether to colour console text it never writes
@@ -151,9 +152,12 @@ const yamlReader = {
     });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
       contents: [
-        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read: a
-        // require inside the function, which esbuild makes a call of the module's lazy wrapper.
-        `export function load(input, options) { return require(${from('loader.js')}).load(input, options); }`,
+        // The reader (loader.js, which builds js-yaml's default schema when it is evaluated) on the first read:
+        // the packed synchronous library `yaml-reader` (PACKED_LIBRARIES below), which a definition's read cannot
+        // wait for. It has copies of the few files of js-yaml it shares with Type and FAILSAFE_SCHEMA here (common,
+        // exception, the schema classes), which hold no state: the schema load.ts passes in is read by duck typing.
+        `import { loadLibrarySync } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
+        `export function load(input, options) { return loadLibrarySync('yaml-reader').load(input, options); }`,
         `export { default as Type } from ${from('type.js')};`,
         `export { default as FAILSAFE_SCHEMA } from ${from('schema/failsafe.js')};`,
       ].join('\n'),
@@ -274,10 +278,12 @@ const unreadOptionProtos = {
 const PACKED_LIBRARIES = {
   yaml: ['yaml'],
   re2: ['re2js'],
+  // js-yaml's reader (lib/loader.js as yamlReader edits it, with the files it requires): its `load` is the group's.
+  'yaml-reader': [],
 };
 // Groups that synchronous code loads (src/platform/libraries.ts, loadLibrarySync): a CommonJS module wrapped in a
 // function expression, `(function (module) { ... })`, which is evaluated as a script and called.
-const SYNC_LIBRARIES = new Set(['re2']);
+const SYNC_LIBRARIES = new Set(['re2', 'yaml-reader']);
 const packedSpecifiers = new Map(Object.entries(PACKED_LIBRARIES).flatMap(([group, specs]) => specs.map((spec, i) => [spec, { group, key: `s${i}$` }])));
 
 /** The names src/ and gen/ import (values, not types) from each packed specifier: spec -> Set of names ('default' too). */
@@ -300,13 +306,14 @@ const packedNames = importedNames();
 
 /** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
 async function packLibrary(group) {
-  const contents = PACKED_LIBRARIES[group]
+  let contents = PACKED_LIBRARIES[group]
     .map((spec) => {
       const { key } = packedSpecifiers.get(spec);
       const list = [...packedNames.get(spec)].map((n) => `${n} as ${key}${n}`);
       return list.length ? `export { ${list.join(', ')} } from ${JSON.stringify(spec)};` : '';
     })
     .join('\n');
+  if (group === 'yaml-reader') contents = `module.exports = require(${JSON.stringify(new URL('./node_modules/js-yaml/lib/loader.js', import.meta.url).pathname)});`;
   const result = await esbuild.build({
     stdin: { contents, resolveDir: root, sourcefile: `packed-${group}.js`, loader: 'js' },
     bundle: true,
@@ -321,7 +328,7 @@ async function packLibrary(group) {
       : { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
     footer: SYNC_LIBRARIES.has(group) ? { js: '})' } : undefined,
     logLevel: 'warning',
-    plugins: [istanbulShims, protobufEntries, lazyZlib, builtins],
+    plugins: [istanbulShims, protobufEntries, lazyZlib, yamlReader, builtins],
   });
   const code = result.outputFiles[0].text;
   if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);

@@ -22,9 +22,11 @@ declare const __PACKED_MODULE_USES__: Readonly<Record<string, readonly ModuleGro
 export type LibraryGroup = 'grpc' | 'yaml' | 'debug' | 'coverage';
 /**
  * The groups that synchronous code needs (build.mjs, SYNC_LIBRARIES): re2js, for the regular expressions of
- * `text.*_regex` and of mock URL patterns, which an expression or a mock file compiles where nothing can wait.
+ * `text.*_regex` and of mock URL patterns, which an expression or a mock file compiles where nothing can wait;
+ * and js-yaml's reader (`yaml-reader`, loaded by the bundle's own `js-yaml` module, build.mjs's yamlReader, on the
+ * first definition read).
  */
-export type SyncLibraryGroup = 're2';
+export type SyncLibraryGroup = 're2' | 'yaml-reader';
 
 type Exports = Readonly<Record<string, unknown>>;
 const loaded = new Map<string, Exports>();
@@ -68,10 +70,13 @@ export function loadLibrary(group: LibraryGroup): Promise<void> {
 /**
  * Loads a group that synchronous code needs, at once (once): build.mjs packs it as a CommonJS module wrapped in
  * a function, which is evaluated as a script of build output (node:vm, in this context; never user input) and
- * called with a module object to fill. A no-op when run from source or once loaded.
+ * called with a module object to fill. Returns the group's exports (its `module.exports`); when run from source,
+ * where the packages are imported as usual, an empty object.
  */
-export function loadLibrarySync(group: SyncLibraryGroup): void {
-  if (typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group)) return;
+export function loadLibrarySync(group: SyncLibraryGroup): Exports {
+  if (typeof __PACKED_LIBRARIES__ !== 'object') return {};
+  const done = loaded.get(group);
+  if (done) return done;
   const packed = __PACKED_LIBRARIES__[group];
   if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
   const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
@@ -79,6 +84,7 @@ export function loadLibrarySync(group: SyncLibraryGroup): void {
   const module = { exports: {} as Exports };
   wrapper(module);
   publish(group, module.exports);
+  return module.exports;
 }
 
 /** Keeps a loaded group's exports and hands them to the stand-ins waiting for them. */
