@@ -82,9 +82,15 @@ function prepareDirectory(dir: string): void {
     text = fs.readFileSync(formatPath, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(formatPath, undefined, `cannot read: ${(e as Error).message}`);
-    const others = fs.readdirSync(dir).filter((f) => f !== LOCK_FILE);
+    // LOCK and FORMAT.json's temporary file are another emulator's, starting on the same new directory at this
+    // moment: the lock decides which of the two goes on (takeLock).
+    const others = fs.readdirSync(dir).filter((f) => f !== LOCK_FILE && f !== `${FORMAT_FILE}.tmp`);
     if (others.length > 0) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
-    writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
+    try {
+      writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
+    } catch (e) {
+      if (!fs.existsSync(formatPath)) throw e; // else the other emulator's rename came first, with the same text
+    }
     return;
   }
   checkFormat(formatPath, text, 'data directory');
