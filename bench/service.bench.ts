@@ -199,21 +199,8 @@ async function executionsPerSecond(): Promise<void> {
   const emu = await spawnEmulator();
   let bare: BareServer | undefined;
   try {
-    const src = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${args.n + 1}\n';
-    const c = await call(emu.port, 'POST', `${API}/workflows?workflowId=trivial`, JSON.stringify({ sourceContents: src }));
-    if (c.status !== 200) throw new Error(c.text);
+    const one = await executionLoad(emu);
     const body = JSON.stringify({ argument: '{"n": 1}' });
-    const one = async (): Promise<void> => {
-      const created = await call(emu.port, 'POST', `${API}/workflows/trivial/executions`, body);
-      if (created.status !== 200) throw new Error(created.text);
-      const path = '/v1/' + (JSON.parse(created.text) as { name: string }).name;
-      for (;;) {
-        const r = await call(emu.port, 'GET', path);
-        const state = (JSON.parse(r.text) as { state: string }).state;
-        if (state === 'SUCCEEDED') return;
-        if (state !== 'ACTIVE') throw new Error(r.text);
-      }
-    };
     // The bare server answers what a poll of a finished execution returns, to the same clients.
     const created = await call(emu.port, 'POST', `${API}/workflows/trivial/executions`, body);
     const path = '/v1/' + (JSON.parse(created.text) as { name: string }).name;
