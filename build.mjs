@@ -16,7 +16,8 @@ import * as esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants } from 'node:zlib';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -25,13 +26,14 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
 /**
- * Brotli at its highest quality, in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
+ * Brotli at its highest quality (on zlib's thread pool, so the groups compress on every core at once), in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
  * for both ends): what the bundle carries of each packed library and module group.
  */
 const { z85Encode } = await import(
   `data:text/javascript;base64,${Buffer.from((await esbuild.transform(file('./src/platform/z85.ts'), { loader: 'ts', format: 'esm' })).code).toString('base64')}`
 );
-const packed = (text) => z85Encode(brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+const brotli = promisify(brotliCompress);
+const packed = async (text) => z85Encode(await brotli(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
 const uiAssets = {
   'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
   'styles.css': (await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code,
@@ -520,7 +522,7 @@ options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...pa
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
-  const ts = (await import('typescript')).default;
+  const ts = (await import('typescript-api')).default;
   const source = readFileSync(new URL('./src/index.ts', import.meta.url), 'utf8');
   const { outputText, diagnostics } = ts.transpileDeclaration(source, {
     fileName: 'index.ts',
@@ -553,12 +555,12 @@ if (process.argv.includes('--watch')) {
  * each: 3.8 KB). Where the function is the value of an object literal's property or a class field of the same
  * name (`{ now: __name(() => ..., 'now') }`), the language itself names it so (ECMAScript's NamedEvaluation of
  * an anonymous function), so the call is dropped there and the function written alone: the same name, no
- * property. The bundle is parsed with TypeScript's parser (a devDependency, as in writeTypes) to find them.
+ * property. The bundle is parsed with TypeScript's parser (TypeScript 5.9's compiler API, the typescript-api devDependency, as in writeTypes) to find them.
  */
 async function languageNamed(code) {
   const helper = /var (\w+)=\((\w),(\w)\)=>\w+\(\2,"name",\{value:\3,configurable:!0\}\)/.exec(code);
   if (!helper) return code; // no kept names in this output
-  const ts = (await import('typescript')).default;
+  const ts = (await import('typescript-api')).default;
   const sf = ts.createSourceFile('bundle.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const edits = [];
   const keyText = (name) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined);

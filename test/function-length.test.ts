@@ -3,7 +3,7 @@
 // expressions alike; a function's length is its lines from its first to its last, nested functions included.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript-api';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sourceFiles } from './support/source-files.ts';

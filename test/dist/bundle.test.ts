@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
-import ts from 'typescript';
+import ts from 'typescript-api';
 import { Z85_ALPHABET, z85Decode } from '../../src/platform/z85.ts';
 
 const DIST = new URL('../../dist/', import.meta.url).pathname;

@@ -1,12 +1,13 @@
 /**
  * Type-checks TypeScript files as a user's strict project would (ES2022, NodeNext modules), with the
- * repository's own `typescript`, and returns the diagnostics' messages (empty: it type-checks).
+ * compiler API of TypeScript 5.9 (the `typescript-api` devDependency: TypeScript 7, the repository's `tsc`,
+ * has no stable JavaScript API yet), and returns the diagnostics' messages (empty: it type-checks).
  *
  * Declaration files under node_modules (TypeScript's own lib files, @types/node, packages' types) are parsed
  * once per test process and shared by every program made here: they do not change while the tests run, and
  * parsing them is most of what a small program costs.
  */
-import ts from 'typescript';
+import ts from 'typescript-api';
 
 const parsed = new Map<string, ts.SourceFile>();
 
