@@ -11,8 +11,10 @@
 // with a `//! <path>` comment naming it (a dependency: its first file only), so `emulator.js:<line>` in a trace
 // points at one file of ours or one package. What start-up does not need is carried packed, brotli-compressed
 // (PACKED_LIBRARIES and PACKED_MODULES below; docs/architecture.md#packed-libraries-and-module-groups), and js-yaml
-// comes in without its dumper (see yamlReader below).
+// comes in without its dumper (see yamlReader below). The main code and each group are compiled at start as
+// scripts with V8's code cache (mainFile and asScriptFunction below; docs/architecture.md#the-code-cache).
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
@@ -34,6 +36,15 @@ const { z85Encode } = await import(
 );
 const brotli = promisify(brotliCompress);
 const packed = async (text) => z85Encode(await brotli(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+/** A hash of a script's text (16 hex digits): the build's name in its code cache entries (src/platform/code-cache.ts). */
+const scriptHash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** Each packed group's scriptHash, as __PACKED_HASHES__ (src/platform/libraries.ts). */
+const packedHashes = {};
+/** Packs one group's script and records its hash. */
+const packGroup = (group, script) => {
+  packedHashes[group] = scriptHash(script);
+  return packed(script);
+};
 const uiAssets = {
   'htmx.min.js': file('./node_modules/htmx.org/dist/htmx.min.js'),
   'styles.css': (await esbuild.transform(file('./src/ui/styles.css'), { loader: 'css', minify: true })).code,
@@ -306,6 +317,47 @@ function importedNames() {
 }
 const packedNames = importedNames();
 
+// `import.meta` in our code and in the packed groups' code: the parameters of the function each is run as
+// (asScriptFunction below), which dist/emulator.js's first lines fill in with its own `import.meta`.
+const importMetaDefines = { 'import.meta.url': '__wfImportMetaUrl', 'import.meta.main': '__wfImportMetaMain' };
+
+/**
+ * esbuild's ES module output (format esm, no import statements: built-ins come through `require`) as one script
+ * that evaluates to an async function, `(async function (require, __wfImportMetaUrl, __wfImportMetaMain) {...})`,
+ * returning the module's exports as an object: so the bundle can compile it with node:vm, which keeps V8's code
+ * cache of it (src/platform/code-cache.ts), as Node 20 cannot for an ES module. Throws when the module is not of
+ * that shape (an import statement, an `import.meta` or `import()` left, no export clause at its end), and when it
+ * holds a character that ends a line in a JavaScript comment but not in a file's text (the main code is carried
+ * as comment lines: mainFile below). Returns the script and the exported names.
+ */
+function asScriptFunction(code, banner = '') {
+  if (!code.startsWith(banner)) throw new Error('build.mjs asScriptFunction: the module does not start with its banner');
+  let body = code.slice(banner.length);
+  const clause = /\bexport\s*\{([^}]*)\};?\s*$/.exec(body);
+  if (!clause) throw new Error('build.mjs asScriptFunction: no export clause at the end of the module');
+  const exported = clause[1]
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      const [local, name = local] = x.split(/\s+as\s+/);
+      return [name, local];
+    });
+  body = body.slice(0, clause.index);
+  const left = [
+    ['an import statement', /^import\s*[\w{*'"]/m],
+    ['import.meta', /\bimport\.meta\b/],
+    ['a dynamic import()', /\bimport\(/],
+    ['a carriage return, U+2028 or U+2029', /[\r\u2028\u2029]/],
+  ].find(([, re]) => re.test(body));
+  if (left) throw new Error(`build.mjs asScriptFunction: the module still has ${left[0]}: ${body.slice(Math.max(0, body.search(left[1]) - 80), body.search(left[1]) + 80)}`);
+  const returned = exported.map(([name, local]) => `${JSON.stringify(name)}:${local}`).join(',');
+  return {
+    script: `(async function(require,__wfImportMetaUrl,__wfImportMetaMain){'use strict';${body.startsWith('\n') ? '' : '\n'}${body}\nreturn{${returned}};\n})`,
+    names: exported.map(([name]) => name),
+  };
+}
+
 /** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
 async function packLibrary(group) {
   let contents = PACKED_LIBRARIES[group]
@@ -325,16 +377,15 @@ async function packLibrary(group) {
     target: ['node20'],
     minify: true,
     legalComments: 'none',
-    banner: SYNC_LIBRARIES.has(group)
-      ? { js: '(function (module) {' }
-      : { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    banner: SYNC_LIBRARIES.has(group) ? { js: '(function (module) {' } : undefined,
+    define: SYNC_LIBRARIES.has(group) ? undefined : importMetaDefines,
     footer: SYNC_LIBRARIES.has(group) ? { js: '})' } : undefined,
     logLevel: 'warning',
     plugins: [istanbulShims, protobufEntries, lazyZlib, yamlReader, builtins],
   });
   const code = result.outputFiles[0].text;
   if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
-  return packed(SYNC_LIBRARIES.has(group) ? code : `${code}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
+  return packGroup(group, SYNC_LIBRARIES.has(group) ? code : asScriptFunction(code).script);
 }
 const packedLibraries = Object.fromEntries(await Promise.all(Object.keys(PACKED_LIBRARIES).map(async (g) => [g, await packLibrary(g)])));
 
@@ -450,11 +501,10 @@ async function packModules(group) {
     },
     write: false,
     legalComments: 'none',
-    banner: { js: "import { createRequire as __wfCreateRequire } from 'node:module';\nconst require = __wfCreateRequire(process.cwd() + '/');" },
+    banner: undefined,
     plugins: [hosts, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins],
   });
-  // Named in stack traces (Node) by this rather than by its data: URL.
-  return packed(`${await languageNamed(result.outputFiles[0].text)}//# sourceURL=workflows-emulator:packed/${group}.js\n`);
+  return packGroup(group, asScriptFunction(await languageNamed(result.outputFiles[0].text)).script);
 }
 
 /** In the bundle: the module groups' files are empty modules, and packed-hosts.ts names what the groups import. */
@@ -506,6 +556,7 @@ const options = {
     ].join('\n'),
   },
   define: {
+    ...importMetaDefines,
     __EMULATOR_VERSION__: JSON.stringify(pkg.version),
     __UI_ASSETS__: JSON.stringify(uiAssets),
     __COVERAGE_ASSETS__: JSON.stringify(coverageAssets),
@@ -519,6 +570,7 @@ const options = {
 // The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
 const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
 options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...packedModules });
+options.define.__PACKED_HASHES__ = JSON.stringify(packedHashes);
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
@@ -536,14 +588,81 @@ async function writeTypes() {
   writeFileSync(new URL('./dist/index.d.ts', import.meta.url), outputText);
 }
 
+/**
+ * The runtime's part of the code cache (src/platform/code-cache.ts, with the built-ins it loads), for
+ * dist/emulator.js's first lines: minified, ending in `const __wfRunCached = runCachedScript`.
+ */
+async function codeCacheLoader() {
+  const result = await esbuild.build({
+    entryPoints: ['src/platform/code-cache.ts'],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [builtins],
+  });
+  const code = result.outputFiles[0].text;
+  const clause = /\bexport\s*\{\s*([\w$]+) as runCachedScript\s*\};?\s*$/.exec(code);
+  if (!clause) throw new Error('build.mjs codeCacheLoader: src/platform/code-cache.ts no longer exports runCachedScript alone');
+  return `${code.slice(0, clause.index).trim()}\nconst __wfRunCached = ${clause[1]};`;
+}
+
+/** The commands whose starts keep code cache entries of their own (src/main.ts); anything else is the server's. */
+const CACHED_COMMANDS = ['run', 'test', 'mocks', 'debug', 'lint', 'lsp', 'graph'];
+
+/**
+ * dist/emulator.js from esbuild's ES module of src/main.ts: a short ES module (the banner's `require`, the code
+ * cache's loader, and the exports) whose main code is one script function (asScriptFunction) held as a template
+ * literal, compiled at start with node:vm and V8's code cache (src/platform/code-cache.ts): V8 only scans the
+ * literal when it compiles the module, and a start with a cache entry skips compiling the main code. The
+ * literal's lines are the script's lines, so stack traces name the file's own lines (`emulator.js:<line>`).
+ */
+async function mainFile(code) {
+  const banner = options.banner.js + '\n';
+  const { script, names } = asScriptFunction(code, banner);
+  if (!names.includes('startEmulator')) throw new Error('build.mjs mainFile: src/main.ts exports no startEmulator');
+  const before = [
+    options.banner.js,
+    "// The main code is the template literal __wfSource below, compiled at start with V8's code cache",
+    '// (build.mjs mainFile; src/platform/code-cache.ts; docs/architecture.md#the-code-cache).',
+    await codeCacheLoader(),
+  ].join('\n');
+  const opening = 'const __wfSource = `';
+  const literal = script.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${');
+  const where = `{ filename: import.meta.url, lineOffset: ${before.split('\n').length}, columnOffset: ${opening.length}, key: \`${scriptHash(script)}-main-\${__wfCommand}\` }`;
+  return [
+    before,
+    `${opening}${literal}\`;`,
+    `const __wfCommand = ${JSON.stringify(CACHED_COMMANDS)}.includes(process.argv[2]) ? process.argv[2] : 'main';`,
+    `const __wfMain = __wfRunCached(__wfSource, ${where});`,
+    `export const { ${names.join(', ')} } = await __wfMain(require, import.meta.url, import.meta.main);`,
+    '',
+  ].join('\n');
+}
+
+/** dist/emulator.js from esbuild's output of src/main.ts: names, package comments, then mainFile. */
+const finishMain = async (code) => mainFile(onePackageComment(await languageNamed(code)));
+
 if (process.argv.includes('--watch')) {
-  const ctx = await esbuild.context(options);
+  const finish = {
+    name: 'main-file',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length === 0) writeFileSync(options.outfile, await finishMain(readFileSync(options.outfile, 'utf8')));
+      });
+    },
+  };
+  const ctx = await esbuild.context({ ...options, plugins: [...options.plugins, finish] });
   await ctx.watch();
 } else {
   const metafile = process.argv.includes('--metafile');
   const [bundle] = await Promise.all([esbuild.build({ ...options, metafile }), writeTypes()]);
   if (metafile) writeFileSync(new URL('./dist/meta.json', import.meta.url), JSON.stringify(bundle.metafile));
-  writeFileSync(options.outfile, onePackageComment(await languageNamed(readFileSync(options.outfile, 'utf8'))));
+  writeFileSync(options.outfile, await finishMain(readFileSync(options.outfile, 'utf8')));
   // An earlier build's second file (the JS API was once bundled apart): gone, so nothing can import it by mistake.
   rmSync(new URL('./dist/index.js', import.meta.url), { force: true });
 }

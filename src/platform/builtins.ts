@@ -13,6 +13,12 @@ import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);
 
+/**
+ * `require` for Node built-ins (`node:<name>`), for the bundle's packed groups, which call it for the built-ins
+ * they use (src/platform/libraries.ts hands it to each group's script).
+ */
+export const nodeRequire: (id: string) => unknown = load;
+
 /** A function returning `node:<name>`, loaded on its first call and kept. */
 function onFirstUse<T>(name: string): () => T {
   let loaded: T | undefined;

@@ -5,16 +5,19 @@
  * the bundle is parsed by V8 at every start of every command, run or not (docs/architecture.md#start-up), so
  * build.mjs bundles each group of packages on its own, brotli-compressed in base64 (`__PACKED_LIBRARIES__`),
  * and replaces every import of them in src/ and gen/ with a stand-in module whose bindings this module fills in
- * when `loadLibrary` has imported the group (a `data:` URL of build output, never user input; the same way the
- * language server's library is loaded, src/lsp/library.ts). Code that uses one of these packages runs only after
+ * when `loadLibrary` has run the group: a script of build output (never user input) evaluating to one function
+ * that returns the group's exports, compiled with V8's code cache (src/platform/code-cache.ts). Code that uses one of these packages runs only after
  * `await loadLibrary(group)`; a binding used before that is a function throwing an error naming the group.
  * From source (tests, `node --import tsx`), `__PACKED_LIBRARIES__` is undefined, the packages are imported as
  * usual and `loadLibrary` resolves at once.
  */
-import { nodeVm, nodeZlib } from './builtins.ts';
+import { nodeRequire, nodeZlib } from './builtins.ts';
+import { runCachedScript } from './code-cache.ts';
 import { z85Decode } from './z85.ts';
 
 declare const __PACKED_LIBRARIES__: Readonly<Record<string, string>> | undefined;
+/** In the bundle: a hash of each packed group's code (build.mjs), naming its code cache entries. */
+declare const __PACKED_HASHES__: Readonly<Record<string, string>> | undefined;
 /** In the bundle: the module groups each module group imports modules of (build.mjs, a group's `uses`). */
 declare const __PACKED_MODULE_USES__: Readonly<Record<string, readonly ModuleGroup[]>> | undefined;
 
@@ -58,13 +61,30 @@ export function loadLibrary(group: LibraryGroup): Promise<void> {
   if (!p) {
     const packed = __PACKED_LIBRARIES__[group];
     if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
-    p = (async () => {
-      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
-      publish(group, (await import(`data:text/javascript;base64,${code.toString('base64')}`)) as Exports);
-    })();
+    p = (async () => publish(group, await runGroupScript(group, packed)))();
     loading.set(group, p);
   }
   return p;
+}
+
+/**
+ * A packed group's script, unpacked and compiled (with its code cache entry): what its one function expression
+ * evaluates to. The script is build output (build.mjs), never user input.
+ */
+function compileGroup(group: string, packed: string): unknown {
+  const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
+  const hash = typeof __PACKED_HASHES__ === 'object' ? __PACKED_HASHES__[group] : undefined;
+  return runCachedScript(code, { filename: `workflows-emulator:packed/${group}.js`, key: `${hash ?? 'unhashed'}-${group}` });
+}
+
+/**
+ * Runs an asynchronous packed group (a library group or a module group): build.mjs makes each an ES module of
+ * esbuild's turned into one async function, `(require, importMetaUrl, importMetaMain) => exports`, which is
+ * handed `require` for the Node built-ins it uses.
+ */
+async function runGroupScript(group: string, packed: string): Promise<Exports> {
+  const run = compileGroup(group, packed) as (require: typeof nodeRequire, importMetaUrl: string, importMetaMain: boolean) => Promise<Exports>;
+  return run(nodeRequire, import.meta.url, false);
 }
 
 /**
@@ -79,8 +99,7 @@ export function loadLibrarySync(group: SyncLibraryGroup): Exports {
   if (done) return done;
   const packed = __PACKED_LIBRARIES__[group];
   if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
-  const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
-  const wrapper = new (nodeVm().Script)(code, { filename: `workflows-emulator:packed/${group}.js` }).runInThisContext() as (module: { exports: Exports }) => void;
+  const wrapper = compileGroup(group, packed) as (module: { exports: Exports }) => void;
   const module = { exports: {} as Exports };
   wrapper(module);
   publish(group, module.exports);
@@ -141,8 +160,7 @@ function loadGroup(group: ModuleGroup): Promise<Readonly<Record<string, unknown>
       for (const used of (typeof __PACKED_MODULE_USES__ === 'object' ? __PACKED_MODULE_USES__[group] : undefined) ?? []) {
         byGroup[used] = await loadGroup(used);
       }
-      const code = nodeZlib().brotliDecompressSync(z85Decode(packed));
-      return ((await import(`data:text/javascript;base64,${code.toString('base64')}`)) as { default: Readonly<Record<string, unknown>> }).default;
+      return (await runGroupScript(group, packed))['default'] as Readonly<Record<string, unknown>>;
     })();
     groups.set(group, p);
   }

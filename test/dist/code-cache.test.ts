@@ -1,0 +1,122 @@
+// V8's code cache of dist/emulator.js (docs/architecture.md#the-code-cache, src/platform/code-cache.ts), from
+// outside: the first start of a command writes its entries into WORKFLOWS_EMULATOR_CODE_CACHE, private to the
+// user; later starts read them and write nothing; a damaged entry is rejected, the command still works and the
+// entry is written anew; `off` writes nothing; a folder others may write to is never used; and the main code,
+// held as a template literal, keeps its file's line and column numbers in stack traces. Run `npm run build` first.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const EMULATOR = new URL('../../dist/emulator.js', import.meta.url).pathname;
+const HELLO = 'main:\n  params: [args]\n  steps:\n    - done:\n        return: ${"Hello, " + args.name + "!"}\n';
+
+interface Ctx {
+  dir: string;
+}
+const s = suite<Ctx>('dist: V8 code cache of the bundle (docs/architecture.md#the-code-cache)', {} as Ctx);
+
+s.before.each((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'wfemu-code-cache-'));
+  writeFileSync(join(ctx.dir, 'hello.yaml'), HELLO);
+});
+s.after.each((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+
+/** `node dist/emulator.js run hello.yaml` with the cache in `cache` (or WORKFLOWS_EMULATOR_CODE_CACHE=`cache`). */
+function run(ctx: Ctx, cache: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache },
+  });
+}
+
+/** The entries in a cache folder, by name, with their modification times (ms). */
+function entries(folder: string): Map<string, number> {
+  return new Map(readdirSync(folder).map((name) => [name, statSync(join(folder, name)).mtimeMs]));
+}
+
+s('the first run writes private entries for the main code and js-yaml\'s reader; a second run reads them and writes nothing', (ctx) => {
+  const cache = join(ctx.dir, 'cache');
+  const first = run(ctx, cache);
+  assert.is(first.status, 0, first.stderr);
+  assert.is(first.stdout, '"Hello, Ada!"\n');
+  assert.is(statSync(cache).mode & 0o777, 0o700, 'the folder is the user\'s alone');
+  const written = entries(cache);
+  const names = [...written.keys()];
+  assert.ok(names.some((n) => /^[0-9a-f]{16}-main-run-node-v\d+\.\d+\.\d+-\w+\.v8$/.test(n)), names.join(', '));
+  assert.ok(names.some((n) => /^[0-9a-f]{16}-yaml-reader-node-/.test(n)), names.join(', '));
+  assert.not.ok(names.some((n) => n.endsWith('.tmp')), 'no temporary file is left');
+  for (const n of names) assert.is(statSync(join(cache, n)).mode & 0o777, 0o600, n);
+  const second = run(ctx, cache);
+  assert.is(second.status, 0, second.stderr);
+  assert.is(second.stdout, '"Hello, Ada!"\n');
+  assert.equal(entries(cache), written, 'the entries were read, not written again');
+});
+
+s('a damaged entry is rejected by V8: the run still gives its result and the entry is written anew', (ctx) => {
+  const cache = join(ctx.dir, 'cache');
+  assert.is(run(ctx, cache).status, 0);
+  const main = [...entries(cache).keys()].find((n) => n.includes('-main-run-'))!;
+  const good = readFileSync(join(cache, main));
+  writeFileSync(join(cache, main), Buffer.alloc(good.length, 7));
+  const r = run(ctx, cache);
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '"Hello, Ada!"\n');
+  assert.is(r.stderr, '');
+  assert.not.equal(readFileSync(join(cache, main)), Buffer.alloc(good.length, 7), 'the damaged entry was replaced');
+  assert.is(run(ctx, cache).stdout, '"Hello, Ada!"\n');
+});
+
+s('WORKFLOWS_EMULATOR_CODE_CACHE=off writes nothing', (ctx) => {
+  const before = readdirSync(ctx.dir).sort();
+  const r = run(ctx, 'off');
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '"Hello, Ada!"\n');
+  assert.equal(readdirSync(ctx.dir).sort(), before);
+});
+
+s('a folder that others may write to is neither read nor written', (ctx) => {
+  const shared = join(ctx.dir, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o777);
+  const r = run(ctx, shared);
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stdout, '"Hello, Ada!"\n');
+  assert.equal(readdirSync(shared), []);
+});
+
+s('an error thrown in the main code names the line of dist/emulator.js that carries it', (ctx) => {
+  // The JS API's runWorkflow rejects a definition that does not parse, from the main code.
+  const script = join(ctx.dir, 'trace.mjs');
+  writeFileSync(
+    script,
+    `import { runWorkflow } from ${JSON.stringify(pathToFileURL(EMULATOR).href)};\n` +
+      `try { await runWorkflow({ source: 'main: [' }); } catch (e) { console.log(e.stack); }\n`,
+  );
+  for (const cache of ['off', join(ctx.dir, 'cache'), join(ctx.dir, 'cache')]) {
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache } });
+    assert.is(r.status, 0, r.stderr);
+    const frames = [...r.stdout.matchAll(/emulator\.js:(\d+):(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    assert.ok(frames.length > 0, r.stdout);
+    // The main code is the template literal __wfSource (build.mjs mainFile), from its first line to its `})` line;
+    // a column counts the script's characters, which the literal's escapes (\\, \`, \${) write one longer.
+    const lines = readFileSync(EMULATOR, 'utf8').split('\n');
+    const first = lines.findIndex((l) => l.startsWith('const __wfSource = `(async function(require,')) + 1;
+    const last = lines.findIndex((l) => l === '})`;') + 1;
+    assert.ok(first > 0 && last > first, 'the main code is found');
+    const mainLines = lines.slice(first - 1, last).map((l) => l.replace(/\\([\\`$])/g, '$1'));
+    for (const [line, column] of frames) {
+      assert.ok(line > first && line < last, `frame at line ${line} is in the main code (lines ${first}-${last})`);
+      assert.ok(column <= mainLines[line - first]!.length, `line ${line}:${column} of dist/emulator.js exists`);
+    }
+    // The innermost frame points at the construction of the RunWorkflowError thrown.
+    const [line, column] = frames[0]!;
+    assert.match(mainLines[line - first]!.slice(column - 1, column + 40), /^new \w+\(/);
+  }
+});
+
+s.run();
