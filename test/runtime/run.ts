@@ -3,7 +3,6 @@
 // .cache/runtimes with scripts/runtimes.mjs)
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const dir = new URL('.', import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -11,10 +10,10 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith('.test.ts'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort((a, b) => order(a) - order(b));
-for (const f of files) {
-  process.stdout.write(`# runtime/${f}\n`);
-  await import(pathToFileURL(join(dir, f)).href);
-}
+// uvu's public runner (what its CLI calls) runs every suite of the files in one pass and sets the exit code once:
+// a suite that fails makes the run fail, whichever runtime's suite comes after it.
+const { run } = await import('uvu/run');
+await run(files.map((f) => ({ name: `runtime/${f}`, file: join(dir, f) })));
 
 function order(f: string): number {
   return ['node', 'deno', 'bun'].findIndex((r) => f.startsWith(r));
