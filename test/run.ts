@@ -7,7 +7,7 @@
 // fills the cores). Each file weighs the time it took when test/durations.json was recorded (the runner times
 // each file by the line of uvu's report that names it as it starts; --record-durations writes the times of
 // this run there), or, for a file not listed, an estimate from its text; the heaviest go first, each to the
-// lightest process (the files that type-check TypeScript programs go together, sharing parsed declarations).
+// lightest process (the files that use TypeScript's compiler API go together, loading it once).
 // So every run shares the files out the same way.
 // With --typecheck (npm test), package.json's typecheck script (`tsc -b`) runs beside the tests, on the cores
 // they leave idle; its messages come after the reports and a type error fails the run.
@@ -59,23 +59,24 @@ function readDurations(): Record<string, number> {
 function estimate(file: string): number {
   const text = readFileSync(file, 'utf8');
   const spawns = text.match(/\b(spawn|execFile|spawnSync|execFileSync|startEmulator)\(/g)?.length ?? 0;
-  return 200 + text.length * 0.05 + spawns * 600 + (/\b(typeCheck|createProgram)\(/.test(text) ? 2500 : 0);
+  return 200 + text.length * 0.05 + spawns * 600 + (/\btypeCheck\(/.test(text) ? 1000 : 0);
 }
 
 /**
- * The files that type-check TypeScript programs (test/support/typecheck.ts): they go to one process, where
- * the declaration files of node_modules are parsed once for all of them (about 1.5 s of CPU each time).
+ * The files that use TypeScript's compiler API (`typescript-api`: the layer and function-length rules, the
+ * bundle's imports): they go to one process, which loads its 9 MB of JavaScript once for all of them (about
+ * 1 s of CPU each time).
  */
-function typeChecks(file: string): boolean {
-  return /\btypeCheck\(/.test(readFileSync(file, 'utf8'));
+function usesCompilerApi(file: string): boolean {
+  return /from 'typescript-api'/.test(readFileSync(file, 'utf8'));
 }
 
 /**
  * Shares `files` out between `jobs` lists of about equal weight: the heaviest first, each to the lightest
- * list; the files that type-check go together, as one.
+ * list; the files that use TypeScript's compiler API go together, as one.
  */
 function shareOut(files: readonly string[], jobs: number, weight: (file: string) => number): string[][] {
-  const checking = files.filter(typeChecks);
+  const checking = files.filter(usesCompilerApi);
   const units = [...files.filter((f) => !checking.includes(f)).map((f) => [f]), ...(checking.length > 0 ? [checking] : [])];
   const lists = Array.from({ length: jobs }, () => ({ files: [] as string[], weight: 0 }));
   const weighed = units.map((u) => [u, u.reduce((sum, f) => sum + weight(f), 0)] as const);
