@@ -53,21 +53,21 @@ const builtins = new Set(builtinModules);
 const s = suite('dist: the one bundle, command line and JS API');
 
 /**
- * dist/emulator.js as the ES module V8 compiles, and the main script it holds as the template literal
+ * dist/emulator.js as the ES module V8 compiles, and the main script it holds as the string literal
  * `__wfSource` (build.mjs mainFile), as the module hands it to node:vm.
  */
 function fileParts(text: string): { module: string; main: string } {
   const sf = ts.createSourceFile('emulator.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   let main: string | undefined;
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === '__wfSource' && node.initializer && ts.isNoSubstitutionTemplateLiteral(node.initializer)) {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === '__wfSource' && node.initializer && ts.isStringLiteral(node.initializer)) {
       main = node.initializer.text;
     }
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  assert.ok(main !== undefined, 'dist/emulator.js holds its main code as the template literal __wfSource');
-  return { module: text.replace(main!.length > 0 ? /const __wfSource = `[\s\S]*?\n\}\)`;/ : /$^/, 'const __wfSource = ``;'), main: main! };
+  assert.ok(main !== undefined, 'dist/emulator.js holds its main code as the string literal __wfSource');
+  return { module: text.replace(/const __wfSource = "[\s\S]*?\n\}\)";/, 'const __wfSource = "";'), main: main! };
 }
 
 s('dist/emulator.js loads nothing but node: built-ins (every import, export-from, import() and require call)', () => {

@@ -2,7 +2,7 @@
 // outside: the first start of a command writes its entries into WORKFLOWS_EMULATOR_CODE_CACHE, private to the
 // user; later starts read them and write nothing; a damaged entry is rejected, the command still works and the
 // entry is written anew; `off` writes nothing; a folder others may write to is never used; and the main code,
-// held as a template literal, keeps its file's line and column numbers in stack traces. Run `npm run build` first.
+// held as a string literal, keeps its file's line and column numbers in stack traces. Run `npm run build` first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -102,13 +102,14 @@ s('an error thrown in the main code names the line of dist/emulator.js that carr
     assert.is(r.status, 0, r.stderr);
     const frames = [...r.stdout.matchAll(/emulator\.js:(\d+):(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
     assert.ok(frames.length > 0, r.stdout);
-    // The main code is the template literal __wfSource (build.mjs mainFile), from its first line to its `})` line;
-    // a column counts the script's characters, which the literal's escapes (\\, \`, \${) write one longer.
+    // The main code is the string literal __wfSource (build.mjs mainFile), from its first line to its `})` line,
+    // each line but the last ending in `\n\`; a column counts the script's characters, which the literal's
+    // escapes (\\, \") write one longer.
     const lines = readFileSync(EMULATOR, 'utf8').split('\n');
-    const first = lines.findIndex((l) => l.startsWith('const __wfSource = `(async function(require,')) + 1;
-    const last = lines.findIndex((l) => l === '})`;') + 1;
+    const first = lines.findIndex((l) => l.startsWith('const __wfSource = "(async function(require,')) + 1;
+    const last = lines.findIndex((l) => l === '})";') + 1;
     assert.ok(first > 0 && last > first, 'the main code is found');
-    const mainLines = lines.slice(first - 1, last).map((l) => l.replace(/\\([\\`$])/g, '$1'));
+    const mainLines = lines.slice(first - 1, last).map((l) => l.replace(/\\n\\$/, '').replace(/\\(["\\])/g, '$1'));
     for (const [line, column] of frames) {
       assert.ok(line > first && line < last, `frame at line ${line} is in the main code (lines ${first}-${last})`);
       assert.ok(column <= mainLines[line - first]!.length, `line ${line}:${column} of dist/emulator.js exists`);
