@@ -2,23 +2,24 @@
 // scripts) through uvu's public runner (`uvu/run`, what its CLI calls): in each process, one file after
 // another, so suites never overlap, and a failure anywhere fails the run.
 //
-// The files are shared out between TEST_JOBS processes that run at the same time (default: one more than the
-// number of CPUs, at most 3: many files mostly wait for processes, servers or timers, so an extra process
-// fills the cores). Each file weighs the time it took when test/durations.json was recorded (the runner times
-// each file by the line of uvu's report that names it as it starts; --record-durations writes the times of
-// this run there), or, for a file not listed, an estimate from its text; the heaviest go first, each to the
-// lightest process (the files that use TypeScript's compiler API go together, loading it once).
-// So every run shares the files out the same way.
+// The files run in TEST_JOBS processes at the same time (default: one more than the number of CPUs, at most 3:
+// many files mostly wait for processes, servers or timers, so an extra process fills the cores), each file (or
+// the unit of files that go together: those that use TypeScript's compiler API, which load it once) sent to the
+// next process that is free, the heaviest first (test/support/test-pool.ts): each file weighs the time it took
+// when test/durations.json was recorded (--record-durations writes the times of this run there), or, for a file
+// not listed, an estimate from its text. Sent as processes free up, the files keep every process busy until the
+// last ones, however far this run's times are from the recorded ones.
 // With --typecheck (npm test), package.json's typecheck script (`tsc -b`) runs beside the tests, on the cores
 // they leave idle; its messages come after the reports and a type error fails the run.
-// Each process prints uvu's own report, `Total:` and `Passed:` lines included (.ci/run sums them); the first
-// process's report streams as it runs, the others' follow it whole, so reports never interleave.
+// Each unit's report (uvu's own) is printed whole when it ends, so reports never interleave, and one closing
+// summary adds up uvu's counts in uvu's form (`Total:` and `Passed:` lines: .ci/run sums them).
 // Usage: node --import tsx test/run.ts [--typecheck] [--record-durations] [substring-of-path ...]
 //        (TEST_JOBS=1: one process, this one)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
+import { runInWorkers } from './support/test-pool.ts';
 
 const root = new URL('.', import.meta.url).pathname;
 const repo = join(root, '..');
@@ -72,67 +73,14 @@ function usesCompilerApi(file: string): boolean {
 }
 
 /**
- * Shares `files` out between `jobs` lists of about equal weight: the heaviest first, each to the lightest
- * list; the files that use TypeScript's compiler API go together, as one.
+ * The units to run, the heaviest first: each file alone, but the files that use TypeScript's compiler API, which
+ * go together as one.
  */
-function shareOut(files: readonly string[], jobs: number, weight: (file: string) => number): string[][] {
+function unitsOf(files: readonly string[], weight: (file: string) => number): string[][] {
   const checking = files.filter(usesCompilerApi);
   const units = [...files.filter((f) => !checking.includes(f)).map((f) => [f]), ...(checking.length > 0 ? [checking] : [])];
-  const lists = Array.from({ length: jobs }, () => ({ files: [] as string[], weight: 0 }));
   const weighed = units.map((u) => [u, u.reduce((sum, f) => sum + weight(f), 0)] as const);
-  for (const [unit, w] of weighed.sort((a, b) => b[1] - a[1])) {
-    const lightest = lists.reduce((a, b) => (b.weight < a.weight ? b : a));
-    lightest.files.push(...unit);
-    lightest.weight += w;
-  }
-  // Within a process, files run in path order, as they are listed.
-  return lists.map((l) => l.files.sort()).filter((l) => l.length > 0);
-}
-
-/** What a child process printed, its exit code, and how long each of its files took (ms by name). */
-interface ChildRun {
-  readonly code: number;
-  readonly output: string;
-  readonly durations: ReadonlyMap<string, number>;
-}
-
-/**
- * Runs `files` in a child process (this script with --files); resolves to its exit code, its output and the
- * time of each file: from the line of uvu's report naming it to the next such line, or to the `Total:` line.
- */
-function runInChild(files: readonly string[], stream: boolean): Promise<ChildRun> {
-  const names = new Set(files.map((f) => relative(root, f)));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, new URL(import.meta.url).pathname, '--files', ...files], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env['FORCE_COLOR'] ?? (process.stdout.isTTY ? '1' : '0') },
-    });
-    let output = '';
-    let partial = '';
-    const durations = new Map<string, number>();
-    let current: { name: string; since: number } | undefined;
-    const mark = (name: string | undefined): void => {
-      const now = performance.now();
-      if (current) durations.set(current.name, now - current.since);
-      current = name === undefined ? undefined : { name, since: now };
-    };
-    const take = (chunk: Buffer): void => {
-      const text = chunk.toString('utf8');
-      if (stream) process.stdout.write(chunk);
-      else output += text;
-      const lines = (partial + text).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) {
-        // eslint-disable-next-line no-control-regex
-        const plain = line.replace(/\x1b\[[0-9;]*m/g, '').trim();
-        if (names.has(plain)) mark(plain);
-        else if (plain.startsWith('Total:')) mark(undefined);
-      }
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', (chunk: Buffer) => (stream ? process.stdout.write(chunk) : (output += chunk.toString('utf8'))));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, durations }));
-  });
+  return weighed.sort((a, b) => b[1] - a[1]).map(([u]) => u);
 }
 
 /**
@@ -159,8 +107,7 @@ function typecheck(): Promise<{ code: number; output: string }> {
  * and this run's (one run's times vary by a fifth or so), a new file's is this run's; files that are gone are
  * dropped.
  */
-function saveDurations(known: Record<string, number>, runs: readonly ChildRun[], all: readonly string[]): void {
-  const measured = new Map(runs.flatMap((r) => [...r.durations]));
+function saveDurations(known: Record<string, number>, measured: ReadonlyMap<string, number>, all: readonly string[]): void {
   let knownSum = 0;
   let measuredSum = 0;
   for (const [name, ms] of measured) {
@@ -179,7 +126,6 @@ function saveDurations(known: Record<string, number>, runs: readonly ChildRun[],
 }
 
 async function main(args: string[]): Promise<void> {
-  if (args[0] === '--files') return runHere(args.slice(1));
   // NODE_EXTRA_CA_CERTS makes every Node process read and parse that file of certificates as it starts (about
   // 50 ms of CPU where it names the system's bundle), and the suite starts some 230 of them (test processes, the
   // emulators and commands they start, tsc). No test makes a TLS connection (every https:// URL in the tests is
@@ -203,17 +149,11 @@ async function main(args: string[]): Promise<void> {
     await runHere(files);
   } else {
     const known = readDurations();
-    const lists = shareOut(files, jobs, (f) => known[relative(root, f)] ?? estimate(f));
-    const runs = lists.map((list, i) => runInChild(list, i === 0));
-    const done: ChildRun[] = [];
-    for (const r of runs) {
-      const run = await r;
-      done.push(run);
-      process.stdout.write(run.output);
-      if (run.code !== 0) failed = true;
-    }
-    if (record) saveDurations(known, done, all);
-    if (failed) process.stdout.write(`\n${lists.length} test processes; at least one failed (see its report above).\n`);
+    const env = { ...process.env, FORCE_COLOR: process.env['FORCE_COLOR'] ?? (process.stdout.isTTY ? '1' : '0') };
+    const outcome = await runInWorkers(unitsOf(files, (f) => known[relative(root, f)] ?? estimate(f)), jobs, env);
+    if (record) saveDurations(known, outcome.durations, all);
+    failed = outcome.failed;
+    if (failed) process.stdout.write(`At least one test failed (see its report above).\n`);
   }
   if (checking) {
     const { code, output, seconds } = await checking;

@@ -82,9 +82,10 @@ function prepareDirectory(dir: string): void {
     text = fs.readFileSync(formatPath, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(formatPath, undefined, `cannot read: ${(e as Error).message}`);
-    // LOCK and FORMAT.json's temporary file are another emulator's, starting on the same new directory at this
-    // moment: the lock decides which of the two goes on (takeLock).
-    const others = fs.readdirSync(dir).filter((f) => f !== LOCK_FILE && f !== `${FORMAT_FILE}.tmp`);
+    // LOCK, a LOCK.<pid>.tmp and FORMAT.json's temporary file are other emulators', starting on the same new
+    // directory at this moment: the lock decides which one goes on (takeLock).
+    const starting = (f: string): boolean => f === LOCK_FILE || (f.startsWith(`${LOCK_FILE}.`) && f.endsWith('.tmp')) || f === `${FORMAT_FILE}.tmp`;
+    const others = fs.readdirSync(dir).filter((f) => !starting(f));
     if (others.length > 0) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
     try {
       writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
@@ -150,15 +151,28 @@ export function checkFormat(path: string, text: string, what: string): void {
 }
 
 /**
- * Claims the directory for this process: `LOCK` is created exclusively (`wx`), so of two processes starting at
- * once only one gets it. A `LOCK` left by a process that is gone (or unreadable) is removed and the claim tried
- * again. @throws DataDirError when another living process holds it
+ * Claims the directory for this process: `LOCK` appears whole, the process ID already in it (written to a file of
+ * this process's own, then hard-linked as `LOCK`, which fails if `LOCK` exists), so of processes starting at once
+ * exactly one gets it, and none ever reads a `LOCK` that another has created but not yet written. A `LOCK` left by
+ * a process that is gone (or unreadable) is removed and the claim tried again.
+ * @throws DataDirError when another living process holds it
  */
 function takeLock(dir: string): void {
   const path = join(dir, LOCK_FILE);
+  const own = join(dir, `${LOCK_FILE}.${process.pid}.tmp`);
+  fs.writeFileSync(own, `${process.pid}\n`);
+  try {
+    claimLock(path, own);
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
+}
+
+/** takeLock's attempts: link `own` as `path`, or find who holds it. */
+function claimLock(path: string, own: string): void {
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      fs.linkSync(own, path);
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw e;
