@@ -13,13 +13,15 @@
 // they leave idle; its messages come after the reports and a type error fails the run.
 // Each unit's report (uvu's own) is printed whole when it ends, so reports never interleave, and one closing
 // summary adds up uvu's counts in uvu's form (`Total:` and `Passed:` lines: .ci/run sums them).
-// Usage: node --import tsx test/run.ts [--typecheck] [--record-durations] [substring-of-path ...]
+// With --build (npm test), `node build.mjs` runs first thing, and the test files that do not need dist/ run
+// while it does; the others wait for it (a failed build fails the run, and they do not run).
+// Usage: node --import tsx test/run.ts [--build] [--typecheck] [--record-durations] [substring-of-path ...]
 //        (TEST_JOBS=1: one process, this one)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
-import { runInWorkers } from './support/test-pool.ts';
+import { runInWorkers, type BuildGate } from './support/test-pool.ts';
 
 const root = new URL('.', import.meta.url).pathname;
 const repo = join(root, '..');
@@ -84,6 +86,32 @@ function unitsOf(files: readonly string[], weight: (file: string) => number): st
 }
 
 /**
+ * Whether a test file needs the built bundle (dist/emulator.js, or examples/start.mjs, which starts it): it names
+ * dist/, the bundle, or the helpers that start it (test/support/emulator.ts, lsp-client.ts).
+ */
+function needsBuild(file: string): boolean {
+  return /dist\/|dist'|emulator\.js|EMULATOR_JS|support\/emulator|support\/lsp-client|startEmulator|examples\/start/.test(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Runs `node build.mjs` (package.json's build script) beside the tests that do not need its output; `done`
+ * resolves once it has ended, to whether it succeeded, after printing its output if it failed.
+ */
+function startBuild(): BuildGate {
+  const done = new Promise<boolean>((resolve) => {
+    const child = spawn(process.execPath, [join(repo, 'build.mjs')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.on('close', (code) => {
+      if (code !== 0) process.stdout.write(`\n  Build FAILED (node build.mjs, exit ${code}); the tests that need dist/ do not run:\n${output}\n`);
+      resolve(code === 0);
+    });
+  });
+  return { done, needs: (unit) => unit.some(needsBuild) };
+}
+
+/**
  * Runs package.json's typecheck script (`tsc -b ...`) with node and the repository's own tsc, without npm in
  * between; resolves to its exit code and output.
  */
@@ -133,7 +161,8 @@ async function main(args: string[]): Promise<void> {
   delete process.env['NODE_EXTRA_CA_CERTS'];
   const withTypecheck = args.includes('--typecheck');
   const record = args.includes('--record-durations');
-  const filters = args.filter((a) => a !== '--typecheck' && a !== '--record-durations');
+  const filters = args.filter((a) => !['--typecheck', '--record-durations', '--build'].includes(a));
+  const build = args.includes('--build') ? startBuild() : undefined;
   const all = collect(root, []);
   const files = all.filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
   if (files.length === 0) {
@@ -146,11 +175,12 @@ async function main(args: string[]): Promise<void> {
   const jobs = Math.max(1, Math.min(files.length, Number(process.env['TEST_JOBS']) || defaultJobs));
   let failed = false;
   if (jobs === 1) {
-    await runHere(files);
+    if (build && !(await build.done)) failed = true;
+    else await runHere(files);
   } else {
     const known = readDurations();
     const env = { ...process.env, FORCE_COLOR: process.env['FORCE_COLOR'] ?? (process.stdout.isTTY ? '1' : '0') };
-    const outcome = await runInWorkers(unitsOf(files, (f) => known[relative(root, f)] ?? estimate(f)), jobs, env);
+    const outcome = await runInWorkers(unitsOf(files, (f) => known[relative(root, f)] ?? estimate(f)), jobs, env, build);
     if (record) saveDurations(known, outcome.durations, all);
     failed = outcome.failed;
     if (failed) process.stdout.write(`At least one test failed (see its report above).\n`);

@@ -12,6 +12,15 @@ import { UNIT_DONE } from './test-worker.ts';
 const WORKER = new URL('./test-worker.ts', import.meta.url).pathname;
 const TEST_ROOT = new URL('..', import.meta.url).pathname;
 
+/**
+ * The build the tests run beside (test/run.ts --build): `done` resolves to whether it succeeded; `needs(unit)`
+ * says whether a unit must wait for it. Units that do not need it run while it runs.
+ */
+export interface BuildGate {
+  readonly done: Promise<boolean>;
+  needs(unit: readonly string[]): boolean;
+}
+
 /** What the processes did: whether anything failed, the time of each file (ms, by path under test/) and uvu's counts. */
 export interface PoolOutcome {
   failed: boolean;
@@ -37,12 +46,26 @@ export function summaryOf(report: string): { total: number; passed: number; skip
 }
 
 /**
- * Runs `units` (lists of absolute test file paths, the heaviest first) in `jobs` worker processes. A unit fails
- * when uvu says so, when its report has fewer passed and skipped tests than it counts, or when its process ends
- * before it does; the run fails when any unit fails or is left unrun.
+ * Runs `units` (lists of absolute test file paths, the heaviest first) in `jobs` worker processes; with `build`,
+ * the units that need it wait for it, the others run meanwhile. A unit fails when uvu says so, when its report
+ * has fewer passed and skipped tests than it counts, or when its process ends before it does; the run fails
+ * when any unit fails or is left unrun (as those that need a build that failed are).
  */
-export function runInWorkers(units: readonly (readonly string[])[], jobs: number, env: NodeJS.ProcessEnv): Promise<PoolOutcome> {
+export function runInWorkers(units: readonly (readonly string[])[], jobs: number, env: NodeJS.ProcessEnv, build?: BuildGate): Promise<PoolOutcome> {
   const queue = [...units];
+  let built: boolean | undefined;
+  void build?.done.then((ok) => (built = ok));
+  /** The next unit to send: the heaviest, or while the build runs the heaviest that does not need it. */
+  const take = async (): Promise<readonly string[] | undefined> => {
+    if (build === undefined || built === true) return queue.shift();
+    const i = built === false ? -1 : queue.findIndex((u) => !build.needs(u));
+    if (i >= 0) return queue.splice(i, 1)[0];
+    if (built === undefined && queue.length > 0) {
+      built = await build.done;
+      return take();
+    }
+    return undefined; // the build failed: what needs it stays unrun
+  };
   const outcome: PoolOutcome = { failed: false, durations: new Map(), total: 0, passed: 0, skipped: 0 };
   const finish = (unit: readonly string[], report: string, passed: boolean, since: number): void => {
     const summary = summaryOf(report);
@@ -61,11 +84,13 @@ export function runInWorkers(units: readonly (readonly string[])[], jobs: number
       let current: { unit: readonly string[]; since: number } | undefined;
       let report = '';
       const next = (): void => {
-        const unit = queue.shift();
-        current = unit && { unit, since: performance.now() };
-        child.send(unit ? { files: unit } : { end: true });
+        current = undefined;
+        void take().then((unit) => {
+          current = unit && { unit, since: performance.now() };
+          child.send(unit ? { files: unit } : { end: true });
+        });
       };
-      const take = (chunk: Buffer): void => {
+      const read = (chunk: Buffer): void => {
         report += chunk.toString('utf8');
         for (let at = report.indexOf(UNIT_DONE); at >= 0; at = report.indexOf(UNIT_DONE)) {
           const end = report.indexOf('\n', at);
@@ -75,8 +100,8 @@ export function runInWorkers(units: readonly (readonly string[])[], jobs: number
           next();
         }
       };
-      child.stdout!.on('data', take);
-      child.stderr!.on('data', take);
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
       child.on('close', (code) => {
         if (current) {
           const names = current.unit.map((f) => relative(TEST_ROOT, f)).join(', ');
