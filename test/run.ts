@@ -4,7 +4,7 @@
 //
 // The files run in TEST_JOBS processes at the same time (default: one more than the number of CPUs, at most 3:
 // many files mostly wait for processes, servers or timers, so an extra process fills the cores), each file (or
-// the unit of files that go together: those that use TypeScript's compiler API, which load it once) sent to the
+// the unit of files that share a costly set-up, such as TypeScript's compiler API, done once) sent to the
 // next process that is free, the heaviest first (test/support/test-pool.ts): each file weighs the time it took
 // when test/durations.json was recorded (--record-durations writes the times of this run there), or, for a file
 // not listed, an estimate from its text. Sent as processes free up, the files keep every process busy until the
@@ -66,21 +66,24 @@ function estimate(file: string): number {
 }
 
 /**
- * The files that use TypeScript's compiler API (`typescript-api`: the layer and function-length rules, the
- * bundle's imports): they go to one process, which loads its 9 MB of JavaScript once for all of them (about
- * 1 s of CPU each time).
+ * Files that share a costly set-up, which a process does once for all of them: they run as one unit. TypeScript's
+ * compiler API (`typescript-api`: the layer and function-length rules, the bundle's imports) is 9 MB of
+ * JavaScript to load, about 1 s of CPU; fast-check's strings of any code point (`unit: 'binary'`, also in
+ * test/fuzz/values.ts) build a map of every code point on first use, about 1 s too.
  */
-function usesCompilerApi(file: string): boolean {
-  return /from 'typescript-api'/.test(readFileSync(file, 'utf8'));
-}
+const SHARED_SETUPS: readonly RegExp[] = [/from 'typescript-api'/, /unit: 'binary'|from '\.\/values\.ts'/];
 
-/**
- * The units to run, the heaviest first: each file alone, but the files that use TypeScript's compiler API, which
- * go together as one.
- */
+/** The units to run, the heaviest first: each file alone, but the files of each of {@link SHARED_SETUPS} together. */
 function unitsOf(files: readonly string[], weight: (file: string) => number): string[][] {
-  const checking = files.filter(usesCompilerApi);
-  const units = [...files.filter((f) => !checking.includes(f)).map((f) => [f]), ...(checking.length > 0 ? [checking] : [])];
+  const groups = SHARED_SETUPS.map(() => [] as string[]);
+  const units: string[][] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const group = SHARED_SETUPS.findIndex((setup) => setup.test(text));
+    if (group >= 0) groups[group]!.push(file);
+    else units.push([file]);
+  }
+  units.push(...groups.filter((g) => g.length > 0));
   const weighed = units.map((u) => [u, u.reduce((sum, f) => sum + weight(f), 0)] as const);
   return weighed.sort((a, b) => b[1] - a[1]).map(([u]) => u);
 }
