@@ -634,15 +634,16 @@ async function mainFile(code) {
   ].join('\n');
   // A string literal whose every line but the last ends in `\n\`: the escape is the script's line break and the
   // backslash before the file's line break a line continuation, so the file's lines are the script's.
-  const opening = 'const __wfSource = "';
+  // Single quotes: minified code has few (about 750 against 10,000 double quotes), so few escapes.
+  const opening = "const __wfSource = '";
   const literal = script
     .split('\n')
-    .map((line) => line.replaceAll('\\', '\\\\').replaceAll('"', '\\"'))
+    .map((line) => line.replaceAll('\\', '\\\\').replaceAll("'", "\\'"))
     .join('\\n\\\n');
   const where = `{ filename: import.meta.url, lineOffset: ${before.split('\n').length}, columnOffset: ${opening.length}, key: \`${scriptHash(script)}-main-\${__wfCommand}\` }`;
   return [
     before,
-    `${opening}${literal}";`,
+    `${opening}${literal}';`,
     `const __wfCommand = ${JSON.stringify(CACHED_COMMANDS)}.includes(process.argv[2]) ? process.argv[2] : 'main';`,
     `const __wfMain = __wfRunCached(__wfSource, ${where});`,
     `export const { ${names.join(', ')} } = await __wfMain(require, import.meta.url, import.meta.main);`,

@@ -67,7 +67,7 @@ function fileParts(text: string): { module: string; main: string } {
   };
   visit(sf);
   assert.ok(main !== undefined, 'dist/emulator.js holds its main code as the string literal __wfSource');
-  return { module: text.replace(/const __wfSource = "[\s\S]*?\n\}\)";/, 'const __wfSource = "";'), main: main! };
+  return { module: text.replace(/const __wfSource = '[\s\S]*?\n\}\)';/, "const __wfSource = '';"), main: main! };
 }
 
 s('dist/emulator.js loads nothing but node: built-ins (every import, export-from, import() and require call)', () => {
