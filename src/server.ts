@@ -9,6 +9,7 @@ import { startGrpcServer, type GrpcServer } from './api/grpc.ts';
 import { DEFAULT_CONFIG, type ServerConfig } from './cli/config.ts';
 import { createServiceCore } from './service/core.ts';
 import type { ServiceCoreOptions } from './service/service-core-options.ts';
+import type { OpenedPersistence } from './service/persist/open.ts';
 import type { ServiceCore } from './service/model.ts';
 import { splitName } from './service/names.ts';
 import { watchDirectory, type DirectoryWatcher, type WatchOptions } from './service/watch/watch-directory.ts';
@@ -60,12 +61,7 @@ export interface RunningServer {
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
-  // The data directory is read before anything listens: one that cannot be read stops start-up (docs/persistence.md).
-  const stored = config.dataDir !== undefined || config.importDir !== undefined
-    ? (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
-    : undefined;
-  // An --export-on-exit directory that cannot take the export is found now, not when the state would be lost.
-  if (config.exportOnExit !== undefined) (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).checkExportTarget(config.exportOnExit);
+  const stored = await openStoredState(config);
   let handler: RestHandler | undefined;
   // The port must be known before the core exists (callback URLs carry it), so listen first and answer
   // 503 for the instant before the core is ready.
@@ -79,30 +75,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   );
   const url = `http://${displayHost(config.host)}:${http.port}`;
   let watcher: DirectoryWatcher | undefined;
-  const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
   // Executions created with "debug": true run under the debugger, driven from the web UI or over --inspect
   // (docs/debugging.md); the protocol's library is loaded only with --inspect.
   const hub = new DebugHub();
   // A data directory or an export that does not load (docs/persistence.md#recovery) leaves nothing open.
-  const service = await closingOnThrow([http, { close: async () => stored?.persistence?.close() }], () => createServiceCore({
-    project: config.project,
-    location: config.location,
-    ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
-    ...(config.compat === 'google' ? { compat: config.compat } : {}),
-    callbackBaseUrl: url,
-    ...(config.history !== undefined ? { defaultHistory: config.history } : {}),
-    onExecutionEnd: (execution) => {
-      if (execution.state !== 'FAILED' && !config.verbose) return;
-      const workflowId = splitName(execution.name, ['workflows', 'executions'])?.ids[0] ?? execution.name;
-      printEnd(executionEndLine(workflowId, execution, watcher?.fileOf(workflowId)));
-    },
-    ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
-    ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
-    debuggerFor: (execution, requested) => hub.debuggerFor(execution, requested),
-    ...(config.maxExecutions !== undefined ? { maxRetainedExecutions: config.maxExecutions } : {}),
-    ...(stored ? { persistence: stored.attach } : {}),
-    ...options.service,
-  }));
+  const service = await closingOnThrow([http, { close: async () => stored?.persistence?.close() }], () => createServiceCore(
+    serviceOptions(config, options, { url, hub, stored, fileOf: (workflowId) => watcher?.fileOf(workflowId) }),
+  ));
   const reset = async (): Promise<void> => {
     service.reset();
     if (config.workflowsDir !== undefined) {
@@ -144,17 +123,77 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     reset,
     initialWorkflows: watcher?.initial ?? [],
     close() {
-      closing ??= (async () => {
-        watcher?.close();
-        if (config.exportOnExit !== undefined) await exportOnExit(service, config.exportOnExit);
-        // Written before the running executions are cancelled: on disk they stay ACTIVE (docs/persistence.md).
-        await stored?.persistence?.close().catch((e: unknown) => void process.stderr.write(`workflows-emulator: ${(e as Error).message}\n`));
-        service.close();
-        await Promise.all([grpc?.close(), inspector?.close(), http.close()]);
-      })();
+      // The watcher of the moment: a reset replaces it.
+      closing ??= closeEmulator(config, { watcher, stored, service, listeners: [grpc, inspector, http] });
       return closing;
     },
   };
+}
+
+/**
+ * The data directory and the import, opened before anything listens (undefined with neither), and the
+ * --export-on-exit directory checked: one that cannot be read or written stops start-up (docs/persistence.md).
+ */
+async function openStoredState(config: ServerConfig): Promise<OpenedPersistence | undefined> {
+  const stored = config.dataDir !== undefined || config.importDir !== undefined
+    ? (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).openPersistence({ dataDir: config.dataDir, importDir: config.importDir, resume: config.resume })
+    : undefined;
+  // An --export-on-exit directory that cannot take the export is found now, not when the state would be lost.
+  if (config.exportOnExit !== undefined) (await loadModule('persist', 'src/service/persist/open.ts', () => import('./service/persist/open.ts'))).checkExportTarget(config.exportOnExit);
+  return stored;
+}
+
+/** What {@link serviceOptions} wires into the service core besides the config. */
+interface CoreWiring {
+  /** The REST base URL, known once the port is bound: callback URLs carry it. */
+  readonly url: string;
+  readonly hub: DebugHub;
+  readonly stored: OpenedPersistence | undefined;
+  /** The workflow file a workflow ID was deployed from by the watcher, if any (for the ended execution's line). */
+  readonly fileOf: (workflowId: string) => string | undefined;
+}
+
+/** The service core's options: the config's, the server's wiring, then the test hooks of `options.service`. */
+function serviceOptions(config: ServerConfig, options: StartOptions, wiring: CoreWiring): ServiceCoreOptions {
+  const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
+  return {
+    project: config.project,
+    location: config.location,
+    ...(config.projectNumber !== undefined ? { projectNumber: config.projectNumber } : {}),
+    ...(config.compat === 'google' ? { compat: config.compat } : {}),
+    callbackBaseUrl: wiring.url,
+    ...(config.history !== undefined ? { defaultHistory: config.history } : {}),
+    onExecutionEnd: (execution) => {
+      if (execution.state !== 'FAILED' && !config.verbose) return;
+      const workflowId = splitName(execution.name, ['workflows', 'executions'])?.ids[0] ?? execution.name;
+      printEnd(executionEndLine(workflowId, execution, wiring.fileOf(workflowId)));
+    },
+    ...(config.clock === 'virtual' ? { clock: createVirtualTime() } : {}),
+    ...(config.mocks !== undefined ? { mocks: config.mocks } : {}),
+    debuggerFor: (execution, requested) => wiring.hub.debuggerFor(execution, requested),
+    ...(config.maxExecutions !== undefined ? { maxRetainedExecutions: config.maxExecutions } : {}),
+    ...(wiring.stored ? { persistence: wiring.stored.attach } : {}),
+    ...options.service,
+  };
+}
+
+/** What a running emulator's close stops. */
+interface OpenParts {
+  readonly watcher: DirectoryWatcher | undefined;
+  readonly stored: OpenedPersistence | undefined;
+  readonly service: ServiceCore & EmulatorControl & { close(): void };
+  /** gRPC, --inspect and REST, those that were started. */
+  readonly listeners: readonly ({ close(): Promise<void> } | undefined)[];
+}
+
+/** Stops the watcher, writes the export of `--export-on-exit`, closes the data directory, then the service and the listeners. */
+async function closeEmulator(config: ServerConfig, open: OpenParts): Promise<void> {
+  open.watcher?.close();
+  if (config.exportOnExit !== undefined) await exportOnExit(open.service, config.exportOnExit);
+  // Written before the running executions are cancelled: on disk they stay ACTIVE (docs/persistence.md).
+  await open.stored?.persistence?.close().catch((e: unknown) => void process.stderr.write(`workflows-emulator: ${(e as Error).message}\n`));
+  open.service.close();
+  await Promise.all(open.listeners.map((l) => l?.close()));
 }
 
 /** `make()`, or, when it throws, its error once each of `open` is closed. */

@@ -67,43 +67,14 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
         service.setMocks(NO_MOCKS);
         return sendJson(res, 200, NO_MOCKS.content);
       }
-      if (method === 'PUT') {
-        return readBody(req).then((raw) => {
-          const text = new TextDecoder().decode(raw);
-          try {
-            service.setMocks(parseMocks(text, 'request body'));
-          } catch (e) {
-            if (e instanceof MockFileError) throw ApiError.invalidArgument(`invalid mocks: ${e.message}`);
-            throw e;
-          }
-          sendJson(res, 200, service.mocks().content);
-        });
-      }
+      if (method === 'PUT') return replaceMocks(service, req, res);
       break;
     case 'clock':
       if (method !== 'GET') break;
       return sendJson(res, 200, clockState(service, virtual));
     case 'clock:advance':
       if (method !== 'POST') break;
-      return readBody(req, 64 * 1024).then(async (raw) => {
-        let body: unknown;
-        try {
-          body = JSON.parse(new TextDecoder().decode(raw) || '{}');
-        } catch {
-          throw ApiError.invalidArgument('the body is not JSON: expected {"seconds": N}');
-        }
-        const seconds = (body as { seconds?: unknown } | null)?.seconds;
-        if (typeof seconds !== 'number' || !(seconds >= 0) || !Number.isFinite(seconds)) {
-          throw ApiError.invalidArgument('seconds must be a number of 0 or more: {"seconds": N}');
-        }
-        if (!virtual) {
-          throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
-        }
-        const problem = virtual.advanceProblem(seconds * 1000);
-        if (problem !== undefined) throw ApiError.invalidArgument(`seconds: ${problem}`);
-        await virtual.advance(seconds * 1000);
-        sendJson(res, 200, clockState(service, virtual));
-      });
+      return advanceClock(service, virtual, req, res);
     case 'coverage':
       if (method === 'GET') return sendJson(res, 200, { coverage: service.coverage() });
       if (method === 'DELETE') {
@@ -135,6 +106,43 @@ export function serveControl(target: ControlTarget, req: IncomingMessage, res: S
     }
   }
   throw ApiError.notFound(`${method} is not served on ${path}`);
+}
+
+/** `PUT mocks`: the body is a mock file (JSON or YAML); one that does not parse leaves the current mocks. */
+function replaceMocks(service: EmulatorControl, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return readBody(req).then((raw) => {
+    const text = new TextDecoder().decode(raw);
+    try {
+      service.setMocks(parseMocks(text, 'request body'));
+    } catch (e) {
+      if (e instanceof MockFileError) throw ApiError.invalidArgument(`invalid mocks: ${e.message}`);
+      throw e;
+    }
+    sendJson(res, 200, service.mocks().content);
+  });
+}
+
+/** `clock:advance`: reads `{"seconds": N}`, moves the virtual clock, and answers the clock once it has moved. */
+function advanceClock(service: EmulatorControl, virtual: VirtualTime | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return readBody(req, 64 * 1024).then(async (raw) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
+    } catch {
+      throw ApiError.invalidArgument('the body is not JSON: expected {"seconds": N}');
+    }
+    const seconds = (body as { seconds?: unknown } | null)?.seconds;
+    if (typeof seconds !== 'number' || !(seconds >= 0) || !Number.isFinite(seconds)) {
+      throw ApiError.invalidArgument('seconds must be a number of 0 or more: {"seconds": N}');
+    }
+    if (!virtual) {
+      throw new ApiError('FAILED_PRECONDITION', 'the clock is real: start the emulator with --clock virtual (CLOCK=virtual) to advance it');
+    }
+    const problem = virtual.advanceProblem(seconds * 1000);
+    if (problem !== undefined) throw ApiError.invalidArgument(`seconds: ${problem}`);
+    await virtual.advance(seconds * 1000);
+    sendJson(res, 200, clockState(service, virtual));
+  });
 }
 
 /**

@@ -100,6 +100,37 @@ interface Size {
 export function layoutGraph(graph: WorkflowGraph): GraphLayout {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const clusterById = new Map(graph.clusters.map((c) => [c.id, c]));
+  const sizes = measureBlocks(graph.shape, byId, clusterById);
+  const total = sizes.get(graph.shape)!;
+  const { nodes, clusters, clusterBox } = placeBlocks(graph.shape, sizes, byId, clusterById);
+
+  const placed = graph.nodes.map((n) => nodes.get(n.id)!);
+  const channel = new Channel(MARGIN + total.width + TRACK);
+  const index = new NodeIndex(placed);
+  // Labels of edges leaving one node (a switch's conditions) alternate between two heights so they do not overlap.
+  const labelled = new Map<string, number>();
+  const stagger = (from: string): number => {
+    const k = labelled.get(from) ?? 0;
+    labelled.set(from, k + 1);
+    return (k % 2) * 11;
+  };
+  const edges = graph.edges.map((e) => route(e, nodes, index, clusterBox, channel, stagger));
+  return {
+    graph,
+    width: Math.ceil(Math.max(MARGIN + total.width, channel.right()) + MARGIN),
+    height: Math.ceil(total.height + 2 * MARGIN),
+    nodes: placed,
+    clusters,
+    edges,
+  };
+}
+
+/** The size of every block of `shape`, `shape` itself included: a node's from its text, the others' from their items. */
+function measureBlocks(
+  shape: Block,
+  byId: ReadonlyMap<string, GraphNode>,
+  clusterById: ReadonlyMap<string, GraphCluster>,
+): Map<Block, Size> {
   const sizes = new Map<Block, Size>();
   const measure = (b: Block): Size => {
     let s: Size;
@@ -127,8 +158,17 @@ export function layoutGraph(graph: WorkflowGraph): GraphLayout {
     sizes.set(b, s);
     return s;
   };
-  const total = measure(graph.shape);
+  measure(shape);
+  return sizes;
+}
 
+/** The boxes of the nodes (by ID) and of the clusters (in placing order, and by ID): `shape` placed inside the margin. */
+function placeBlocks(
+  shape: Block,
+  sizes: ReadonlyMap<Block, Size>,
+  byId: ReadonlyMap<string, GraphNode>,
+  clusterById: ReadonlyMap<string, GraphCluster>,
+): { nodes: Map<string, PlacedNode>; clusters: PlacedCluster[]; clusterBox: Map<string, PlacedCluster> } {
   const nodes = new Map<string, PlacedNode>();
   const clusters: PlacedCluster[] = [];
   const clusterBox = new Map<string, PlacedCluster>();
@@ -165,27 +205,8 @@ export function layoutGraph(graph: WorkflowGraph): GraphLayout {
       }
     }
   };
-  place(graph.shape, MARGIN, MARGIN, total.width);
-
-  const placed = graph.nodes.map((n) => nodes.get(n.id)!);
-  const channel = new Channel(MARGIN + total.width + TRACK);
-  const index = new NodeIndex(placed);
-  // Labels of edges leaving one node (a switch's conditions) alternate between two heights so they do not overlap.
-  const labelled = new Map<string, number>();
-  const stagger = (from: string): number => {
-    const k = labelled.get(from) ?? 0;
-    labelled.set(from, k + 1);
-    return (k % 2) * 11;
-  };
-  const edges = graph.edges.map((e) => route(e, nodes, index, clusterBox, channel, stagger));
-  return {
-    graph,
-    width: Math.ceil(Math.max(MARGIN + total.width, channel.right()) + MARGIN),
-    height: Math.ceil(total.height + 2 * MARGIN),
-    nodes: placed,
-    clusters,
-    edges,
-  };
+  place(shape, MARGIN, MARGIN, sizes.get(shape)!.width);
+  return { nodes, clusters, clusterBox };
 }
 
 /** The tracks of the right-hand channel: each track holds vertical runs that do not overlap. */

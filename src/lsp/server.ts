@@ -9,7 +9,7 @@
  * YAML and JSON files that are not workflow definitions get no diagnostics and empty answers.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic, InitializeResult } from 'vscode-languageserver';
 import type { Connection } from 'vscode-languageserver/node';
 import type { TextDocument as Doc } from 'vscode-languageserver-textdocument';
 import { codeDocsUrl } from '../lint/codes.ts';
@@ -47,25 +47,14 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: a.problems.map(toDiagnostic) });
   });
 
-  const analysisOf = (uri: string): { doc: Doc; a: Analysis } | undefined => {
+  const analysisOf: AnalysisOf = (uri) => {
     checks.flush(uri);
     const doc = documents.get(uri);
     const a = analyses.get(uri);
     return doc && a?.isWorkflow ? { doc, a } : undefined;
   };
 
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['.', ' ', '{'] },
-      hoverProvider: true,
-      definitionProvider: true,
-      referencesProvider: true,
-      renameProvider: { prepareProvider: true },
-      documentSymbolProvider: true,
-    },
-    serverInfo: { name: 'workflows-emulator', version: VERSION },
-  }));
+  connection.onInitialize(initializeResult);
 
   documents.onDidChangeContent(({ document }) => {
     checks.changed(document);
@@ -76,6 +65,37 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
+  answerRequests(connection, analysisOf);
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
+
+/** The answer to `initialize`: what the server offers, and its name and version. */
+function initializeResult(): InitializeResult {
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['.', ' ', '{'] },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      documentSymbolProvider: true,
+    },
+    serverInfo: { name: 'workflows-emulator', version: VERSION },
+  };
+}
+
+/** An open workflow document with the analysis of its current version, or undefined (not open, or not a workflow). */
+type AnalysisOf = (uri: string) => { doc: Doc; a: Analysis } | undefined;
+
+/**
+ * Registers the answers to the client's requests (completion, hover, definition, references, rename, the
+ * outline), each made from the analysis of the document's current version.
+ */
+function answerRequests(connection: Connection, analysisOf: AnalysisOf): void {
   connection.onCompletion(({ textDocument, position }) => {
     const x = analysisOf(textDocument.uri);
     return x ? completions(x.doc, position, x.a.model) : [];
@@ -113,10 +133,6 @@ export async function startLanguageServer(input: Readable, output: Writable): Pr
     const x = analysisOf(textDocument.uri);
     return x?.a.model && !x.a.stale ? documentSymbols(x.a.model, x.doc) : [];
   });
-
-  documents.listen(connection);
-  connection.listen();
-  return connection;
 }
 
 /** A problem as an LSP diagnostic: its code linked to docs/lint.md; unused and unreachable code marked so. */

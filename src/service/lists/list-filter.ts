@@ -158,7 +158,6 @@ export function parseFilter<T>(filter: string, fields: ListFields<T>): ItemPredi
   let restrictions = 0;
   const peek = (): Token | undefined => tokens[at];
   const isKeyword = (t: Token | undefined, k: string) => t !== undefined && t.type === 'word' && t.text === k;
-  const describe = (t: Token | undefined) => (t ? `"${t.text}" at position ${t.pos}` : 'the end of the filter');
 
   function expression(): ItemPredicate<T> {
     const parts = [sequence()];
@@ -213,21 +212,31 @@ export function parseFilter<T>(filter: string, fields: ListFields<T>): ItemPredi
     if (++restrictions > MAX_FILTER_RESTRICTIONS) {
       throw filterError(`more than ${MAX_FILTER_RESTRICTIONS} restrictions (the one at position ${t.pos} is one too many; docs/limits.md "List filters")`);
     }
-    at++;
-    const op = peek();
-    if (!op || op.type !== 'op') {
-      throw filterError(`expected a comparator (=, !=, <, <=, >, >=, :) after "${t.text}" at position ${t.pos}, found ${describe(op)}`);
-    }
-    at++;
-    const v = peek();
-    if (!v || (v.type !== 'word' && v.type !== 'string')) throw filterError(`expected a value after "${t.text}${op.text}", found ${describe(v)}`);
-    at++;
-    return restriction(t, op.text as Comparator, v.text, fields);
+    const compiled = restrictionAt(tokens, at, fields);
+    at += 3;
+    return compiled;
   }
 
   const predicate = expression();
   if (at < tokens.length) throw filterError(`unexpected ${describe(tokens[at])}`);
   return predicate;
+}
+
+/** How an error message names a token: its text and position, or the end of the filter when there is none. */
+function describe(t: Token | undefined): string {
+  return t ? `"${t.text}" at position ${t.pos}` : 'the end of the filter';
+}
+
+/** The restriction `field comparator value` whose field is `tokens[at]`, compiled; it takes three tokens. */
+function restrictionAt<T>(tokens: readonly Token[], at: number, fields: ListFields<T>): ItemPredicate<T> {
+  const t = tokens[at]!;
+  const op = tokens[at + 1];
+  if (!op || op.type !== 'op') {
+    throw filterError(`expected a comparator (=, !=, <, <=, >, >=, :) after "${t.text}" at position ${t.pos}, found ${describe(op)}`);
+  }
+  const v = tokens[at + 2];
+  if (!v || (v.type !== 'word' && v.type !== 'string')) throw filterError(`expected a value after "${t.text}${op.text}", found ${describe(v)}`);
+  return restriction(t, op.text as Comparator, v.text, fields);
 }
 
 function restriction<T>(fieldToken: Token, op: Comparator, value: string, fields: ListFields<T>): ItemPredicate<T> {
