@@ -122,15 +122,22 @@ function replaceMocks(service: EmulatorControl, req: IncomingMessage, res: Serve
   });
 }
 
+/**
+ * A control request's JSON body, at most 64 KiB (empty: `{}`).
+ * @throws ApiError INVALID_ARGUMENT naming the `expected` body when it is not JSON
+ */
+async function readControlBody(req: IncomingMessage, expected: string): Promise<unknown> {
+  const raw = await readBody(req, 64 * 1024);
+  try {
+    return JSON.parse(new TextDecoder().decode(raw) || '{}');
+  } catch {
+    throw ApiError.invalidArgument(`the body is not JSON: expected ${expected}`);
+  }
+}
+
 /** `clock:advance`: reads `{"seconds": N}`, moves the virtual clock, and answers the clock once it has moved. */
 function advanceClock(service: EmulatorControl, virtual: VirtualTime | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return readBody(req, 64 * 1024).then(async (raw) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
-    } catch {
-      throw ApiError.invalidArgument('the body is not JSON: expected {"seconds": N}');
-    }
+  return readControlBody(req, '{"seconds": N}').then(async (body) => {
     const seconds = (body as { seconds?: unknown } | null)?.seconds;
     if (typeof seconds !== 'number' || !(seconds >= 0) || !Number.isFinite(seconds)) {
       throw ApiError.invalidArgument('seconds must be a number of 0 or more: {"seconds": N}');
@@ -204,13 +211,7 @@ function health(service: EmulatorControl, virtual: VirtualTime | undefined): unk
 
 /** `:export`: reads `{"directory": DIR}` and writes an export there (docs/persistence.md#import-and-export). */
 function exportState(service: EmulatorControl, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return readBody(req, 64 * 1024).then(async (raw) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(raw) || '{}');
-    } catch {
-      throw ApiError.invalidArgument('the body is not JSON: expected {"directory": "/path/to/export"}');
-    }
+  return readControlBody(req, '{"directory": "/path/to/export"}').then(async (body) => {
     const directory = (body as { directory?: unknown } | null)?.directory;
     if (typeof directory !== 'string' || directory.trim() === '') throw ApiError.invalidArgument('directory must be a path: {"directory": "/path/to/export"}');
     let summary;
