@@ -14,10 +14,14 @@
  * Each case runs twice: as compiled (the engine stays synchronous until something waits), and with every
  * expression and every outbound call deferred (test/support/force-async.ts), so the engine's asynchronous
  * path gives the same outcome, with a step observer and a call interceptor attached (docs/architecture.md#layers-and-where-things-are).
+ * Both engine paths proven: the suite's last test checks, with V8's precise coverage of the cases' runs (taken
+ * through node:inspector in this process), that the forced runs reached every asynchronous continuation of the
+ * engine (each `async function ...Async` under src/engine).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { compileDefinition } from '../../src/lang/definition/compile.ts';
@@ -81,6 +85,15 @@ interface Case {
 
 const s = suite('spec cases (test/spec/**/*.yaml)');
 
+/** V8's precise coverage of this suite's runs, with call counts (for the last test). */
+const coverage = new Session();
+s.before(async () => {
+  coverage.connect();
+  await coverage.post('Profiler.enable');
+  await coverage.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+});
+s.after(() => coverage.disconnect());
+
 for (const file of collect(root, [])) {
   const rel = relative(root, file);
   const c = parse(readFileSync(file, 'utf8'), { intAsBigInt: true, mapAsMap: true }) as Map<string, unknown>;
@@ -90,6 +103,26 @@ for (const file of collect(root, [])) {
     s(forced ? `${name} (forced async)` : name, () => check(c, k, forced, forced && INTERLEAVING_DEPENDENT.has(rel)));
   }
 }
+
+s('the forced-async runs call every async continuation of the engine (docs/architecture.md#layers-and-where-things-are)', async () => {
+  const engineDir = new URL('../../src/engine/', import.meta.url);
+  const twins = new Map<string, string>(); // function name -> file
+  for (const f of readdirSync(engineDir).filter((n) => n.endsWith('.ts'))) {
+    for (const m of readFileSync(new URL(f, engineDir), 'utf8').matchAll(/async function (\w+Async)\b/g)) twins.set(m[1]!, f);
+  }
+  assert.ok(twins.has('iterateAsync') && twins.has('assignToAsync'), `found ${[...twins.keys()].join(', ')}`);
+  const { result } = await coverage.post('Profiler.takePreciseCoverage');
+  await coverage.post('Profiler.stopPreciseCoverage');
+  const calls = new Map<string, number>();
+  for (const script of result) {
+    for (const fn of script.functions) {
+      const file = twins.get(fn.functionName);
+      if (file !== undefined && script.url.endsWith(`/src/engine/${file}`)) calls.set(fn.functionName, (calls.get(fn.functionName) ?? 0) + (fn.ranges[0]?.count ?? 0));
+    }
+  }
+  const unreached = [...twins.keys()].filter((n) => !(calls.get(n)! > 0));
+  assert.equal(unreached, [], `calls: ${JSON.stringify(Object.fromEntries(calls))}`);
+});
 
 async function check(c: Map<string, unknown>, k: Case, forced: boolean, anyResult: boolean): Promise<void> {
   {
