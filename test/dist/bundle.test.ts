@@ -57,17 +57,12 @@ const s = suite('dist: the one bundle, command line and JS API');
  * `__wfSource` (build.mjs mainFile), as the module hands it to node:vm.
  */
 function fileParts(text: string): { module: string; main: string } {
-  const sf = ts.createSourceFile('emulator.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  let main: string | undefined;
-  const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === '__wfSource' && node.initializer && ts.isStringLiteral(node.initializer)) {
-      main = node.initializer.text;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  assert.ok(main !== undefined, 'dist/emulator.js holds its main code as the string literal __wfSource');
-  return { module: text.replace(/const __wfSource = '[\s\S]*?\n\}\)';/, "const __wfSource = '';"), main: main! };
+  // The literal as build.mjs writes it: single-quoted, its only escapes \\, \' and a line break (`\n` then a
+  // backslash ending the file's line).
+  const literal = /^const __wfSource = '((?:[^'\\]|\\[\s\S])*)';$/m.exec(text);
+  assert.ok(literal, 'dist/emulator.js holds its main code as the string literal __wfSource');
+  const main = literal![1]!.replace(/\\(n\\\n|['\\])/g, (_, escaped: string) => (escaped.length > 1 ? '\n' : escaped));
+  return { module: text.slice(0, literal!.index) + "const __wfSource = '';" + text.slice(literal!.index + literal![0].length), main };
 }
 
 s('dist/emulator.js loads nothing but node: built-ins (every import, export-from, import() and require call)', () => {
