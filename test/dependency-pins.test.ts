@@ -29,8 +29,9 @@ const PINS: readonly Pin[] = [
   {
     name: 'uvu',
     version: '0.5.6',
-    reliedOn: "test/run.ts runs each process's files with uvu/run and times each file by the line of uvu's report that names the file as it starts (test/durations.json)",
-    recheck: 'check that `node --import tsx test/run.ts --record-durations` still runs every suite, fails on a failing one and records a time for every file (uvu dist/index.mjs)',
+    reliedOn:
+      "test/support/test-worker.ts runs one unit of files after another in one process with uvu/run, emptying uvu's global UVU_QUEUE before each (uvu/run numbers its groups from 0 on every call), and test/support/test-pool.ts reads each unit's Total/Passed/Skipped lines from uvu's report",
+    recheck: 'check that `node --import tsx test/run.ts` still runs every suite once, sums the counts, and fails on a failing test file and on one that kills its process (uvu dist/index.mjs, run/index.mjs)',
   },
   {
     name: '@connectrpc/connect',
