@@ -123,7 +123,9 @@ function typecheck(): Promise<{ code: number; output: string }> {
   const [bin, ...args] = script.split(/\s+/);
   if (bin !== 'tsc') throw new Error(`test/run.ts --typecheck runs a typecheck script that is a tsc command, not: ${script}`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    // One thread: beside the tests every core is busy already, and tsc's parallel checkers cost about a quarter
+    // more CPU in all (4.2 against 3.2 s for a fresh clone).
+    const child = spawn(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), ...args, '--singleThreaded'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
