@@ -15,7 +15,7 @@
 // scripts with V8's code cache (mainFile and asScriptFunction below; docs/architecture.md#the-code-cache).
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +27,12 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // the web UI's module group (PACKED_MODULES below), which is itself brotli-compressed as a whole: as text, the
 // stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+/**
+ * TypeScript 5.9's compiler API (the typescript-api devDependency), loaded on first use with `require`: an
+ * `import` of its one 9 MB CommonJS file makes Node scan it all for named exports first, 0.7 s more CPU.
+ */
+let typescriptApi;
+const typescript = () => (typescriptApi ??= createRequire(import.meta.url)('typescript-api'));
 /**
  * Brotli at its highest quality (on zlib's thread pool, so the groups compress on every core at once), in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
  * for both ends): what the bundle carries of each packed library and module group.
@@ -574,7 +580,7 @@ options.define.__PACKED_HASHES__ = JSON.stringify(packedHashes);
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
-  const ts = (await import('typescript-api')).default;
+  const ts = typescript();
   const source = readFileSync(new URL('./src/index.ts', import.meta.url), 'utf8');
   const { outputText, diagnostics } = ts.transpileDeclaration(source, {
     fileName: 'index.ts',
@@ -686,7 +692,7 @@ if (process.argv.includes('--watch')) {
 async function languageNamed(code) {
   const helper = /var (\w+)=\((\w),(\w)\)=>\w+\(\2,"name",\{value:\3,configurable:!0\}\)/.exec(code);
   if (!helper) return code; // no kept names in this output
-  const ts = (await import('typescript-api')).default;
+  const ts = typescript();
   const sf = ts.createSourceFile('bundle.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const edits = [];
   const keyText = (name) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined);

@@ -3,7 +3,8 @@
 // expressions alike; a function's length is its lines from its first to its last, nested functions included.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import ts from 'typescript-api';
+import type TS from 'typescript-api';
+import { ts } from './support/typescript-api.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sourceFiles } from './support/source-files.ts';
@@ -14,8 +15,8 @@ const MAX_FUNCTION_LINES = 80;
 const src = resolve(new URL('../src', import.meta.url).pathname);
 
 /** The name a function is known by: its own, its variable's, its property's or its class member's. */
-function nameOf(node: ts.Node, sf: ts.SourceFile): string {
-  const named = node as ts.Node & { name?: ts.Node };
+function nameOf(node: TS.Node, sf: TS.SourceFile): string {
+  const named = node as TS.Node & { name?: TS.Node };
   if (named.name) return named.name.getText(sf);
   const parent = node.parent;
   if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
@@ -29,8 +30,8 @@ function nameOf(node: ts.Node, sf: ts.SourceFile): string {
 function functionLengths(fileName: string, text: string): { name: string; line: number; lines: number }[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const out: { name: string; line: number; lines: number }[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) && (node as TS.FunctionLikeDeclaration).body) {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
       out.push({ name: nameOf(node, sf), line: start + 1, lines: end - start + 1 });

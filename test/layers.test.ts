@@ -3,7 +3,7 @@
 // compiler's own pre-processor (static imports, re-exports, `import type` and dynamic `import()` alike).
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript-api';
+import { ts } from './support/typescript-api.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sourceFiles } from './support/source-files.ts';

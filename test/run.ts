@@ -67,11 +67,10 @@ function estimate(file: string): number {
 
 /**
  * Files that share a costly set-up, which a process does once for all of them: they run as one unit. TypeScript's
- * compiler API (`typescript-api`: the layer and function-length rules, the bundle's imports) is 9 MB of
- * JavaScript to load, about 1 s of CPU; fast-check's strings of any code point (`unit: 'binary'`, also in
- * test/fuzz/values.ts) build a map of every code point on first use, about 1 s too.
+ * compiler API (test/support/typescript-api.ts: the layer and function-length rules, the bundle's imports) is
+ * 9 MB of JavaScript to load and compile, about 0.5 s of CPU.
  */
-const SHARED_SETUPS: readonly RegExp[] = [/from 'typescript-api'/, /unit: 'binary'|from '\.\/values\.ts'/];
+const SHARED_SETUPS: readonly RegExp[] = [/support\/typescript-api\.ts'/];
 
 /** The units to run, the heaviest first: each file alone, but the files of each of {@link SHARED_SETUPS} together. */
 function unitsOf(files: readonly string[], weight: (file: string) => number): string[][] {

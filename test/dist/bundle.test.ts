@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
-import ts from 'typescript-api';
+import type TS from 'typescript-api';
+import { ts } from '../support/typescript-api.ts';
 import { Z85_ALPHABET, z85Decode } from '../../src/platform/z85.ts';
 
 const DIST = new URL('../../dist/', import.meta.url).pathname;
@@ -28,7 +29,7 @@ const PACKED = new RegExp(`^[0-3][${Z85_ALPHABET.replace(/[-\\\]^[]/g, '\\$&')}]
 function specifiers(path: string, text = readFileSync(path, 'utf8')): { static: string[]; dynamic: string[]; nonLiteral: number; packed: string[] } {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const out = { static: [] as string[], dynamic: [] as string[], nonLiteral: 0, packed: [] as string[] };
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.static.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node)) {

@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
+import { anyString } from './values.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { params, FUZZ_SEED } from './config.ts';
 
@@ -29,7 +30,7 @@ const json: fc.Arbitrary<unknown> = fc.letrec<{ j: unknown }>((tie) => ({
   j: fc.oneof(
     { depthSize: 'small' },
     fc.constantFrom(null, true, 0, -1, 1e308, 12345678901234567890, '', 'x', '__proto__', 'main:\n  steps: []', '{"a":1}', '${1/0}'),
-    fc.string({ unit: 'binary', maxLength: 30 }),
+    anyString({ maxLength: 30 }),
     fc.array(tie('j'), { maxLength: 4 }),
     fc.dictionary(fc.constantFrom('sourceContents', 'description', 'argument', 'name', 'state', '__proto__', 'constructor', 'callLogLevel', 'labels', 'x'), tie('j'), { maxKeys: 4 }),
   ),
@@ -40,7 +41,7 @@ const body: fc.Arbitrary<string> = fc.oneof(
   json.map((v) => JSON.stringify(v) ?? ''),
   fc.tuple(json, fc.nat()).map(([v, n]) => (JSON.stringify(v) ?? '').slice(0, n % 50)),
   fc.integer({ min: 1, max: 200_000 }).map((d) => '{"argument":' + '['.repeat(d) + ']'.repeat(d) + '}'),
-  fc.string({ unit: 'binary', maxLength: 80 }),
+  anyString({ maxLength: 80 }),
 );
 
 const path = fc.constantFrom(
