@@ -11,6 +11,7 @@ import { parseJson, toJson } from '../lang/json.ts';
 import type { Clock } from '../stdlib/types.ts';
 import type { CallLog } from './call-log.ts';
 import type { HttpOutcome } from './mock-file.ts';
+import { HeaderFields, type HeaderReader } from '../stdlib/header-fields.ts';
 import { nearestHttpMiss, type MockedRequest, type MockSession } from './mock-session.ts';
 
 /** What {@link mockFetch} needs besides the session. */
@@ -55,7 +56,7 @@ export function mockFetch(session: MockSession, options: MockFetchOptions): type
 }
 
 /** The encoded form of a respond outcome, made once per outcome (echo responses are made per call). */
-const encoded = new WeakMap<HttpOutcome, { readonly headers: Headers; readonly bytes: Uint8Array | null }>();
+const encoded = new WeakMap<HttpOutcome, { readonly headers: HeaderFields; readonly bytes: Uint8Array | null }>();
 
 function outcomeResponse(outcome: HttpOutcome, req: MockedRequest): Response {
   if (outcome.kind === 'raise') throw new WorkflowError(new Map(outcome.error));
@@ -70,7 +71,7 @@ function outcomeResponse(outcome: HttpOutcome, req: MockedRequest): Response {
 export function encodedOutcome(
   outcome: HttpOutcome & { kind: 'respond' },
   req: MockedRequest,
-): { readonly headers: Headers; readonly bytes: Uint8Array | null } {
+): { readonly headers: HeaderFields; readonly bytes: Uint8Array | null } {
   let enc = outcome.echo ? undefined : encoded.get(outcome);
   if (!enc) {
     enc = encode(outcome, outcome.echo ? echoOf(req) : outcome.body);
@@ -79,8 +80,8 @@ export function encodedOutcome(
   return enc;
 }
 
-function encode(outcome: HttpOutcome & { kind: 'respond' }, value: Value | undefined): { headers: Headers; bytes: Uint8Array | null } {
-  const headers = new Headers(outcome.headers as [string, string][]);
+function encode(outcome: HttpOutcome & { kind: 'respond' }, value: Value | undefined): { headers: HeaderFields; bytes: Uint8Array | null } {
+  const headers = new HeaderFields(outcome.headers as [string, string][]);
   if (value === undefined) return { headers, bytes: null };
   let text: string;
   if (typeof value === 'string') {
@@ -98,7 +99,7 @@ function encode(outcome: HttpOutcome & { kind: 'respond' }, value: Value | undef
  * stream machinery: a mocked call then costs microseconds. The headers object is shared by the calls of one
  * outcome; http.* only reads it.
  */
-function mockResponse(status: number, headers: Headers, bytes: Uint8Array | null): Response {
+function mockResponse(status: number, headers: HeaderFields, bytes: Uint8Array | null): Response {
   let sent = false;
   const body =
     bytes === null
@@ -143,14 +144,15 @@ function requestOf(input: RequestInfo | URL, init: RequestInit | undefined): Moc
   const method = (init?.method ?? 'GET').toUpperCase();
   const headers = new Map<string, string>();
   const h = init?.headers;
-  if (h instanceof Headers) h.forEach((v, k) => headers.set(k, v));
-  else if (Array.isArray(h)) for (const [k, v] of h) headers.set(k!.toLowerCase(), v!);
+  // An array first: http.* sends its headers as pairs, and naming the platform's Headers would load its fetch.
+  if (Array.isArray(h)) for (const [k, v] of h) headers.set(k!.toLowerCase(), v!);
+  else if (h && typeof (h as HeaderReader).forEach === 'function') (h as HeaderReader).forEach((v, k) => headers.set(k, v));
   else if (h) for (const k of Object.keys(h)) headers.set(k.toLowerCase(), (h as Record<string, string>)[k]!);
   return { method, url, headers, body: decodeRequestBody(init?.body, headers.get('content-type')) };
 }
 
 /** A request encoded by http.* (stdlib/http.ts prepareRequest) as the mocks see it. */
-export function mockedRequest(method: string, url: string, headers: Headers, body: Uint8Array | string | undefined): MockedRequest {
+export function mockedRequest(method: string, url: string, headers: HeaderReader, body: Uint8Array | string | undefined): MockedRequest {
   const h = new Map<string, string>();
   headers.forEach((v, k) => h.set(k, v));
   return { method, url, headers: h, body: decodeRequestBody(body, h.get('content-type')) };

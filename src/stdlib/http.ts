@@ -26,6 +26,7 @@ import { num, str } from './check.ts';
 import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
 import { withGetBodies } from './platform-fetch.ts';
+import { HeaderFields, type HeaderReader } from './header-fields.ts';
 
 /** Default and maximum request timeout, seconds (docs/api-resources.md#limits). */
 const MAX_HTTP_TIMEOUT_SEC = 1800;
@@ -125,7 +126,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
     let res: Response;
     try {
       const f = ctx.fetch;
-      res = await f(url, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}), signal: ctrl.signal, redirect: 'follow' });
+      res = await f(url, { method, headers: headers.entries(), ...(body !== undefined ? { body: body as BodyInit } : {}), signal: ctrl.signal, redirect: 'follow' });
     } catch (e) {
       // An injected fetch (http mocks) may fail the call with the error the workflow is to see.
       if (e instanceof WorkflowError && !signal.aborted && !(ctrl.signal.reason instanceof RequestTimeout)) throw e;
@@ -153,7 +154,7 @@ const REQUEST_ENDED = Symbol('the request ended');
 export interface PreparedRequest {
   readonly method: string;
   readonly url: string;
-  readonly headers: Headers;
+  readonly headers: HeaderFields;
   readonly body: Uint8Array | string | undefined;
   readonly timeoutMs: number;
 }
@@ -181,7 +182,7 @@ export function prepareRequest(fnName: string, a: RequestArgs, compat?: Compat):
  * with `code`, `headers` and `body`. Used by {@link httpRequest} and by http mocks.
  * @throws WorkflowError HttpError for a status outside 200..299.
  */
-export function responseValue(status: number, headers: Headers, raw: Uint8Array): Value {
+export function responseValue(status: number, headers: HeaderReader, raw: Uint8Array): Value {
   const respHeaders: WMap = new Map();
   headers.forEach((v, k) => respHeaders.set(k.toLowerCase(), v));
   const respBody = decodeBody(raw, headers.get('content-type'));
@@ -235,8 +236,8 @@ function scalarText(fn: string, what: string, v: Value): string {
   }
 }
 
-function buildHeaders(fn: string, h: Value | undefined): Headers {
-  const out = new Headers();
+function buildHeaders(fn: string, h: Value | undefined): HeaderFields {
+  const out = new HeaderFields();
   if (h === undefined || h === null) return out;
   if (!isMap(h)) throw typeError(`${fn}: headers must be a map, got ${typeName(h)}`);
   for (const [k, v] of h) {
@@ -250,7 +251,7 @@ function buildHeaders(fn: string, h: Value | undefined): Headers {
   return out;
 }
 
-function encodeBody(fn: string, body: Value | undefined, headers: Headers): Uint8Array | string | undefined {
+function encodeBody(fn: string, body: Value | undefined, headers: HeaderFields): Uint8Array | string | undefined {
   if (body === undefined || body === null) return undefined;
   if (isBytes(body)) return body;
   const ct = headers.get('content-type');
