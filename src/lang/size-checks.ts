@@ -50,10 +50,61 @@ function sizeLimitError(what: string, detail: string): WorkflowError {
  */
 export function checkString(what: string, s: string): string {
   if (s.length <= ALWAYS_FITS_UNITS) return s;
-  if (surelyTooLong(s.length) || utf8Length(s) > MAX_STRING_BYTES) {
-    throw sizeLimitError(what, `the string would be over the limit of ${MAX_STRING_BYTES} bytes (256 KB)`);
-  }
+  if (surelyTooLong(s.length) || measuredLength(s) > MAX_STRING_BYTES) throw stringLimitError(what);
   return s;
+}
+
+/**
+ * `a + b` when the joined string is within {@link MAX_STRING_BYTES}. The length of the result is `a`'s plus
+ * `b`'s (less 2 bytes where a surrogate pair forms at the join), and `a` is usually the last string measured:
+ * a string built by appending in a loop (`s: ${s + line}`) costs the length of what is appended on each step,
+ * not of the whole string again.
+ * @throws WorkflowError tagged ResourceLimitError otherwise, naming `what`.
+ */
+export function checkConcat(what: string, a: string, b: string): string {
+  const s = a + b;
+  if (s.length <= ALWAYS_FITS_UNITS) return s;
+  if (surelyTooLong(s.length)) throw stringLimitError(what);
+  const formsPair = isHighSurrogate(a.charCodeAt(a.length - 1)) && isLowSurrogate(b.charCodeAt(0));
+  const bytes = measuredLength(a) + measuredLength(b) - (formsPair ? 2 : 0);
+  remember(s, bytes);
+  if (bytes > MAX_STRING_BYTES) throw stringLimitError(what);
+  return s;
+}
+
+/** The ResourceLimitError of a string over {@link MAX_STRING_BYTES}. */
+function stringLimitError(what: string): WorkflowError {
+  return sizeLimitError(what, `the string would be over the limit of ${MAX_STRING_BYTES} bytes (256 KB)`);
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * The last long string measured (over ALWAYS_FITS_UNITS) and its UTF-8 length: the one string a loop grows, or
+ * logs and sends again and again, is measured once. Held until the next long string is measured.
+ */
+let lastMeasured = '';
+let lastBytes = 0;
+
+function remember(s: string, bytes: number): void {
+  if (s.length <= ALWAYS_FITS_UNITS) return;
+  lastMeasured = s;
+  lastBytes = bytes;
+}
+
+/** {@link utf8Length} of `s`, from the last measure when `s` is that string. */
+function measuredLength(s: string): number {
+  if (s.length <= ALWAYS_FITS_UNITS) return utf8Length(s);
+  if (s.length === lastMeasured.length && s === lastMeasured) return lastBytes;
+  const bytes = utf8Length(s);
+  remember(s, bytes);
+  return bytes;
 }
 
 /**

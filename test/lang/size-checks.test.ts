@@ -5,8 +5,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { add } from '../../src/lang/expr/ops.ts';
-import { checkString, checkValue, MAX_STRING_BYTES, utf8Length } from '../../src/lang/size-checks.ts';
+import fc from 'fast-check';
+import { checkConcat, checkString, checkValue, MAX_STRING_BYTES, utf8Length } from '../../src/lang/size-checks.ts';
+import { WorkflowError } from '../../src/lang/errors.ts';
 import { call, raises } from '../stdlib/helpers.ts';
+import { params } from '../fuzz/config.ts';
 
 const s = suite('size limits of values built in expressions');
 const KB = 1024;
@@ -71,6 +74,45 @@ s('the result of every function that does not wait is checked: a list or map ove
   raises(() => call('list.concat', big, 'x'.repeat(50 * KB)), 'ResourceLimitError', 'list.concat');
   raises(() => checkValue('v', new Uint8Array(512 * KB + 1)), 'ResourceLimitError');
   raises(() => call('text.url_encode', '€'.repeat(50_000)), 'ResourceLimitError', 'text.url_encode');
+});
+
+s('`+` measured from its sides (checkConcat) accepts and refuses exactly what measuring the joined string does, surrogate pairs formed at the join included', () => {
+  // Sides near the limit, of ASCII, 3-byte characters and lone or paired surrogates, joined in chains as a loop
+  // grows a string (each result is the next left side, as `s: ${s + line}` does); the general check measures
+  // the joined string alone.
+  const unit = fc.constantFrom('y', 'é', '€', '😀', '\uD83D', '\uDE00', '\uDBFF', '\uDC00');
+  const side = fc.tuple(fc.array(unit, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 70_000 }), fc.array(unit, { maxLength: 3 }))
+    .map(([head, n, tail]) => head.join('') + 'x'.repeat(n) + tail.join(''));
+  const verdict = (f: () => string): number | string => {
+    try {
+      return utf8Length(f());
+    } catch (e) {
+      if (e instanceof WorkflowError) return 'ResourceLimitError';
+      throw e;
+    }
+  };
+  fc.assert(
+    fc.property(side, fc.array(side, { minLength: 1, maxLength: 6 }), (first, rest) => {
+      let left = first;
+      for (const right of rest) {
+        const general = verdict(() => checkString('+', left + right));
+        assert.is(verdict(() => checkConcat('+', left, right)), general, `${left.length} + ${right.length} units`);
+        if (typeof general === 'string') break;
+        left = left + right;
+      }
+    }),
+    params(40),
+  );
+  // A string measured just after another of the same length is measured as itself.
+  const ascii = 'x'.repeat(MAX_STRING_BYTES - 10);
+  assert.is(checkString('t', ascii), ascii);
+  raises(() => checkString('t', '€'.repeat(10) + ascii.slice(10)), 'ResourceLimitError', 't:');
+  raises(() => checkConcat('+', '€'.repeat(10) + ascii.slice(10), ''), 'ResourceLimitError', '+');
+  // The pair at the join: 2 + 2 code units measured 3 + 3 bytes apart, 4 joined.
+  const high = 'x'.repeat(MAX_STRING_BYTES - 4) + '\uD83D';
+  assert.is(utf8Length(high), MAX_STRING_BYTES - 1);
+  assert.is(checkConcat('+', high, '\uDE00').length, MAX_STRING_BYTES - 2);
+  raises(() => checkConcat('+', high, '\uDE00x'.repeat(2)), 'ResourceLimitError', '+');
 });
 
 s.run();

@@ -24,7 +24,7 @@
  * of 'in' must be a dict or an array; got: null`) and Python's otherwise (`unsupported operand type(s) for +:
  * 'string' and 'int'`), since the language is modelled on Python. Pure: no `node:` imports.
  */
-import { checkString } from '../size-checks.ts';
+import { checkConcat } from '../size-checks.ts';
 import type { BinaryOp } from './ast.ts';
 import { indexError, keyError, typeError, WorkflowError } from '../errors.ts';
 import { compareNumbers, deepEqual, formatDouble, typeName, wrapInt, type Value } from '../value.ts';
@@ -45,7 +45,7 @@ export function add(a: Value, b: Value): Value {
   const ta = typeof a;
   const tb = typeof b;
   if (ta === 'bigint' && tb === 'bigint') return wrapInt((a as bigint) + (b as bigint));
-  if (ta === 'string' && tb === 'string') return checkString('+', (a as string) + (b as string));
+  if (ta === 'string' && tb === 'string') return checkConcat('+', a as string, b as string);
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return Number(a) + Number(b);
   throw operandError('+', a, b);
 }
@@ -59,10 +59,10 @@ export function add(a: Value, b: Value): Value {
 export function addGoogle(a: Value, b: Value): Value {
   if (typeof a === 'string' && typeof b !== 'string') {
     const t = scalarText(b);
-    if (t !== undefined) return checkString('+', a + t);
+    if (t !== undefined) return checkConcat('+', a, t);
   } else if (typeof b === 'string' && typeof a !== 'string') {
     const t = scalarText(a);
-    if (t !== undefined) return checkString('+', t + b);
+    if (t !== undefined) return checkConcat('+', t, b);
   }
   return add(a, b);
 }
