@@ -15,11 +15,14 @@
  * - When: at exit, only entries that were missing or rejected, each written to a temporary file and renamed into
  *   place, so processes starting together never read half an entry. Nothing is written when the folder cannot
  *   be made or written; the code runs all the same.
+ * - How much: at most {@link MAX_CACHE_BYTES} in all. Each build writes entries of its own (about 8 MB for all
+ *   its commands), so after writing, a process deletes the entries written longest ago until the folder is
+ *   within that: the builds in use now keep theirs.
  * - Under Deno too (its node:vm takes V8's code cache), but only when the emulator may already read the
  *   environment and write the folder (`-A`), so that no permission prompt appears for it. Not under Bun: its
  *   node:vm takes a cache but starts no faster with one (`run` measured at the same CPU time with and without).
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeOs, nodeVm } from './builtins.ts';
 
@@ -92,7 +95,10 @@ function runtimeTag(): string {
   return deno !== undefined ? `deno-${deno}` : bun !== undefined ? `bun-${bun}` : `node-${process.version}`;
 }
 
-/** Writes the entries of the scripts compiled without one (at exit; each failure is ignored). */
+/** The most the cache folder's entries may take, in bytes, after a process has written to it. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Writes the entries of the scripts compiled without one (at exit; each failure is ignored), then prunes. */
 function writeEntries(): void {
   for (const { script, file } of toWrite.splice(0)) {
     try {
@@ -102,6 +108,35 @@ function writeEntries(): void {
     } catch {
       // A full disk or a removed folder: the next process compiles as this one did.
     }
+  }
+  if (folder) pruneEntries(folder, MAX_CACHE_BYTES);
+}
+
+/**
+ * Deletes the entries (`*.v8`) of `dir` written longest ago until the rest take at most `maxBytes`; errors (an
+ * entry another process deleted first, a folder gone) are ignored.
+ */
+function pruneEntries(dir: string, maxBytes: number): void {
+  try {
+    const entries: { file: string; bytes: number; written: number }[] = [];
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.v8')) continue;
+      const file = join(dir, name);
+      const st = statSync(file, { throwIfNoEntry: false });
+      if (st?.isFile()) entries.push({ file, bytes: st.size, written: st.mtimeMs });
+    }
+    let total = entries.reduce((sum, e) => sum + e.bytes, 0);
+    for (const entry of entries.sort((a, b) => a.written - b.written)) {
+      if (total <= maxBytes) break;
+      try {
+        unlinkSync(entry.file);
+      } catch {
+        // deleted by another process already
+      }
+      total -= entry.bytes;
+    }
+  } catch {
+    // The folder cannot be read: nothing to prune.
   }
 }
 

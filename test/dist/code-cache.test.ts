@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +69,34 @@ s('a damaged entry is rejected by V8: the run still gives its result and the ent
   assert.is(r.stderr, '');
   assert.not.equal(readFileSync(join(cache, main)), Buffer.alloc(good.length, 7), 'the damaged entry was replaced');
   assert.is(run(ctx, cache).stdout, '"Hello, Ada!"\n');
+});
+
+s('a process that writes entries then deletes those written longest ago until the folder holds at most 64 MB', (ctx) => {
+  const cache = join(ctx.dir, 'cache');
+  mkdirSync(cache, { mode: 0o700 });
+  const MB = 1024 * 1024;
+  // Entries of older builds (sparse files: their sizes without their bytes), written a day, an hour and a minute ago.
+  const old = [
+    ['0000000000000001-main-main-node-v0-x64.v8', 30, 86_400],
+    ['0000000000000002-main-run-node-v0-x64.v8', 30, 3_600],
+    ['0000000000000003-main-test-node-v0-x64.v8', 10, 60],
+  ] as const;
+  for (const [name, mb, ago] of old) {
+    writeFileSync(join(cache, name), '');
+    truncateSync(join(cache, name), mb * MB);
+    const when = Date.now() / 1000 - ago;
+    utimesSync(join(cache, name), when, when);
+  }
+  writeFileSync(join(cache, 'notes.txt'), 'not an entry');
+  const r = run(ctx, cache);
+  assert.is(r.status, 0, r.stderr);
+  const names = [...entries(cache).keys()];
+  assert.not.ok(names.includes(old[0][0]), 'the entry written longest ago is deleted');
+  assert.ok(names.includes(old[1][0]) && names.includes(old[2][0]), `the newer ones fit and stay: ${names.join(', ')}`);
+  assert.ok(names.some((n) => n.includes('-main-run-node-v2')), 'this run\'s own entries stay');
+  assert.ok(names.includes('notes.txt'), 'files that are not entries are left alone');
+  const total = names.filter((n) => n.endsWith('.v8')).reduce((sum, n) => sum + statSync(join(cache, n)).size, 0);
+  assert.ok(total <= 64 * MB, `${total} bytes of entries`);
 });
 
 s('WORKFLOWS_EMULATOR_CODE_CACHE=off writes nothing', (ctx) => {
