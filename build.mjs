@@ -336,7 +336,7 @@ const importMetaDefines = { 'import.meta.url': '__wfImportMetaUrl', 'import.meta
  * holds a character that ends a line in a JavaScript comment but not in a file's text (the main code is carried
  * as comment lines: mainFile below). Returns the script and the exported names.
  */
-function asScriptFunction(code, banner = '') {
+function asScriptFunction(code, banner = '', params = ['require', '__wfImportMetaUrl', '__wfImportMetaMain']) {
   if (!code.startsWith(banner)) throw new Error('build.mjs asScriptFunction: the module does not start with its banner');
   let body = code.slice(banner.length);
   const clause = /\bexport\s*\{([^}]*)\};?\s*$/.exec(body);
@@ -359,7 +359,7 @@ function asScriptFunction(code, banner = '') {
   if (left) throw new Error(`build.mjs asScriptFunction: the module still has ${left[0]}: ${body.slice(Math.max(0, body.search(left[1]) - 80), body.search(left[1]) + 80)}`);
   const returned = exported.map(([name, local]) => `${JSON.stringify(name)}:${local}`).join(',');
   return {
-    script: `(async function(require,__wfImportMetaUrl,__wfImportMetaMain){'use strict';${body.startsWith('\n') ? '' : '\n'}${body}\nreturn{${returned}};\n})`,
+    script: `(async function(${params.join(',')}){'use strict';${body.startsWith('\n') ? '' : '\n'}${body}\nreturn{${returned}};\n})`,
     names: exported.map(([name]) => name),
   };
 }
@@ -575,7 +575,12 @@ const options = {
 };
 // The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
 const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
-options.define.__PACKED_LIBRARIES__ = JSON.stringify({ ...packedLibraries, ...packedModules });
+// The packed texts are not in the main code: dist/emulator.js's outer module holds each in a function that returns
+// it, and hands the main code their object as its parameter __wfPacked (mainFile). V8 makes a string of a group's
+// text only when the group is loaded, where a literal of the main code would be a string from the start (in the
+// main code's own text, and again as a value: about 0.9 MB of every process's heap).
+const packedTexts = { ...packedLibraries, ...packedModules };
+options.define.__PACKED_LIBRARIES__ = '__wfPacked';
 options.define.__PACKED_HASHES__ = JSON.stringify(packedHashes);
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
@@ -630,13 +635,15 @@ const CACHED_COMMANDS = ['run', 'test', 'mocks', 'debug', 'lint', 'lsp', 'graph'
  */
 async function mainFile(code) {
   const banner = options.banner.js + '\n';
-  const { script, names } = asScriptFunction(code, banner);
+  const { script, names } = asScriptFunction(code, banner, ['require', '__wfImportMetaUrl', '__wfImportMetaMain', '__wfPacked']);
   if (!names.includes('startEmulator')) throw new Error('build.mjs mainFile: src/main.ts exports no startEmulator');
   const before = [
     options.banner.js,
     "// The main code is the string literal __wfSource below, compiled at start with V8's code cache",
     '// (build.mjs mainFile; src/platform/code-cache.ts; docs/architecture.md#the-code-cache).',
     await codeCacheLoader(),
+    '// The packed libraries and module groups (src/platform/libraries.ts), each made a string when it is loaded.',
+    `const __wfPacked = {${Object.entries(packedTexts).map(([group, text]) => `\n${JSON.stringify(group)}: () => ${JSON.stringify(text)}`).join(',')}\n};`,
   ].join('\n');
   // A string literal whose every line but the last ends in `\n\`: the escape is the script's line break and the
   // backslash before the file's line break a line continuation, so the file's lines are the script's.
@@ -652,7 +659,7 @@ async function mainFile(code) {
     `${opening}${literal}';`,
     `const __wfCommand = ${JSON.stringify(CACHED_COMMANDS)}.includes(process.argv[2]) ? process.argv[2] : 'main';`,
     `const __wfMain = __wfRunCached(__wfSource, ${where});`,
-    `export const { ${names.join(', ')} } = await __wfMain(require, import.meta.url, import.meta.main);`,
+    `export const { ${names.join(', ')} } = await __wfMain(require, import.meta.url, import.meta.main, __wfPacked);`,
     '',
   ].join('\n');
 }

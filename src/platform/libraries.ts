@@ -3,7 +3,9 @@
  * gRPC API's (Connect, protobuf-es), the `yaml` package's Document API (test files written by recording and
  * `test --update`), the Debug Adapter Protocol's (@vscode/debugadapter) and istanbul's coverage reports. Code in
  * the bundle is parsed by V8 at every start of every command, run or not (docs/architecture.md#start-up), so
- * build.mjs bundles each group of packages on its own, brotli-compressed in base64 (`__PACKED_LIBRARIES__`),
+ * build.mjs bundles each group of packages on its own, brotli-compressed in Z85 (`__PACKED_LIBRARIES__`: each
+ * group's text returned by a function of dist/emulator.js's outer module, so that V8 makes a string of it only
+ * when the group is loaded, and the main code does not carry it),
  * and replaces every import of them in src/ and gen/ with a stand-in module whose bindings this module fills in
  * when `loadLibrary` has run the group: a script of build output (never user input) evaluating to one function
  * that returns the group's exports, compiled with V8's code cache (src/platform/code-cache.ts). Code that uses one of these packages runs only after
@@ -15,7 +17,8 @@ import { nodeRequire, nodeZlib } from './builtins.ts';
 import { runCachedScript } from './code-cache.ts';
 import { z85Decode } from './z85.ts';
 
-declare const __PACKED_LIBRARIES__: Readonly<Record<string, string>> | undefined;
+/** In the bundle: each packed group's text (build.mjs mainFile), returned by a function called when it is loaded. */
+declare const __PACKED_LIBRARIES__: Readonly<Record<string, () => string>> | undefined;
 /** In the bundle: a hash of each packed group's code (build.mjs), naming its code cache entries. */
 declare const __PACKED_HASHES__: Readonly<Record<string, string>> | undefined;
 /** In the bundle: the module groups each module group imports modules of (build.mjs, a group's `uses`). */
@@ -59,7 +62,7 @@ export function loadLibrary(group: LibraryGroup): Promise<void> {
   if (typeof __PACKED_LIBRARIES__ !== 'object' || loaded.has(group)) return Promise.resolve();
   let p = loading.get(group);
   if (!p) {
-    const packed = __PACKED_LIBRARIES__[group];
+    const packed = __PACKED_LIBRARIES__[group]?.();
     if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
     p = (async () => publish(group, await runGroupScript(group, packed)))();
     loading.set(group, p);
@@ -97,7 +100,7 @@ export function loadLibrarySync(group: SyncLibraryGroup): Exports {
   if (typeof __PACKED_LIBRARIES__ !== 'object') return {};
   const done = loaded.get(group);
   if (done) return done;
-  const packed = __PACKED_LIBRARIES__[group];
+  const packed = __PACKED_LIBRARIES__[group]?.();
   if (packed === undefined) throw new Error(`internal error: no packed library group '${group}'`);
   const wrapper = compileGroup(group, packed) as (module: { exports: Exports }) => void;
   const module = { exports: {} as Exports };
@@ -150,7 +153,7 @@ export function loadModule<T>(group: ModuleGroup, path: string, fromSource: () =
 function loadGroup(group: ModuleGroup): Promise<Readonly<Record<string, unknown>>> {
   let p = groups.get(group);
   if (!p) {
-    const packed = __PACKED_LIBRARIES__![group];
+    const packed = __PACKED_LIBRARIES__![group]?.();
     if (packed === undefined) return Promise.reject(new Error(`internal error: no packed module group '${group}'`));
     p = (async () => {
       const shared = globalThis as Record<symbol, unknown>;
