@@ -12,10 +12,11 @@
 // points at one file of ours or one package. What start-up does not need is carried packed, brotli-compressed
 // (PACKED_LIBRARIES and PACKED_MODULES below; docs/architecture.md#packed-libraries-and-module-groups), and js-yaml
 // comes in without its dumper (see yamlReader below). The main code and each group are compiled at start as
-// scripts with V8's code cache (mainFile and asScriptFunction below; docs/architecture.md#the-code-cache).
+// scripts with V8's code cache (mainFile below, asScriptFunction in scripts/script-code.mjs; docs/architecture.md#the-code-cache).
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules } from 'node:module';
+import { asScriptFunction, scriptReady, typescript } from './scripts/script-code.mjs';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,12 +28,6 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // the web UI's module group (PACKED_MODULES below), which is itself brotli-compressed as a whole: as text, the
 // stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
-/**
- * TypeScript 5.9's compiler API (the typescript-api devDependency), loaded on first use with `require`: an
- * `import` of its one 9 MB CommonJS file makes Node scan it all for named exports first, 0.7 s more CPU.
- */
-let typescriptApi;
-const typescript = () => (typescriptApi ??= createRequire(import.meta.url)('typescript-api'));
 /**
  * Brotli at its highest quality (on zlib's thread pool, so the groups compress on every core at once), in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
  * for both ends): what the bundle carries of each packed library and module group.
@@ -78,14 +73,9 @@ const builtins = {
   name: 'node-builtins',
   setup(build) {
     const names = builtinModules.filter((m) => !m.startsWith('_')).join('|').replace(/\//g, '\\/');
-    build.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) =>
-      args.namespace === 'node-builtin'
-        ? { path: args.path, external: true }
-        : { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'node-builtin' },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
+    build.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) => ({
+      path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+      external: true,
     }));
   },
 };
@@ -324,45 +314,8 @@ function importedNames() {
 const packedNames = importedNames();
 
 // `import.meta` in our code and in the packed groups' code: the parameters of the function each is run as
-// (asScriptFunction below), which dist/emulator.js's first lines fill in with its own `import.meta`.
+// (asScriptFunction, scripts/script-code.mjs), which dist/emulator.js's first lines fill in with its own `import.meta`.
 const importMetaDefines = { 'import.meta.url': '__wfImportMetaUrl', 'import.meta.main': '__wfImportMetaMain' };
-
-/**
- * esbuild's ES module output (format esm, no import statements: built-ins come through `require`) as one script
- * that evaluates to an async function, `(async function (require, __wfImportMetaUrl, __wfImportMetaMain) {...})`,
- * returning the module's exports as an object: so the bundle can compile it with node:vm, which keeps V8's code
- * cache of it (src/platform/code-cache.ts), as Node 20 cannot for an ES module. Throws when the module is not of
- * that shape (an import statement, an `import.meta` or `import()` left, no export clause at its end), and when it
- * holds a character that ends a line in a JavaScript comment but not in a file's text (the main code is carried
- * as comment lines: mainFile below). Returns the script and the exported names.
- */
-function asScriptFunction(code, banner = '', params = ['require', '__wfImportMetaUrl', '__wfImportMetaMain']) {
-  if (!code.startsWith(banner)) throw new Error('build.mjs asScriptFunction: the module does not start with its banner');
-  let body = code.slice(banner.length);
-  const clause = /\bexport\s*\{([^}]*)\};?\s*$/.exec(body);
-  if (!clause) throw new Error('build.mjs asScriptFunction: no export clause at the end of the module');
-  const exported = clause[1]
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
-    .map((x) => {
-      const [local, name = local] = x.split(/\s+as\s+/);
-      return [name, local];
-    });
-  body = body.slice(0, clause.index);
-  const left = [
-    ['an import statement', /^import\s*[\w{*'"]/m],
-    ['import.meta', /\bimport\.meta\b/],
-    ['a dynamic import()', /\bimport\(/],
-    ['a carriage return, U+2028 or U+2029', /[\r\u2028\u2029]/],
-  ].find(([, re]) => re.test(body));
-  if (left) throw new Error(`build.mjs asScriptFunction: the module still has ${left[0]}: ${body.slice(Math.max(0, body.search(left[1]) - 80), body.search(left[1]) + 80)}`);
-  const returned = exported.map(([name, local]) => `${JSON.stringify(name)}:${local}`).join(',');
-  return {
-    script: `(async function(${params.join(',')}){'use strict';${body.startsWith('\n') ? '' : '\n'}${body}\nreturn{${returned}};\n})`,
-    names: exported.map(([name]) => name),
-  };
-}
 
 /** One group's library: an ES module exporting each imported name of each specifier as `s<i>$<name>`. */
 async function packLibrary(group) {
@@ -391,7 +344,7 @@ async function packLibrary(group) {
   });
   const code = result.outputFiles[0].text;
   if (SYNC_LIBRARIES.has(group) && /\brequire\(/.test(code)) throw new Error(`packed library ${group} requires a module: a synchronous group has no require`);
-  return packGroup(group, SYNC_LIBRARIES.has(group) ? code : asScriptFunction(code).script);
+  return packGroup(group, SYNC_LIBRARIES.has(group) ? code : asScriptFunction(scriptReady(code)).script);
 }
 const packedLibraries = Object.fromEntries(await Promise.all(Object.keys(PACKED_LIBRARIES).map(async (g) => [g, await packLibrary(g)])));
 
@@ -510,7 +463,7 @@ async function packModules(group) {
     banner: undefined,
     plugins: [hosts, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins],
   });
-  return packGroup(group, asScriptFunction(await languageNamed(result.outputFiles[0].text)).script);
+  return packGroup(group, asScriptFunction(scriptReady(result.outputFiles[0].text)).script);
 }
 
 /** In the bundle: the module groups' files are empty modules, and packed-hosts.ts names what the groups import. */
@@ -616,7 +569,7 @@ async function codeCacheLoader() {
     logLevel: 'warning',
     plugins: [builtins],
   });
-  const code = result.outputFiles[0].text;
+  const code = scriptReady(result.outputFiles[0].text);
   const clause = /\bexport\s*\{\s*([\w$]+) as runCachedScript\s*\};?\s*$/.exec(code);
   if (!clause) throw new Error('build.mjs codeCacheLoader: src/platform/code-cache.ts no longer exports runCachedScript alone');
   return `${code.slice(0, clause.index).trim()}\nconst __wfRunCached = ${clause[1]};`;
@@ -665,7 +618,7 @@ async function mainFile(code) {
 }
 
 /** dist/emulator.js from esbuild's output of src/main.ts: names, package comments, then mainFile. */
-const finishMain = async (code) => mainFile(onePackageComment(await languageNamed(code)));
+const finishMain = async (code) => mainFile(onePackageComment(scriptReady(code, options.banner.js.length + 1)));
 
 if (process.argv.includes('--watch')) {
   const finish = {
@@ -685,51 +638,6 @@ if (process.argv.includes('--watch')) {
   writeFileSync(options.outfile, await finishMain(readFileSync(options.outfile, 'utf8')));
   // An earlier build's second file (the JS API was once bundled apart): gone, so nothing can import it by mistake.
   rmSync(new URL('./dist/index.js', import.meta.url), { force: true });
-}
-
-/**
- * esbuild's keepNames names a function with its `__name` helper, `defineProperty(fn, 'name', ...)`, wherever the
- * function is made, a closure made per execution too; the new property turns the closure's properties into a
- * dictionary of about 256 bytes (a heap snapshot of 2,000 executions held in sys.sleep counted 15 such closures on
- * each: 3.8 KB). Where the function is the value of an object literal's property or a class field of the same
- * name (`{ now: __name(() => ..., 'now') }`), the language itself names it so (ECMAScript's NamedEvaluation of
- * an anonymous function), so the call is dropped there and the function written alone: the same name, no
- * property. The bundle is parsed with TypeScript's parser (TypeScript 5.9's compiler API, the typescript-api devDependency, as in writeTypes) to find them.
- */
-async function languageNamed(code) {
-  const helper = /var (\w+)=\((\w),(\w)\)=>\w+\(\2,"name",\{value:\3,configurable:!0\}\)/.exec(code);
-  if (!helper) return code; // no kept names in this output
-  const ts = typescript();
-  const sf = ts.createSourceFile('bundle.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  const edits = [];
-  const keyText = (name) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined);
-  const visit = (node) => {
-    const value = ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node) ? node.initializer : undefined;
-    if (
-      value &&
-      ts.isCallExpression(value) &&
-      ts.isIdentifier(value.expression) &&
-      value.expression.text === helper[1] &&
-      value.arguments.length === 2 &&
-      (ts.isArrowFunction(value.arguments[0]) || (ts.isFunctionExpression(value.arguments[0]) && !value.arguments[0].name)) &&
-      ts.isStringLiteral(value.arguments[1]) &&
-      value.arguments[1].text === keyText(node.name)
-    ) {
-      edits.push([value.getStart(sf), value.end, value.arguments[0].getStart(sf), value.arguments[0].end]);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  // From the last to the first, so an edit inside a later-starting one is already applied: positions inside the
-  // current span have moved by the length changes of the edits applied within it.
-  let out = code;
-  const applied = [];
-  for (const [start, end, fnStart, fnEnd] of edits.sort((x, y) => y[0] - x[0])) {
-    const shift = applied.filter(([s]) => s >= start && s < end).reduce((sum, [, d]) => sum + d, 0);
-    out = out.slice(0, start) + out.slice(fnStart, fnEnd + shift) + out.slice(end + shift);
-    applied.push([start, fnEnd - fnStart - (end - start)]);
-  }
-  return out;
 }
 
 /**
