@@ -17,7 +17,7 @@ import { assertSame } from '../support/differential.ts';
 
 const s = suite(`api list pages: joined cached item texts against JSON.stringify of the page (seed ${FUZZ_SEED})`);
 
-/** What a handler wrote: status, headers and body. */
+/** What a handler wrote: status, headers and body (the UTF-8 bytes it sends, as text). */
 interface Answer {
   status: number;
   headers: Record<string, unknown>;
@@ -33,8 +33,9 @@ function recorder(): { res: ServerResponse; answer: Answer } {
       answer.headers = headers;
       return res;
     },
-    end(body: string) {
-      answer.body = body;
+    // A string is sent as its UTF-8 bytes, bytes as they are: both are compared as the bytes sent.
+    end(body: string | Uint8Array) {
+      answer.body = Buffer.from(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).toString('utf8');
     },
   };
   return { res: res as unknown as ServerResponse, answer };
