@@ -35,10 +35,6 @@ export function sleepRangeError(nowMs: number, ms: number): WorkflowError | unde
 // chunks.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The platform's timers, as the real clock's sleeps set and clear them (shared, not made per sleep). */
-const setTimer = (f: () => void, d: number): ReturnType<typeof setTimeout> => setTimeout(f, d);
-const clearTimer = (t: ReturnType<typeof setTimeout>): void => clearTimeout(t);
-
 /**
  * Real time: `now()` is milliseconds since the Unix epoch with sub-millisecond precision (performance.now
  * added to the time origin); `sleep(ms, signal)` resolves after `ms` milliseconds and rejects with
@@ -50,7 +46,7 @@ export const systemClock: Clock = {
   sleep(ms, signal) {
     const tooLate = sleepRangeError(systemClock.now(), ms);
     if (tooLate) return Promise.reject(tooLate);
-    return abortableSleep(ms, signal, setTimer, clearTimer);
+    return abortableSleep(ms, signal);
   },
   deadline: (ms, signal) => fairDeadline(ms, signal),
 };
@@ -84,51 +80,55 @@ async function fairDeadline(ms: number, signal: AbortSignal | undefined): Promis
   }
 }
 
-function abortableSleep<T>(
-  ms: number,
-  signal: AbortSignal | undefined,
-  set: (f: () => void, delayMs: number) => T,
-  clear: (t: T) => void,
-): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
-    const sleep = new PendingSleep(Math.max(0, ms), signal, set, clear, resolve, reject);
-    signal?.addEventListener('abort', sleep.onAbort, { once: true });
+    const sleep = new PendingSleep(Math.max(0, ms), signal, resolve, reject);
+    signal?.addEventListener('abort', sleep, { once: true });
     sleep.arm();
   });
 }
 
 /**
- * One sleep in progress: its timer, re-armed in steps of at most MAX_TIMER_MS, and its abort listener. Its
- * functions are class fields, which the language names (the bundle's kept names add no property to them: every
- * sleeping execution holds one of these; docs/architecture.md#start-up-and-memory-beside-their-floors).
+ * One sleep in progress: its timer, re-armed in steps of at most MAX_TIMER_MS, and its abort listener. Every
+ * sleeping execution holds one of these, so it makes no function of its own: the timer calls the shared
+ * {@link fireSleep} with the sleep as its argument, and the sleep itself is the abort listener (an event
+ * listener object, whose `handleEvent` the signal calls; https://dom.spec.whatwg.org/#callbackdef-eventlistener).
+ * Three arrow functions per sleep, as it had, and their context took about 200 bytes more of every sleeping
+ * execution (docs/architecture.md#start-up-and-memory-beside-their-floors).
  */
-class PendingSleep<T> {
-  #timer: T | undefined;
+class PendingSleep {
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private remainingMs: number,
     private readonly signal: AbortSignal | undefined,
-    private readonly set: (f: () => void, delayMs: number) => T,
-    private readonly clear: (t: T) => void,
     private readonly resolve: () => void,
     private readonly reject: (reason: unknown) => void,
   ) {}
 
-  readonly onAbort = (): void => {
-    this.clear(this.#timer as T);
+  /** The signal aborted: the sleep ends with its reason. */
+  handleEvent(): void {
+    clearTimeout(this.#timer);
     this.reject(this.signal!.reason);
-  };
+  }
 
-  readonly arm = (): void => {
+  /** Sets the timer for the next step of at most MAX_TIMER_MS. */
+  arm(): void {
     const d = Math.min(this.remainingMs, MAX_TIMER_MS);
     this.remainingMs -= d;
-    this.#timer = this.set(this.fire, d);
-  };
+    this.#timer = setTimeout(fireSleep, d, this);
+  }
 
-  readonly fire = (): void => {
+  /** The timer fired: the next step, or the end of the sleep. */
+  fire(): void {
     if (this.remainingMs > 0) return this.arm();
-    this.signal?.removeEventListener('abort', this.onAbort);
+    this.signal?.removeEventListener('abort', this);
     this.resolve();
-  };
+  }
+}
+
+/** The timer callback of every {@link PendingSleep}. */
+function fireSleep(sleep: PendingSleep): void {
+  sleep.fire();
 }
