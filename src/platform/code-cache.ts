@@ -95,6 +95,9 @@ function runtimeTag(): string {
   return deno !== undefined ? `deno-${deno}` : bun !== undefined ? `bun-${bun}` : `node-${process.version}`;
 }
 
+/** An entry's file name as runCachedScript writes it: `<key>-<runtime>-<version>-<arch>.v8` (nothing else is pruned). */
+const ENTRY_NAME = /^[\w.-]+-(node|deno|bun)-[\w.]+-\w+\.v8$/;
+
 /** The most the cache folder's entries may take, in bytes, after a process has written to it. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -113,14 +116,14 @@ function writeEntries(): void {
 }
 
 /**
- * Deletes the entries (`*.v8`) of `dir` written longest ago until the rest take at most `maxBytes`; errors (an
+ * Deletes the entries of `dir` (files named as {@link ENTRY_NAME}) written longest ago until the rest take at most `maxBytes`; errors (an
  * entry another process deleted first, a folder gone) are ignored.
  */
 function pruneEntries(dir: string, maxBytes: number): void {
   try {
     const entries: { file: string; bytes: number; written: number }[] = [];
     for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.v8')) continue;
+      if (!ENTRY_NAME.test(name)) continue;
       const file = join(dir, name);
       const st = statSync(file, { throwIfNoEntry: false });
       if (st?.isFile()) entries.push({ file, bytes: st.size, written: st.mtimeMs });

@@ -88,14 +88,16 @@ s('a process that writes entries then deletes those written longest ago until th
     utimesSync(join(cache, name), when, when);
   }
   writeFileSync(join(cache, 'notes.txt'), 'not an entry');
+  writeFileSync(join(cache, 'mine.v8'), '');
+  truncateSync(join(cache, 'mine.v8'), 70 * MB); // named as no entry is: never pruned, even over the limit
   const r = run(ctx, cache);
   assert.is(r.status, 0, r.stderr);
   const names = [...entries(cache).keys()];
   assert.not.ok(names.includes(old[0][0]), 'the entry written longest ago is deleted');
   assert.ok(names.includes(old[1][0]) && names.includes(old[2][0]), `the newer ones fit and stay: ${names.join(', ')}`);
   assert.ok(names.some((n) => n.includes('-main-run-node-v2')), 'this run\'s own entries stay');
-  assert.ok(names.includes('notes.txt'), 'files that are not entries are left alone');
-  const total = names.filter((n) => n.endsWith('.v8')).reduce((sum, n) => sum + statSync(join(cache, n)).size, 0);
+  assert.ok(names.includes('notes.txt') && names.includes('mine.v8'), 'files that are not entries are left alone');
+  const total = names.filter((n) => n.endsWith('.v8') && n !== 'mine.v8').reduce((sum, n) => sum + statSync(join(cache, n)).size, 0);
   assert.ok(total <= 64 * MB, `${total} bytes of entries`);
 });
 
