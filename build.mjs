@@ -3,13 +3,16 @@
 // `bun dist/emulator.js`, and the JS API for test suites (`import { startEmulator } from 'workflows-emulator'`:
 // src/main.ts re-exports src/index.ts and starts the command line only when it is the program being run); the
 // API's types go to dist/index.d.ts.
-// Usage: node build.mjs [--watch] [--metafile]   (--metafile writes dist/meta.json for `esbuild --analyze`-style size checks)
+// Usage: node build.mjs [--watch] [--metafile] [--keep-names]
+//   --metafile writes dist/meta.json for `esbuild --analyze`-style size checks; --keep-names builds a file whose
+//   stack traces name every function and class (esbuild's keepNames), to read a trace by.
 //
-// Size and stack traces (the file must stay under 700 KB and readable in a stack trace: docs/architecture.md): the code is
-// minified (whitespace, syntax, identifiers) with esbuild's keepNames, so every function and class keeps its
-// name in stack traces (V8 prints the `name` esbuild sets), and every source file starts on a line of its own
-// with a `//! <path>` comment naming it (a dependency: its first file only), so `emulator.js:<line>` in a trace
-// points at one file of ours or one package. What start-up does not need is carried packed, brotli-compressed
+// Size and stack traces (docs/architecture.md#the-one-file): the code is minified (whitespace, syntax,
+// identifiers), and every source file starts on a line of its own with a `//! <path>` comment naming it (a
+// dependency: its first file only), so `emulator.js:<line>` in a trace points at one file of ours or one
+// package. Function names are not kept by default: esbuild keeps them by setting each function's `name` when the
+// function is made, which cost every process 3-5 ms of CPU at start, about 0.5-1.2 MiB of idle RSS and 28 KB of
+// the file; `--keep-names` gives them back for a build made to read a trace. What start-up does not need is carried packed, brotli-compressed
 // (PACKED_LIBRARIES and PACKED_MODULES below; docs/architecture.md#packed-libraries-and-module-groups), and js-yaml
 // comes in without its dumper (see yamlReader below). The main code and each group are compiled at start as
 // scripts with V8's code cache (mainFile below, asScriptFunction in scripts/script-code.mjs; docs/architecture.md#the-code-cache).
@@ -504,7 +507,7 @@ const options = {
   format: 'esm',
   target: ['node20'],
   minify: true,
-  keepNames: true,
+  keepNames: process.argv.includes('--keep-names'),
   legalComments: 'inline',
   // Some bundled CommonJS dependencies call require() for node built-ins; give ESM a require.
   banner: {
@@ -526,7 +529,7 @@ const options = {
   logLevel: 'warning',
   plugins: [packedModuleStubs, packedStandIns, istanbulShims, yamlReader, protobufEntries, unreadOptionProtos, lazyZlib, builtins, originComments],
 };
-// The module groups are bundled with the bundle's own options (minified, kept names, the same defines).
+// The module groups are bundled with the bundle's own options (minified, names as the bundle's, the same defines).
 const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MODULES).map(async (g) => [g, await packModules(g)])));
 // The packed texts are not in the main code: dist/emulator.js's outer module holds each in a function that returns
 // it, and hands the main code their object as its parameter __wfPacked (mainFile). V8 makes a string of a group's
