@@ -140,3 +140,57 @@ export function asScriptFunction(code, banner = '', params = ['require', '__wfIm
     names: exported.map(([name]) => name),
   };
 }
+
+/**
+ * `script` made fit to be carried inside a block comment (build.mjs mainFile), each change leaving every value the
+ * same: in each string, template or regular expression literal, every star followed by a slash (which would end
+ * the comment) becomes a star, a backslash and the slash (an identity escape; in a regular expression, a matched
+ * slash); and a template's line breaks become `\n` escapes, because Bun indents every line of a legal comment it
+ * prints back (the only line breaks a literal can hold). Throws if an end of comment is left elsewhere (a
+ * multiplication by a regular expression, a comment) or a template cannot be written so (a tagged one, whose tag
+ * reads the raw text; a line continuation), naming where: that code has to be written otherwise.
+ */
+export function commentSafe(script) {
+  if (!script.includes('*/') && !/`[^`]*\n/.test(script)) return script;
+  const ts = typescript();
+  const sf = ts.createSourceFile('main.js', script, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const K = ts.SyntaxKind;
+  const templates = new Set([K.NoSubstitutionTemplateLiteral, K.TemplateHead, K.TemplateMiddle, K.TemplateTail]);
+  const literals = new Set([...templates, K.StringLiteral, K.RegularExpressionLiteral]);
+  const refuse = (what, at) => {
+    throw new Error(`scripts/script-code.mjs commentSafe: ${what}: ${script.slice(Math.max(0, at - 80), at + 40)}`);
+  };
+  const tagged = (node) => {
+    let t = node;
+    while (t.parent && (ts.isTemplateSpan(t.parent) || ts.isTemplateExpression(t.parent))) t = t.parent;
+    return t.parent !== undefined && ts.isTaggedTemplateExpression(t.parent);
+  };
+  /** The literal's text as the comment carries it. */
+  const written = (node, text) => {
+    let out = text.replaceAll('*/', '*\\/');
+    if (templates.has(node.kind) && out.includes('\n')) {
+      out = out.replace(/(\\*)\n/g, (_, slashes) => (slashes.length % 2 ? refuse('a line continuation in a template', node.getStart(sf)) : `${slashes}\\n`));
+    }
+    return out;
+  };
+  const edits = [];
+  const visit = (node) => {
+    if (!literals.has(node.kind)) return ts.forEachChild(node, visit);
+    const text = node.getText(sf);
+    const start = node.getStart(sf);
+    if (!text.includes('*/') && !(templates.has(node.kind) && text.includes('\n'))) return;
+    if (templates.has(node.kind) && tagged(node)) refuse('a tagged template with an end of comment or a line break', start);
+    edits.push([start, node.end, written(node, text)]);
+  };
+  visit(sf);
+  let out = '';
+  let at = 0;
+  for (const [start, end, text] of edits.sort((x, y) => x[0] - y[0])) {
+    out += script.slice(at, start) + text;
+    at = end;
+  }
+  out += script.slice(at);
+  const left = out.indexOf('*/');
+  if (left >= 0) throw new Error(`scripts/script-code.mjs commentSafe: an end of comment outside a literal: ${out.slice(Math.max(0, left - 80), left + 40)}`);
+  return out;
+}

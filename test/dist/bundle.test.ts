@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { brotliDecompressSync } from 'node:zlib';
+import { transformSync } from 'esbuild';
 import type TS from 'typescript-api';
 import { ts } from '../support/typescript-api.ts';
 import { Z85_ALPHABET, z85Decode } from '../../src/platform/z85.ts';
@@ -42,10 +43,11 @@ function specifiers(path: string, text = readFileSync(path, 'utf8')): { static: 
         else if (isImport) out.nonLiteral++;
       }
     }
-    if (ts.isStringLiteral(node) && node.text.length > 1000 && PACKED.test(node.text)) out.packed.push(node.text);
     ts.forEachChild(node, visit);
   };
   visit(sf);
+  // The packed texts are the comments of functions (build.mjs mainFile), which the parser skips.
+  for (const m of text.matchAll(/function\(\)\{\/\*!([^*]{1000,})\*\/\}/g)) if (PACKED.test(m[1]!)) out.packed.push(m[1]!);
   return out;
 }
 
@@ -53,28 +55,30 @@ const builtins = new Set(builtinModules);
 
 const s = suite('dist: the one bundle, command line and JS API');
 
+/** How dist/emulator.js opens the comment that carries its main code (build.mjs mainFile). */
+const MAIN_OPENING = 'const __wfSource = __wfCommentText(function(){/*!';
+
 /**
- * dist/emulator.js as the ES module V8 compiles, and the main script it holds as the string literal
- * `__wfSource` (build.mjs mainFile), as the module hands it to node:vm.
+ * dist/emulator.js as the ES module V8 compiles, and the main script it carries as the comment of the function
+ * read into `__wfSource` (build.mjs mainFile), as the module hands it to node:vm.
  */
 function fileParts(text: string): { module: string; main: string } {
-  // The literal as build.mjs writes it: single-quoted, its only escapes \\, \' and a line break (`\n` then a
-  // backslash ending the file's line).
-  const literal = /^const __wfSource = '((?:[^'\\]|\\[\s\S])*)';$/m.exec(text);
-  assert.ok(literal, 'dist/emulator.js holds its main code as the string literal __wfSource');
-  const main = literal![1]!.replace(/\\(n\\\n|['\\])/g, (_, escaped: string) => (escaped.length > 1 ? '\n' : escaped));
-  return { module: text.slice(0, literal!.index) + "const __wfSource = '';" + text.slice(literal!.index + literal![0].length), main };
+  const start = text.indexOf(MAIN_OPENING);
+  const end = text.indexOf('*/});\n', start);
+  assert.ok(start > 0 && end > start, 'dist/emulator.js carries its main code as the comment read into __wfSource');
+  const main = text.slice(start + MAIN_OPENING.length, end);
+  return { module: text.slice(0, start + MAIN_OPENING.length) + text.slice(end), main };
 }
 
 s('dist/emulator.js loads nothing but node: built-ins (every import, export-from, import() and require call)', () => {
   const { module, main } = fileParts(readFileSync(DIST + 'emulator.js', 'utf8'));
   const shell = specifiers(DIST + 'emulator.js', module);
   assert.ok(shell.static.length > 0, 'the parser found the imports');
-  // The module around the literal: the code cache's loader and the packed groups' texts (each returned by a
+  // The module around the main code: the code cache's loader and the packed groups' texts (each the comment of a
   // function, made a string only when its group is loaded), little else.
   const packedBytes = shell.packed.reduce((sum, text) => sum + text.length, 0);
-  assert.ok(main.startsWith('(async function(require,') && main.length > (module.length - packedBytes) * 10, 'the literal is the main code, the module around it short');
-  assert.match(module, /const __wfPacked = \{\n"[\w-]+": \(\) => "[0-3]/, 'the packed texts are returned by functions of the module');
+  assert.ok(main.startsWith('(async function(require,') && main.length > (module.length - packedBytes) * 10, 'the comment is the main code, the module around it short');
+  assert.match(module, /const __wfPacked = \{\n"[\w-]+": \(\) => __wfCommentText\(function\(\)\{\/\*![0-3]/, 'the packed texts are comments of functions of the module');
   const found = specifiers(DIST + 'emulator.js (main code)', main);
   assert.equal(found.packed, [], 'the main code carries no packed text itself');
   const all = [...shell.static, ...shell.dynamic, ...found.static, ...found.dynamic];
@@ -140,6 +144,22 @@ s('--help prints usage and --version prints package.json\'s version', () => {
   const version = spawnSync(process.execPath, [DIST + 'emulator.js', '--version'], { encoding: 'utf8' });
   assert.is(version.status, 0);
   assert.is(version.stdout, pkg.version + '\n');
+});
+
+s('a copy of dist/emulator.js rewritten by a tool that drops comments says so, instead of failing obscurely', () => {
+  // esbuild, as a bundler that re-bundles a dependency without its legal comments would.
+  const dir = mkdtempSync(join(tmpdir(), 'wfemu-stripped-'));
+  try {
+    const text = readFileSync(DIST + 'emulator.js', 'utf8');
+    const stripped = transformSync(text, { loader: 'js', format: 'esm', legalComments: 'none' }).code;
+    assert.ok(stripped.length < text.length / 10, `the comments are gone: ${stripped.length} of ${text.length} characters left`);
+    writeFileSync(join(dir, 'emulator.mjs'), stripped);
+    const r = spawnSync(process.execPath, [join(dir, 'emulator.mjs'), '--version'], { encoding: 'utf8' });
+    assert.is.not(r.status, 0);
+    assert.match(r.stderr, /this copy of emulator\.js has lost the comments that hold its code .*: use the file as published/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 s('dist/emulator.js is at most 800 KB (the size guard: docs/architecture.md#the-one-file)', () => {

@@ -132,21 +132,19 @@ s('an error thrown in the main code names the line of dist/emulator.js that carr
     assert.is(r.status, 0, r.stderr);
     const frames = [...r.stdout.matchAll(/emulator\.js:(\d+):(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
     assert.ok(frames.length > 0, r.stdout);
-    // The main code is the string literal __wfSource (build.mjs mainFile), from its first line to its `})` line,
-    // each line but the last ending in `\n\`; a column counts the script's characters, which the literal's
-    // escapes (\\, \') write one longer.
+    // The main code is the comment of the function read into __wfSource (build.mjs mainFile), from its first line
+    // to its `})` line: the file's own lines and columns.
     const lines = readFileSync(EMULATOR, 'utf8').split('\n');
-    const first = lines.findIndex((l) => l.startsWith("const __wfSource = '(async function(require,")) + 1;
-    const last = lines.findIndex((l) => l === "})';") + 1;
+    const first = lines.findIndex((l) => l.startsWith('const __wfSource = __wfCommentText(function(){/*!(async function(require,')) + 1;
+    const last = lines.findIndex((l) => l === '})*/});') + 1;
     assert.ok(first > 0 && last > first, 'the main code is found');
-    const mainLines = lines.slice(first - 1, last).map((l) => l.replace(/\\n\\$/, '').replace(/\\(['\\])/g, '$1'));
     for (const [line, column] of frames) {
       assert.ok(line > first && line < last, `frame at line ${line} is in the main code (lines ${first}-${last})`);
-      assert.ok(column <= mainLines[line - first]!.length, `line ${line}:${column} of dist/emulator.js exists`);
+      assert.ok(column <= lines[line - 1]!.length, `line ${line}:${column} of dist/emulator.js exists`);
     }
     // The innermost frame points at the construction of the RunWorkflowError thrown.
     const [line, column] = frames[0]!;
-    assert.match(mainLines[line - first]!.slice(column - 1, column + 40), /^new \w+\(/);
+    assert.match(lines[line - 1]!.slice(column - 1, column + 40), /^new \w+\(/);
   }
 });
 
