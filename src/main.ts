@@ -17,6 +17,7 @@ import { runtimeWarnings } from './cli/runtime.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadModule } from './platform/libraries.ts';
+import { printLine, writeError } from './platform/std-streams.ts';
 
 export * from './index.ts';
 // Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
@@ -40,13 +41,13 @@ async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      process.stdout.write(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}${GRAPH_HINT}`);
+      printLine(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}${GRAPH_HINT}`.replace(/\n$/, ''));
       return;
     case 'version':
-      process.stdout.write(VERSION + '\n');
+      printLine(VERSION);
       return;
     case 'error':
-      process.stderr.write(`workflows-emulator: ${parsed.message}\n`);
+      writeError(`workflows-emulator: ${parsed.message}\n`);
       process.exit(2);
   }
   const { config } = parsed;
@@ -67,12 +68,11 @@ async function serve(args: readonly string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // A closed or failing stdout or stderr (EPIPE behind `| head -n 1`) ends the printing, never the emulator
-  // (docs/limits.md "Logs"; sys.log lines go through src/service/executions/log-sink.ts).
-  process.stdout.on('error', () => {});
-  process.stderr.on('error', () => {});
+  // (docs/limits.md "Logs"): each is made when first written to, with a listener that ignores its errors
+  // (src/platform/std-streams.ts; sys.log lines go through src/service/executions/log-sink.ts).
   // A bug in one request or execution must not take the emulator (and every other execution) down.
   process.on('unhandledRejection', (e) => {
-    process.stderr.write(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);
+    writeError(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);
   });
 
   try {
@@ -80,7 +80,7 @@ async function serve(args: readonly string[]): Promise<void> {
   } catch (e) {
     // A data directory or export that cannot be read is bad input, like a bad option (docs/persistence.md#recovery).
     const bad = (e as Error)?.name === 'DataDirError';
-    process.stderr.write(`workflows-emulator: ${bad ? 'cannot use the data: ' : 'cannot start: '}${(e as Error).message}\n`);
+    writeError(`workflows-emulator: ${bad ? 'cannot use the data: ' : 'cannot start: '}${(e as Error).message}\n`);
     process.exit(bad ? 2 : 1);
   }
   if (stopping) {
@@ -93,7 +93,7 @@ async function serve(args: readonly string[]): Promise<void> {
   const exposed = isWildcard(config.host)
     ? `; bound to all interfaces (${config.host}): other machines can reach it, --host 127.0.0.1 for this machine only`
     : '';
-  process.stdout.write(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${inspect}${dir}${exposed})\n`);
+  printLine(`workflows-emulator listening on ${server.url} (REST API; web UI at ${server.url}/ui${grpc}${inspect}${dir}${exposed})`);
 }
 
 /**
@@ -116,7 +116,7 @@ function isMainModule(): boolean {
 /** Runs the command line: one-shot `run`, the `test` command, `debug`, `lint`, the language server, `graph`, or the server. */
 async function main(args: readonly string[]): Promise<void> {
   // Runtime set-up problems (Deno permissions, an old Node) are said first, clearly: src/cli/runtime.ts.
-  for (const warning of runtimeWarnings()) process.stderr.write(warning + '\n');
+  for (const warning of runtimeWarnings()) writeError(warning + '\n');
   // The one-shot command (docs/cli.md#one-shot-runs): src/cli/run.ts.
   if (args[0] === 'run') process.exit(await runCommand(args.slice(1)));
   // The test command (docs/testing.md): src/cli/test-command/test-command.ts.

@@ -22,6 +22,7 @@ import { DebugHub } from './debug/hub.ts';
 import { loadModule } from './platform/libraries.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UiService } from './ui/routes.ts';
+import { writeError } from './platform/std-streams.ts';
 
 /** What {@link startServer} accepts: any part of the config (defaults from the spec), plus hooks for tests. */
 export interface StartOptions extends Partial<ServerConfig> {
@@ -155,7 +156,7 @@ interface CoreWiring {
 
 /** The service core's options: the config's, the server's wiring, then the test hooks of `options.service`. */
 function serviceOptions(config: ServerConfig, options: StartOptions, wiring: CoreWiring): ServiceCoreOptions {
-  const printEnd = options.printExecutionEnd ?? ((line: string) => void process.stderr.write(line + '\n'));
+  const printEnd = options.printExecutionEnd ?? ((line: string) => void writeError(line + '\n'));
   return {
     project: config.project,
     location: config.location,
@@ -191,7 +192,7 @@ async function closeEmulator(config: ServerConfig, open: OpenParts): Promise<voi
   open.watcher?.close();
   if (config.exportOnExit !== undefined) await exportOnExit(open.service, config.exportOnExit);
   // Written before the running executions are cancelled: on disk they stay ACTIVE (docs/persistence.md).
-  await open.stored?.persistence?.close().catch((e: unknown) => void process.stderr.write(`workflows-emulator: ${(e as Error).message}\n`));
+  await open.stored?.persistence?.close().catch((e: unknown) => void writeError(`workflows-emulator: ${(e as Error).message}\n`));
   open.service.close();
   await Promise.all(open.listeners.map((l) => l?.close()));
 }
@@ -210,9 +211,9 @@ async function closingOnThrow<T>(open: readonly { close(): Promise<unknown> }[],
 async function exportOnExit(service: EmulatorControl, directory: string): Promise<void> {
   try {
     const r = await service.exportTo(directory);
-    process.stderr.write(`workflows-emulator: exported ${r.workflows} workflow(s) and ${r.executions} execution(s) to ${r.directory}\n`);
+    writeError(`workflows-emulator: exported ${r.workflows} workflow(s) and ${r.executions} execution(s) to ${r.directory}\n`);
   } catch (e) {
-    process.stderr.write(`workflows-emulator: could not export to ${directory}: ${(e as Error).message}\n`);
+    writeError(`workflows-emulator: could not export to ${directory}: ${(e as Error).message}\n`);
   }
 }
 

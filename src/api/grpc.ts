@@ -13,6 +13,7 @@ import { nodeHttp2, nodeNet } from '../platform/builtins.ts';
 import type { Socket } from 'node:net';
 import type { ServiceCore } from '../service/model.ts';
 import { loadModule } from '../platform/libraries.ts';
+import { writeError } from '../platform/std-streams.ts';
 
 /** A running gRPC listener. */
 export interface GrpcServer {
@@ -37,7 +38,7 @@ function lazyStreamHandler(service: ServiceCore): StreamHandler {
     loading.then(
       (h) => h(stream, headers),
       (error: unknown) => {
-        process.stderr.write(`workflows-emulator: gRPC API unavailable: ${(error as Error)?.message ?? String(error)}\n`);
+        writeError(`workflows-emulator: gRPC API unavailable: ${(error as Error)?.message ?? String(error)}\n`);
         if (!stream.destroyed) stream.close(nodeHttp2().constants.NGHTTP2_INTERNAL_ERROR);
       },
     );
@@ -75,7 +76,7 @@ export async function startGrpcServer(service: ServiceCore, opts: { host: string
     try {
       server = http2Server();
     } catch (error) {
-      process.stderr.write(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
+      writeError(`gRPC API unavailable in this runtime: ${(error as Error).message}\n`);
       socket.destroy();
       return;
     }

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
 import { ClientGone, readBody } from '../platform/request-body.ts';
+import { writeError } from '../platform/std-streams.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests (bodies are read by src/platform/request-body.ts).
@@ -143,12 +144,12 @@ const lastPage = new PageText();
  */
 export function sendError(res: ServerResponse, e: unknown): void {
   if (e instanceof ClientGone) {
-    process.stderr.write(`workflows-emulator: ${e.message}\n`);
+    writeError(`workflows-emulator: ${e.message}\n`);
     res.destroy();
     return;
   }
   const err = ApiError.from(e);
-  if (err.code === 'INTERNAL' && err !== e) process.stderr.write(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+  if (err.code === 'INTERNAL' && err !== e) writeError(`workflows-emulator: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
   if (res.headersSent) {
     res.destroy();
     return;

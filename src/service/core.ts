@@ -34,6 +34,7 @@ import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from './errors.ts';
 import { NO_MOCKS, type MockSet } from '../mocks/mock-file.ts';
 import { loadModule } from '../platform/libraries.ts';
+import { standardOutput } from '../platform/std-streams.ts';
 import { RecordedBytes } from '../mocks/call-log.ts';
 import { childWorkflowConnectors, storeChildHost } from './children/child-workflow-connectors.ts';
 import type { EmulatorControl, Execution, ExecutionState, ServiceCore, ServiceEvent } from './model.ts';
@@ -134,7 +135,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     this.#library = options.library ?? DEFINITION_LIBRARY;
     this.#mocks = this.#startMocks = options.mocks ?? NO_MOCKS;
     // Printed with backpressure and never fatal (docs/limits.md "Logs"); kept within byte limits.
-    this.#printLog = options.log ?? lineWriter(process.stdout);
+    this.#printLog = options.log ?? lineWriter(standardOutput);
     this.#detailBudget = new DetailBudget(options.maxDetailedHistoryBytes);
     this.#maxActive = options.maxActiveExecutions ?? MAX_ACTIVE_EXECUTIONS;
     this.#defaultHistory = options.defaultHistory ?? 'basic';

@@ -18,6 +18,7 @@ import { runOverlay, type EntryLike } from '../graph/overlay.ts';
 import { renderSvg } from '../graph/svg.ts';
 import { html, SafeHtml } from './html.ts';
 import { sourceLines } from './format.ts';
+import { writeError } from '../platform/std-streams.ts';
 
 /** Sources whose graphs are kept. */
 export const CACHE_SIZE = 32;
@@ -62,7 +63,7 @@ export function drawnDefinition(source: string): DrawnDefinition | undefined {
   } catch (e) {
     // A deployed revision always compiles; anything else is a bug of the graph code: the page still shows
     // everything else, and stderr says what went wrong.
-    if (!(e instanceof DefinitionError)) process.stderr.write(`workflows-emulator: internal error while drawing a workflow graph: ${(e as Error)?.stack ?? String(e)}\n`);
+    if (!(e instanceof DefinitionError)) writeError(`workflows-emulator: internal error while drawing a workflow graph: ${(e as Error)?.stack ?? String(e)}\n`);
     drawn = null;
   }
   cache.set(source, drawn);

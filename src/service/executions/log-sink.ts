@@ -26,19 +26,26 @@ export interface LineStream {
 }
 
 /**
- * A function that prints one line (a newline is added) on `stream`: while the stream holds more than
+ * A function that prints one line (a newline is added) on a stream, `to` or the one `to()` returns when the first
+ * line is printed (src/platform/std-streams.ts: a stream made only when needed): while the stream holds more than
  * `maxUnwrittenBytes` unwritten, lines are dropped and counted, and when it drains the next line printed is
  * preceded by a notice of how many were dropped. After the stream fails (EPIPE, a closed pipe) nothing more is
  * written and nothing is thrown: the error is the reader's, not the emulator's.
  */
-export function lineWriter(stream: LineStream, maxUnwrittenBytes: number = MAX_UNWRITTEN_LOG_BYTES): (line: string) => void {
+export function lineWriter(to: LineStream | (() => LineStream), maxUnwrittenBytes: number = MAX_UNWRITTEN_LOG_BYTES): (line: string) => void {
   let failed = false;
   let dropped = 0;
-  stream.on('error', () => {
-    failed = true;
-  });
+  let stream: LineStream | undefined;
+  const opened = (s: LineStream): LineStream => {
+    s.on('error', () => {
+      failed = true;
+    });
+    return s;
+  };
+  if (typeof to !== 'function') stream = opened(to);
   return (line) => {
     if (failed) return;
+    stream ??= opened((to as () => LineStream)());
     if (stream.writableLength > maxUnwrittenBytes) {
       dropped++;
       return;

@@ -13,6 +13,7 @@ import { FrameError, scanFrames } from './frame.ts';
 import { Journal, type JournalFs } from './journal.ts';
 import { applyRecord, emptyState, type LoadedState } from './state.ts';
 import { lazySaved, type LazySavedExecution } from './records.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** The format this emulator writes and reads; a directory of a higher one is refused. */
 export const FORMAT_VERSION = 1;
@@ -299,7 +300,7 @@ function readJournal(path: string, state: LoadedState): void {
     }
   }
   if (scan.tornAt !== undefined) {
-    process.stderr.write(
+    writeError(
       `workflows-emulator: ${path}: dropped a torn last record at byte ${scan.tornAt} (${bytes.length - scan.tornAt} bytes): ` +
         'a write the emulator never acknowledged, cut short when it stopped (docs/persistence.md#recovery)\n',
     );

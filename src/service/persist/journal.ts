@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import { ApiError } from '../errors.ts';
 import { encodeFrame } from './frame.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** The file operations the journal uses (node:fs's; a test hands in failing ones). */
 export interface JournalFs {
@@ -142,7 +143,7 @@ export class Journal {
 
   /** A write failed: cut the file back to its durable size, answer the waiters, keep the records, retry later. */
   #failedWrite(e: Error, parts: Buffer[], waiters: Waiter[]): void {
-    if (this.#failed === undefined) process.stderr.write(`workflows-emulator: cannot write the journal ${this.path}: ${e.message}; writes are refused (503) until it can\n`);
+    if (this.#failed === undefined) writeError(`workflows-emulator: cannot write the journal ${this.path}: ${e.message}; writes are refused (503) until it can\n`);
     this.#failed = e;
     this.#pending = parts.concat(this.#pending);
     this.#pendingBytes = this.#pending.reduce((n, b) => n + b.length, 0);

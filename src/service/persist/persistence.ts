@@ -18,6 +18,7 @@ import { Journal } from './journal.ts';
 import { lazyExecution, restoreExecution, saveExecution, type SavedWorkflow } from './records.ts';
 import type { ActiveCallbacks, LoadedState, SavedDelivery } from './state.ts';
 import type { CoreInternals, PersistenceAttach, StateSink } from './hooks.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** The journal is compacted once it is past this many bytes (and past twice the last snapshot): 64 MB. */
 export const MIN_COMPACT_BYTES = 64 * 1024 * 1024;
@@ -167,7 +168,7 @@ export class Persistence implements PersistenceAttach, StateSink {
     if (!this.#compacting && this.#journal.size > Math.max(this.options.compactBytes ?? MIN_COMPACT_BYTES, 2 * this.#snapshotBytes)) {
       this.#compacting = this.#compact()
         .catch((e: unknown) => {
-          process.stderr.write(`workflows-emulator: compacting the data directory failed: ${(e as Error).message}; the journal goes on\n`);
+          writeError(`workflows-emulator: compacting the data directory failed: ${(e as Error).message}; the journal goes on\n`);
         })
         .finally(() => (this.#compacting = undefined));
     }

@@ -19,6 +19,7 @@ import { errorPayload } from '../executions/error-payload.ts';
 import { settledHistory, type StepHistoryReader } from '../history/settled-history.ts';
 import type { HistoryEntry, StepEntryState } from '../history/step-ring.ts';
 import { Recording } from '../recording/recording.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** A workflow as saved: its current resource, its kept revisions (oldest first) and its revision counter. */
 export interface SavedWorkflow {
@@ -308,7 +309,7 @@ export function lazyExecution(saved: LazySavedExecution, parent: string): Execut
  */
 function unreadable(name: string, workflowId: string, executionId: string, state: Execution['state'], e: unknown): ExecutionRecord {
   const why = `its saved record in the data directory cannot be read (${(e as Error).message}; docs/persistence.md#limits)`;
-  process.stderr.write(`workflows-emulator: execution ${name}: ${why}\n`);
+  writeError(`workflows-emulator: execution ${name}: ${why}\n`);
   const error = { payload: JSON.stringify({ message: why, code: 0, tags: ['SystemError'] }), context: '' };
   const resource = Object.freeze({ name, state, error, startTime: '1970-01-01T00:00:00Z', createTime: '1970-01-01T00:00:00Z', workflowRevisionId: '' }) as Execution;
   return { workflowId, executionId, name, resource, startMs: 0, abort: undefined, historyLevel: 'none', recording: undefined, history: undefined, callLogLevel: undefined, parent: undefined, depth: 0, onEnd: undefined };

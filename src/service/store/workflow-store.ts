@@ -25,6 +25,7 @@ import type { ServiceCore, ServiceEvent, Workflow } from '../model.ts';
 import { revisionId, timestamp, workflowIdProblem } from '../names.ts';
 import { checkCallLogLevel } from '../executions/call-log-observer.ts';
 import { checkHistoryLevel } from '../executions/execution-view.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** Largest description, in characters (docs/api-resources.md#workflow: max 1000). */
 const MAX_DESCRIPTION_CHARS = 1000;
@@ -328,7 +329,7 @@ function checkSourceType(s: unknown): asserts s is string {
 function definitionError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (!(e instanceof DefinitionError)) {
-    process.stderr.write(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
+    writeError(`workflows-emulator: internal error while compiling a definition: ${(e as Error)?.stack ?? String(e)}\n`);
     return ApiError.from(e, 'while compiling the workflow definition (a bug in the emulator, not in the workflow)');
   }
   const err = (e ?? {}) as { message?: unknown; line?: unknown; col?: unknown; step?: unknown };

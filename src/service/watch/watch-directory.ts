@@ -23,6 +23,7 @@ import { ApiError } from '../errors.ts';
 import type { ServiceCore } from '../model.ts';
 import { workflowIdProblem } from '../names.ts';
 import type { SourceProblem } from './source-problems.ts';
+import { writeError } from '../../platform/std-streams.ts';
 
 /** Options of {@link watchDirectory}. */
 export interface WatchOptions {
@@ -80,7 +81,7 @@ export function workflowIdForFile(fileName: string): { id: string; lowercased: b
  * Resolves once the initial files are deployed.
  */
 export async function watchDirectory(service: ServiceCore, dir: string, options: WatchOptions = {}): Promise<DirectoryWatcher> {
-  const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
+  const log = options.log ?? ((line: string) => void writeError(line + '\n'));
   const rescanMs = options.rescanMs ?? 2000;
   const files = new DirectoryFiles(service, dir, log);
   const debouncer = new SaveDebouncer(options.debounceMs ?? 60, options.maxWaitMs ?? 1000, (name) => files.sync(name));

@@ -86,6 +86,18 @@ s('a failing stream: the writer stops writing and never throws', () => {
   print('b');
 });
 
+s('a stream given by a function is got when the first line is printed, not before (src/platform/std-streams.ts)', () => {
+  const { stream, written, flow } = slowStream();
+  flow();
+  let got = 0;
+  const print = lineWriter(() => (got++, stream));
+  assert.is(got, 0, 'no stream before the first line');
+  print('one');
+  print('two');
+  assert.is(got, 1);
+  assert.is(written.join(''), 'one\ntwo\n');
+});
+
 const entry = (bytes: number): LogEntry => ({ time: '2026-01-01T00:00:00Z', severity: 'INFO', payload: 'x'.repeat(bytes), structured: false });
 
 s('entries kept: per execution and in total within their byte limits, the oldest dropped first', () => {

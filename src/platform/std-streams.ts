@@ -1,0 +1,46 @@
+/**
+ * The process's standard output and error, each made when first written to, and a line printed without them.
+ *
+ * Deno and Bun make `process.stdout` and `process.stderr` as Node stream objects when they are first read, and
+ * that costs a start: on this machine, a script whose one line is `process.stdout.write('...\n')` took 13 ms more
+ * CPU than the same line printed with `console.log` under Bun 1.4, and 28 ms more under Deno 2 (Node's console
+ * writes through `process.stdout` itself: the same there). So the server prints its listening line with
+ * {@link printLine}, and nothing reads a stream before it is written to.
+ *
+ * A stream got here ignores its errors: a closed reader (EPIPE behind `| head -n 1`) ends the printing, never
+ * the emulator (docs/limits.md "Logs").
+ */
+
+let stdout: NodeJS.WriteStream | undefined;
+let stderr: NodeJS.WriteStream | undefined;
+
+const ignore = (): void => {};
+
+/** `process.stdout`, with a listener that ignores its errors. */
+export function standardOutput(): NodeJS.WriteStream {
+  if (stdout === undefined) (stdout = process.stdout).on('error', ignore);
+  return stdout;
+}
+
+/** `process.stderr`, with a listener that ignores its errors. */
+export function standardError(): NodeJS.WriteStream {
+  if (stderr === undefined) (stderr = process.stderr).on('error', ignore);
+  return stderr;
+}
+
+/** Writes `text` to standard error ({@link standardError}). */
+export function writeError(text: string): void {
+  standardError().write(text);
+}
+
+/**
+ * Prints one line (given without its line break) on standard output with `console.log`, which Deno and Bun write
+ * without making `process.stdout`. A closed output is ignored, as {@link standardOutput}'s errors are.
+ */
+export function printLine(line: string): void {
+  try {
+    console.log(line);
+  } catch {
+    // Deno throws a broken pipe from console.log: the printing ends, not the emulator.
+  }
+}
