@@ -17,7 +17,7 @@ import { runtimeWarnings } from './cli/runtime.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadModule } from './platform/libraries.ts';
-import { printLine, writeError } from './platform/std-streams.ts';
+import { ignoreStreamErrors, printLine, writeError } from './platform/std-streams.ts';
 
 export * from './index.ts';
 // Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
@@ -70,6 +70,7 @@ async function serve(args: readonly string[]): Promise<void> {
   // A closed or failing stdout or stderr (EPIPE behind `| head -n 1`) ends the printing, never the emulator
   // (docs/limits.md "Logs"): each is made when first written to, with a listener that ignores its errors
   // (src/platform/std-streams.ts; sys.log lines go through src/service/executions/log-sink.ts).
+  ignoreStreamErrors();
   // A bug in one request or execution must not take the emulator (and every other execution) down.
   process.on('unhandledRejection', (e) => {
     writeError(`workflows-emulator: internal error (unhandled rejection): ${(e as Error)?.stack ?? String(e)}\n`);

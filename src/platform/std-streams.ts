@@ -7,25 +7,32 @@
  * writes through `process.stdout` itself: the same there). So the server prints its listening line with
  * {@link printLine}, and nothing reads a stream before it is written to.
  *
- * A stream got here ignores its errors: a closed reader (EPIPE behind `| head -n 1`) ends the printing, never
- * the emulator (docs/limits.md "Logs").
+ * In the command line ({@link ignoreStreamErrors}), a stream got here ignores its errors: a closed reader (EPIPE
+ * behind `| head -n 1`) ends the printing, never the emulator (docs/limits.md "Logs"). Imported by another
+ * program (the JS API), the streams are that program's, and their errors are left to it.
  */
 
 let stdout: NodeJS.WriteStream | undefined;
 let stderr: NodeJS.WriteStream | undefined;
+let ignoring = false;
 
 const ignore = (): void => {};
 
-/** `process.stdout`, with a listener that ignores its errors. */
-export function standardOutput(): NodeJS.WriteStream {
-  if (stdout === undefined) (stdout = process.stdout).on('error', ignore);
-  return stdout;
+/** From now on, each standard stream gets a listener that ignores its errors when it is made (the command line). */
+export function ignoreStreamErrors(): void {
+  ignoring = true;
 }
 
-/** `process.stderr`, with a listener that ignores its errors. */
+/** `process.stdout`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
+export function standardOutput(): NodeJS.WriteStream {
+  if (stdout === undefined && ignoring) (stdout = process.stdout).on('error', ignore);
+  return stdout ?? process.stdout;
+}
+
+/** `process.stderr`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
 export function standardError(): NodeJS.WriteStream {
-  if (stderr === undefined) (stderr = process.stderr).on('error', ignore);
-  return stderr;
+  if (stderr === undefined && ignoring) (stderr = process.stderr).on('error', ignore);
+  return stderr ?? process.stderr;
 }
 
 /** Writes `text` to standard error ({@link standardError}). */
