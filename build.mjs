@@ -589,7 +589,7 @@ const CACHED_COMMANDS = ['run', 'test', 'mocks', 'debug', 'lint', 'lsp', 'graph'
 const COMMENT_TEXT = [
   '// The texts this file carries are comments of functions, read back from their source (build.mjs mainFile).',
   'const __wfCommentText = (f) => {',
-  '  const s = Function.prototype.toString.call(f), i = s.indexOf("/*!"), j = s.lastIndexOf("*" + "/");',
+  '  const s = Function.prototype.toString.call(f), i = s.indexOf("/*!"), j = s.lastIndexOf("*/");',
   '  if (i < 0 || j < i + 3) throw new Error("workflows-emulator: this copy of emulator.js has lost the comments that hold its code (a tool that drops comments rewrote it): use the file as published");',
   '  return s.slice(i + 3, j);',
   '};',

@@ -42,6 +42,7 @@ import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { recordToFile } from './record.ts';
 import { loadLibrary } from '../platform/libraries.ts';
+import { ignoreStreamErrors, standardError, standardOutput } from '../platform/std-streams.ts';
 
 /** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
 const RUN_EXIT = {
@@ -474,14 +475,13 @@ export function processIO(): RunIO {
       stream.write(text, () => resolve());
     });
   // A closed reader (EPIPE behind `| head`) ends the printing, not the run (docs/limits.md "Logs").
-  process.stdout.on('error', () => {});
-  process.stderr.on('error', () => {});
+  ignoreStreamErrors();
   const interrupt = new AbortController();
   process.once('SIGINT', () => interrupt.abort(RUN_EXIT.sigint));
   process.once('SIGTERM', () => interrupt.abort(RUN_EXIT.sigterm));
   return {
-    stdout: (text) => write(process.stdout, text),
-    stderr: (text) => write(process.stderr, text),
+    stdout: (text) => write(standardOutput(), text),
+    stderr: (text) => write(standardError(), text),
     env: process.env,
     readStdin: async () => {
       const chunks: Buffer[] = [];

@@ -92,8 +92,8 @@ function isLowSurrogate(c: number): boolean {
 let lastMeasured = '';
 let lastBytes = 0;
 
+/** Keeps `s` (a long string: callers measure short ones afresh) and its UTF-8 length as the last measured. */
 function remember(s: string, bytes: number): void {
-  if (s.length <= ALWAYS_FITS_UNITS) return;
   lastMeasured = s;
   lastBytes = bytes;
 }

@@ -12,9 +12,9 @@
  * program (the JS API), the streams are that program's, and their errors are left to it.
  */
 
-let stdout: NodeJS.WriteStream | undefined;
-let stderr: NodeJS.WriteStream | undefined;
 let ignoring = false;
+/** The streams given their listener so far. */
+const listened = new Set<'stdout' | 'stderr'>();
 
 const ignore = (): void => {};
 
@@ -23,16 +23,24 @@ export function ignoreStreamErrors(): void {
   ignoring = true;
 }
 
+/** `process[name]`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
+function standardStream(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
+  const stream = process[name];
+  if (ignoring && !listened.has(name)) {
+    listened.add(name);
+    stream.on('error', ignore);
+  }
+  return stream;
+}
+
 /** `process.stdout`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
 export function standardOutput(): NodeJS.WriteStream {
-  if (stdout === undefined && ignoring) (stdout = process.stdout).on('error', ignore);
-  return stdout ?? process.stdout;
+  return standardStream('stdout');
 }
 
 /** `process.stderr`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
 export function standardError(): NodeJS.WriteStream {
-  if (stderr === undefined && ignoring) (stderr = process.stderr).on('error', ignore);
-  return stderr ?? process.stderr;
+  return standardStream('stderr');
 }
 
 /** Writes `text` to standard error ({@link standardError}). */
