@@ -78,26 +78,32 @@ function prepareDirectory(dir: string): void {
     throw new DataDirError(dir, undefined, `cannot create the data directory: ${(e as Error).message}`);
   }
   const formatPath = join(dir, FORMAT_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(formatPath, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(formatPath, undefined, `cannot read: ${(e as Error).message}`);
-    // LOCK, a LOCK.<pid>.tmp and FORMAT.json's temporary file are other emulators', starting on the same new
+  let text = readFormat(formatPath);
+  if (text === undefined) {
+    // LOCK, a LOCK.<pid>.tmp and FORMAT.json's temporary files are other emulators', starting on the same new
     // directory at this moment: the lock decides which one goes on (takeLock).
-    const starting = (f: string): boolean => f === LOCK_FILE || (f.startsWith(`${LOCK_FILE}.`) && f.endsWith('.tmp')) || f === `${FORMAT_FILE}.tmp`;
-    const others = fs.readdirSync(dir).filter((f) => !starting(f));
-    if (others.length > 0) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
-    try {
+    const starting = (f: string): boolean => f === LOCK_FILE || (f.endsWith('.tmp') && (f.startsWith(`${LOCK_FILE}.`) || f.startsWith(`${FORMAT_FILE}.`)));
+    if (fs.readdirSync(dir).every(starting)) {
       writeFileDurably(dir, FORMAT_FILE, JSON.stringify({ format: FORMAT_VERSION, kind: DATA_DIR_KIND }, null, 2) + '\n');
-    } catch (e) {
-      if (!fs.existsSync(formatPath)) throw e; // else the other emulator's rename came first, with the same text
+      return;
     }
-    return;
+    // Another emulator starting at this moment may have made it a data directory since the read above.
+    text = readFormat(formatPath);
+    if (text === undefined) throw new DataDirError(dir, undefined, `not a data directory of the emulator (no ${FORMAT_FILE}) and not empty; give a new or empty directory`);
   }
   checkFormat(formatPath, text, 'data directory');
   if (kindOf(text) === EXPORT_KIND) {
     throw new DataDirError(formatPath, undefined, 'this directory is an export of the emulator, not a data directory: load it with --import (docs/persistence.md#import-and-export)');
+  }
+}
+
+/** FORMAT.json's text, or undefined when there is none. @throws DataDirError when it cannot be read */
+function readFormat(path: string): string | undefined {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new DataDirError(path, undefined, `cannot read: ${(e as Error).message}`);
   }
 }
 
@@ -310,7 +316,8 @@ function readJournal(path: string, state: LoadedState): void {
 
 /** Writes `name` in `dir` so that it is whole on disk or absent: a temporary file, fsync, rename, fsync of the directory. */
 export function writeFileDurably(dir: string, name: string, data: string | Uint8Array): void {
-  const tmp = join(dir, `${name}.tmp`);
+  // The process's own temporary file: emulators starting at once on a new directory each write FORMAT.json.
+  const tmp = join(dir, `${name}.${process.pid}.tmp`);
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeFileSync(fd, data);

@@ -91,16 +91,21 @@ s('a data directory in use by a running emulator is refused with exit 2', async 
 });
 
 s('of emulators started at the same instant on one new directory, exactly one takes it; the others exit 2 (docs/persistence.md#the-data-directory)', async (ctx) => {
-  const outcomes = await Promise.all(Array.from({ length: 4 }, () => startOrExit(ctx.dir)));
-  const listening = outcomes.filter((o) => o.child !== undefined);
-  try {
-    assert.is(listening.length, 1, outcomes.map((o) => o.stderr).join('\n'));
-    for (const o of outcomes.filter((x) => x.child === undefined)) {
-      assert.is(o.code, 2, o.stderr);
-      assert.match(o.stderr, /in use by process \d+/);
+  // Several rounds, each on a directory of its own: the races (FORMAT.json written by two at once, a directory
+  // made a data directory between another's two looks at it) only show in some of them.
+  for (let round = 0; round < 3; round++) {
+    const dir = join(ctx.dir, `round-${round}`);
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => startOrExit(dir)));
+    const listening = outcomes.filter((o) => o.child !== undefined);
+    try {
+      assert.is(listening.length, 1, outcomes.map((o) => o.stderr).join('\n'));
+      for (const o of outcomes.filter((x) => x.child === undefined)) {
+        assert.is(o.code, 2, o.stderr);
+        assert.match(o.stderr, /in use by process \d+/, o.stderr);
+      }
+    } finally {
+      for (const o of listening) o.child!.kill('SIGKILL');
     }
-  } finally {
-    for (const o of listening) o.child!.kill('SIGKILL');
   }
 });
 
