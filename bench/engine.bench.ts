@@ -10,6 +10,7 @@ import type { ExecutionDeps } from '../src/engine/types.ts';
 import { report } from './report.ts';
 import { StepHistory } from '../src/service/history/step-history.ts';
 import { DebugSession } from '../src/debug/session.ts';
+import { Cancellation } from '../src/platform/cancellation.ts';
 
 const deps: ExecutionDeps = {
   clock: systemClock,
@@ -173,14 +174,14 @@ main:
  * function that cancels them all and resolves when they have ended.
  */
 async function heapPerSleeper(n: number, depsOf: () => ExecutionDeps): Promise<{ kb: number; cancel: () => Promise<unknown> }> {
-  const ctrls: AbortController[] = [];
+  const ctrls: Cancellation[] = [];
   const held: ExecutionDeps[] = [];
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
   const running: Promise<unknown>[] = [];
   for (let i = 0; i < n; i++) {
-    ctrls.push(new AbortController()); // one per execution, as the service holds it: counted in the heap
+    ctrls.push(new Cancellation()); // one per execution, as the service holds it: counted in the heap
     held.push(depsOf());
     running.push(runExecution(SLEEPER, new Map([['id', BigInt(i)]]), held[i]!, ctrls[i]!.signal).catch(() => null));
   }

@@ -26,6 +26,7 @@
  */
 import type { SourcePos } from '../lang/definition/ast.ts';
 import type { Value, WMap } from '../lang/value.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /**
  * Google's `StepEntry.stepType` names, in the enum's order (REST reference, enum StepType:
@@ -141,7 +142,7 @@ export interface OutboundCall {
   /** The parallel thread, as in {@link StepEvent.threadId}. */
   readonly threadId: string;
   /** Aborted when the execution is cancelled. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
 }
 
 /**
@@ -193,7 +194,7 @@ export interface CallStepObserver<H = unknown> {
  */
 export interface GatedStep extends StepEvent {
   /** Aborted when the execution is cancelled: a pause must end then. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /**
    * The variables of each scope from the step's own outwards (an except block's or loop's scope, then the
    * routine's root scope); a parallel branch sees its parent routine's scopes after its own.

@@ -11,6 +11,7 @@ import { compileExpression } from '../lang/expr/compile.ts';
 import type { Env } from '../lang/expr/ast.ts';
 import { isPromise } from './completion.ts';
 import type { Frame, Scope } from './scope.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /**
  * A {@link StepEvent} as the engine builds it, one per entry: small and of one shape (every field set by the
@@ -53,7 +54,7 @@ export class EntryEvent implements GatedStep {
     return out;
   }
 
-  get signal(): AbortSignal {
+  get signal(): CancelSignal {
     return this.scope.frame.signal;
   }
 

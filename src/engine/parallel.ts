@@ -15,7 +15,6 @@
  * index (int) of a parallel for, and `error` the branch's error value as `except` would have caught it; the
  * list is in the order the errors happened.
  */
-import { setMaxListeners } from 'node:events';
 import { WorkflowError, typeError } from '../lang/errors.ts';
 import type { Step, StepList } from '../lang/definition/ast.ts';
 import { typeName, type Value, type WMap } from '../lang/value.ts';
@@ -25,6 +24,7 @@ import { evalTemplate } from './eval-template.ts';
 import { declareLoopVars, loopItems, type LoopItems } from './loop.ts';
 import { EntryEvent, observe } from './observe.ts';
 import { Frame, Scope } from './scope.ts';
+import { Cancellation } from '../platform/cancellation.ts';
 
 type ParallelStep = Extract<Step, { kind: 'parallel' }>;
 
@@ -137,7 +137,7 @@ function runAll(step: ParallelStep, scope: Scope, shared: ReadonlySet<string>, l
  * one abort signal; the first unhandled error stops the rest (or, under `continueAll`, errors are gathered).
  */
 class BranchRun {
-  readonly #ctrl = new AbortController();
+  readonly #ctrl = new Cancellation();
   readonly #parent: Frame;
   readonly #observed: boolean;
   readonly #continueAll: boolean;
@@ -158,8 +158,6 @@ class BranchRun {
     private readonly reject: (e: unknown) => void,
   ) {
     this.#parent = scope.frame;
-    // Every running branch's wait listens on this one signal (up to 20 at once): not a leak.
-    setMaxListeners(MAX_CONCURRENCY + 10, this.#ctrl.signal);
     this.#parent.signal.addEventListener('abort', this.#onParentAbort, { once: true });
     this.#observed = this.#parent.exec.observer !== undefined;
     this.#continueAll = step.exceptionPolicy === 'continueAll';

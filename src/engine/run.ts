@@ -10,6 +10,7 @@ import { ENGINE } from './interpreter.ts';
 import { MAX_MEMORY_BYTES } from '../lang/language-limits.ts';
 import { Execution, Frame, Scope } from './scope.ts';
 import type { ExecutionDeps } from './types.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /**
  * Runs one execution of `definition`.
@@ -38,7 +39,7 @@ export function runExecution(
   definition: Definition,
   argument: Value | undefined,
   deps: ExecutionDeps,
-  signal: AbortSignal,
+  signal: CancelSignal,
   entry?: RoutineEntry,
 ): Promise<Value> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -90,7 +91,7 @@ function checkResult(v: Value, stepName: string): Value {
 }
 
 // Cancellation wins over anything else; any other failure becomes a WorkflowError that names a step.
-function settleError(e: unknown, signal: AbortSignal, fallbackStep: string): unknown {
+function settleError(e: unknown, signal: CancelSignal, fallbackStep: string): unknown {
   if (signal.aborted) return signal.reason;
   const we = WorkflowError.from(e);
   if (we.stepName === undefined) we.stepName = fallbackStep;

@@ -22,6 +22,7 @@ import { isPromise, type Outcome } from './completion.ts';
 import type { CallInterceptor, CallStepObserver, StepGate, StepObserver } from './hooks.ts';
 import { memoryLimitError, stepLimitError } from './limit-errors.ts';
 import type { ExecutionDeps } from './types.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /**
  * The interpreter's entry points an execution runs with (interpreter.ts `ENGINE`): how a step list, a whole
@@ -186,7 +187,7 @@ export class Frame {
 
   constructor(
     readonly exec: Execution,
-    readonly signal: AbortSignal,
+    readonly signal: CancelSignal,
     readonly callDepth: number,
     readonly parallelDepth: number,
     readonly routine: string,

@@ -5,6 +5,7 @@
  */
 import { valueError, type WorkflowError } from '../lang/errors.ts';
 import type { Clock } from '../stdlib/types.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /**
  * The latest time a clock may reach, in ms since the Unix epoch: 9999-12-31T23:59:59.999Z, the end of the
@@ -64,7 +65,7 @@ const STALL_MS = 20;
  * most the timeout once more) and pending I/O is handled first. Resolves when the deadline has passed;
  * rejects with the signal's reason when it aborts first.
  */
-async function fairDeadline(ms: number, signal: AbortSignal | undefined): Promise<void> {
+async function fairDeadline(ms: number, signal: CancelSignal | undefined): Promise<void> {
   let dueMs = systemClock.now() + Math.max(0, ms);
   let creditMs = Math.max(0, ms);
   for (;;) {
@@ -80,7 +81,7 @@ async function fairDeadline(ms: number, signal: AbortSignal | undefined): Promis
   }
 }
 
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function abortableSleep(ms: number, signal: CancelSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const sleep = new PendingSleep(Math.max(0, ms), signal, resolve, reject);
@@ -102,7 +103,7 @@ class PendingSleep {
 
   constructor(
     private remainingMs: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: CancelSignal | undefined,
     private readonly resolve: () => void,
     private readonly reject: (reason: unknown) => void,
   ) {}

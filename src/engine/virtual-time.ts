@@ -17,6 +17,7 @@
  */
 import type { Clock } from '../stdlib/types.ts';
 import { clockRangeProblem, sleepRangeError } from './system-clock.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 interface Timer {
   readonly dueMs: number;
@@ -30,7 +31,7 @@ interface Timer {
 export interface VirtualTime extends Clock {
   readonly kind: 'virtual';
   /** A deadline: like sleep, but time never jumps to it by itself (see the module header). */
-  deadline(ms: number, signal?: AbortSignal): Promise<void>;
+  deadline(ms: number, signal?: CancelSignal): Promise<void>;
   /**
    * Moves time forward by `ms` milliseconds, waking the timers due on the way in order (each at its own
    * time, letting what it wakes run before the next); resolves once time is `now + ms`.
@@ -135,12 +136,12 @@ class VirtualClock implements VirtualTime {
   }
 
   readonly now = (): number => this.#nowMs;
-  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+  readonly sleep = (ms: number, signal?: CancelSignal): Promise<void> => {
     // A sleep (a deadline never moves time by itself, so it may lie past the end: it just never comes).
     const tooLate = sleepRangeError(this.#nowMs, ms);
     return tooLate ? Promise.reject(tooLate) : this.#add(ms, true, signal);
   };
-  readonly deadline = (ms: number, signal?: AbortSignal): Promise<void> => this.#add(ms, false, signal);
+  readonly deadline = (ms: number, signal?: CancelSignal): Promise<void> => this.#add(ms, false, signal);
   readonly pending = (): { sleeps: number; deadlines: number } => ({ sleeps: this.#sleeps, deadlines: this.#deadlines });
 
   readonly rewind = (): boolean => {
@@ -225,7 +226,7 @@ class VirtualClock implements VirtualTime {
     t.wake();
   }
 
-  #add(ms: number, sleep: boolean, signal: AbortSignal | undefined): Promise<void> {
+  #add(ms: number, sleep: boolean, signal: CancelSignal | undefined): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {

@@ -17,6 +17,7 @@ import type { MockSet } from './mock-file.ts';
 import { encodedOutcome, mockedRequest, mockFetch } from './mock-fetch.ts';
 import { prepareRequest, responseValue, timeoutError } from '../stdlib/http.ts';
 import { MockSession } from './mock-session.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /** A connector the emulator runs itself: the call's args in, its result out (or a WorkflowError). */
 export type ConnectorImpl = (call: OutboundCall) => Value | Promise<Value>;
@@ -121,7 +122,7 @@ class MockInterceptor implements CallInterceptor {
     return hit.mock.delayMs > 0 ? this.#clock.sleep(hit.mock.delayMs, call.signal).then(answer) : answer();
   }
 
-  #settle(rec: CallRecord, r: Value | Promise<Value>, signal: AbortSignal): Value | Promise<Value> {
+  #settle(rec: CallRecord, r: Value | Promise<Value>, signal: CancelSignal): Value | Promise<Value> {
     if (r instanceof Promise) {
       return r.then(
         (v) => {
@@ -142,7 +143,7 @@ class MockInterceptor implements CallInterceptor {
     return r;
   }
 
-  #failed(rec: CallRecord, e: unknown, signal: AbortSignal): void {
+  #failed(rec: CallRecord, e: unknown, signal: CancelSignal): void {
     rec.error = signal.aborted ? 'cancelled' : WorkflowError.from(e).value;
     rec.endMs = this.#clock.now();
     this.calls.seal(rec);

@@ -28,7 +28,7 @@ import { DetailBudget } from './history/detail-budget.ts';
 import { replayingHub, replayPlan, savedCasePlan, type ReplayPlan } from './recording/replay.ts';
 import { platformFetch } from '../stdlib/http.ts';
 import { checkLabels } from './store/workflow-settings.ts';
-import { announcingHub, CallbackRegistry } from './callbacks/callback-registry.ts';
+import { announcingHub, CallbackRegistry, ExecutionOwner } from './callbacks/callback-registry.ts';
 import { systemClock } from '../engine/system-clock.ts';
 import type { VirtualTime } from '../engine/virtual-time.ts';
 import { ApiError } from './errors.ts';
@@ -43,7 +43,7 @@ import { createWorkflowStore, type WorkflowMethods, type WorkflowRecord, type Wo
 import type { CoverageCounts } from '../coverage/counts.ts';
 import { serviceCoverage, type ServiceCoverage } from './executions/coverage-control.ts';
 import { logLine, runToOutcome } from './executions/run-to-outcome.ts';
-import { giveBackController, takeController } from './executions/abort-controller-pool.ts';
+import { Cancellation } from '../platform/cancellation.ts';
 import { settleHistory } from './history/settled-history.ts';
 import { activeExecution, checkHistoryLevel, executionView, historyLevelOf } from './executions/execution-view.ts';
 import { ExecutionStore, OfferedExecution, type ExecutionRecord } from './executions/execution-store.ts';
@@ -229,7 +229,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
   /** Builds the execution's dependencies (prepare-execution.ts) and runs it in the background. */
   #start(ex: ExecutionRecord, pinned: PinnedRevision, argument: Value, debug: DebuggerHooks | undefined, replay: ReplayPlan | undefined): void {
     const { project, location } = this;
-    const announcing = announcingHub(this.#callbacks, ex.name, () => ex.resource.state === 'ACTIVE', this.#options.onCallbackWait, replay?.playback.callbacks);
+    const announcing = announcingHub(this.#callbacks, new ExecutionOwner(ex), this.#options.onCallbackWait, replay?.playback.callbacks);
     const hub = this.#persist ? this.#persist.hubOf(announcing, ex) : announcing;
     const prepared = prepareExecution({
       // sys.get_env: the revision's userEnvVars over the server's extra values; the built-in values win.
@@ -265,7 +265,7 @@ class EmulatorService implements ServiceCore, EmulatorControl {
     ex.inputs = prepared.recording;
     ex.recording = prepared.history;
     if (ex.history === undefined) ex.history = prepared.history;
-    const abort = (ex.abort = takeController());
+    const abort = (ex.abort = new Cancellation());
     void runToOutcome(pinned.definition, argument, prepared.deps, abort.signal).then((outcome) => {
       if (ex.resource.state === 'ACTIVE') {
         if (outcome.state === 'SUCCEEDED') this.#finish(ex, 'SUCCEEDED', { result: outcome.result });
@@ -280,7 +280,6 @@ class EmulatorService implements ServiceCore, EmulatorControl {
    * history is kept in its settled form (settled-history.ts), so a finished execution holds little memory.
    */
   #runEnded(ex: ExecutionRecord): void {
-    if (ex.abort) giveBackController(ex.abort);
     ex.abort = undefined;
     if (ex.calls?.records.length === 0) ex.calls = undefined;
     if (ex.recording) {

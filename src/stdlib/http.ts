@@ -27,6 +27,7 @@ import type { CallContext, ParamSpec, StdlibFunction } from './types.ts';
 import type { Compat } from '../lang/compat.ts';
 import { withGetBodies } from './platform-fetch.ts';
 import { HeaderFields, type HeaderReader } from './header-fields.ts';
+import { Cancellation } from '../platform/cancellation.ts';
 
 /** Default and maximum request timeout, seconds (docs/api-resources.md#limits). */
 const MAX_HTTP_TIMEOUT_SEC = 1800;
@@ -112,7 +113,7 @@ export async function httpRequest(fnName: string, a: RequestArgs, ctx: CallConte
   const ctrl = new AbortController();
   const onAbort = (): void => ctrl.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = new AbortController();
+  const timer = new Cancellation();
   (ctx.clock.deadline ?? ctx.clock.sleep).call(ctx.clock, timeoutMs, timer.signal).then(
     () => ctrl.abort(new RequestTimeout()),
     () => {}, // the request ended first

@@ -7,6 +7,7 @@
 import type { DefinitionLibrary } from '../lang/definition/library.ts';
 import type { Value } from '../lang/value.ts';
 import type { Compat } from '../lang/compat.ts';
+import type { CancelSignal } from '../platform/cancellation.ts';
 
 /** One parameter of a stdlib function. */
 export interface ParamSpec {
@@ -34,7 +35,7 @@ export interface CallContext {
    */
   readonly env: ReadonlyMap<string, string>;
   /** Aborted when the execution is cancelled; every wait must stop promptly when it fires. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Records a sys.log entry for this execution (the engine prints it and keeps it). */
   log(entry: LogEntry): void;
   /** The callback endpoints of this execution (events.*). */
@@ -76,12 +77,12 @@ export interface Clock {
    * Resolves after `ms` milliseconds; rejects with the signal's reason as soon as the signal aborts (at once
    * if it already has).
    */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep(ms: number, signal?: CancelSignal): Promise<void>;
   /**
    * A timeout (an http.* request's, an events.await_callback's): resolves after `ms` milliseconds like
    * `sleep`, but a virtual clock never jumps to it by itself (src/engine/virtual-time.ts). Absent: `sleep`.
    */
-  deadline?(ms: number, signal?: AbortSignal): Promise<void>;
+  deadline?(ms: number, signal?: CancelSignal): Promise<void>;
 }
 
 /** One sys.log entry. */
@@ -113,7 +114,7 @@ export interface CallbackHub {
    * @throws WorkflowError tagged TimeoutError when the time runs out; rejects with the signal's reason when
    *   the execution is cancelled.
    */
-  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value>;
+  await(callback: Value, timeoutMs: number, signal: CancelSignal): Promise<Value>;
 }
 
 /** A retry policy the stdlib provides by name (`retry: ${http.default_retry}`). */

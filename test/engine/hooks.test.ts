@@ -9,6 +9,7 @@ import { toJson } from '../../src/lang/json.ts';
 import { runExecution } from '../../src/engine/run.ts';
 import type { CallInterceptor, ExecutionHooks, OutboundCall, StepEnd, StepEvent, StepObserver } from '../../src/engine/hooks.ts';
 import { harness, run, type Harness } from './helpers.ts';
+import type { CancelSignal } from '../../src/platform/cancellation.ts';
 import { until } from '../support/emulator.ts';
 
 // The engine's hooks (src/engine/hooks.ts, docs/architecture.md#layers-and-where-things-are): the step observer's entries
@@ -735,7 +736,7 @@ fetcher:
 });
 
 s('the interceptor\'s signal aborts when the execution is cancelled', async () => {
-  let seen: AbortSignal | undefined;
+  let seen: CancelSignal | undefined;
   const ic = interceptor((call) => {
     seen = call.signal;
     return new Promise<Value>((_resolve, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason)));

@@ -143,7 +143,7 @@ async function check(c: Map<string, unknown>, k: Case, forced: boolean, anyResul
     const hooks = forced ? deferringHooks() : undefined;
     // A case delivers no callback: as in the test command, a wait's timeout passes at once on the virtual clock.
     const callbacks: CallbackHub = {
-      create: h.deps.callbacks.create,
+      create: (method) => h.deps.callbacks.create(method),
       await: (callback, timeoutMs, signal) => {
         const waiting = h.deps.callbacks.await(callback, timeoutMs, signal);
         void clock.advance(timeoutMs);

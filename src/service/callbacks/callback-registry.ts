@@ -18,6 +18,7 @@ import { CALLBACK_METHODS as EVENTS_CALLBACK_METHODS } from '../../stdlib/events
 import type { CallbackHub, Clock } from '../../stdlib/types.ts';
 import type { Callback, CallbackRequest } from '../model.ts';
 import { newCallbackId, timestamp } from '../names.ts';
+import { Cancellation, type CancelSignal } from '../../platform/cancellation.ts';
 
 /** HTTP methods a callback may accept (docs/api-resources.md#events), as the events namespace lists them. */
 const CALLBACK_METHODS: ReadonlySet<string> = new Set(EVENTS_CALLBACK_METHODS);
@@ -122,10 +123,7 @@ export class CallbackRegistry {
    * The CallbackHub of one execution: `create` registers a callback owned by it, `await` waits on one.
    */
   hubFor(owner: CallbackOwner): CallbackHub {
-    return {
-      create: (method) => this.#create(owner, method),
-      await: (callback, timeoutMs, signal) => this.#await(callback, timeoutMs, signal),
-    };
+    return new OwnedHub(this, owner);
   }
 
   /** The callbacks of an execution (by its resource name), oldest first; empty when it has none. */
@@ -247,7 +245,8 @@ export class CallbackRegistry {
     return queued.value;
   }
 
-  #create(owner: CallbackOwner, method: string): Value {
+  /** The hub's `create` for `owner` (see {@link hubFor}). @throws WorkflowError as `events.create_callback_endpoint` */
+  createFor(owner: CallbackOwner, method: string): Value {
     const m = method.toUpperCase();
     if (!CALLBACK_METHODS.has(m)) {
       throw WorkflowError.of('ValueError', `http_callback_method must be one of ${[...CALLBACK_METHODS].join(', ')}; got "${method}"`);
@@ -276,7 +275,8 @@ export class CallbackRegistry {
     return out;
   }
 
-  #await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value> {
+  /** The hubs' `await` (see {@link hubFor}): rejects with a WorkflowError as `events.await_callback`, or the signal's reason. */
+  awaitOn(callback: Value, timeoutMs: number, signal: CancelSignal): Promise<Value> {
     const url = isMap(callback) ? callback.get('url') : undefined;
     if (typeof url !== 'string') {
       return Promise.reject(WorkflowError.of('TypeError', 'events.await_callback: callback must be the map events.create_callback_endpoint returned'));
@@ -288,7 +288,7 @@ export class CallbackRegistry {
     const queued = this.#unqueue(rec);
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise<Value>((resolve, reject) => {
-      const timer = new AbortController();
+      const timer = new Cancellation();
       const onAbort = (): void => settle(() => reject(signal.reason));
       const settle = (f: () => void): void => {
         const i = rec.waiters.indexOf(waiter);
@@ -382,14 +382,42 @@ export interface CallbackWait {
  */
 export function announcingHub(
   callbacks: CallbackRegistry,
-  executionName: string,
-  isActive: () => boolean,
+  owner: CallbackOwner,
   onWait: ((wait: CallbackWait) => void) | undefined,
   urls?: readonly string[],
 ): CallbackHub {
   let next = 0;
-  const hub = callbacks.hubFor(urls?.length ? { executionName, isActive, nextUrl: () => urls[next++] } : { executionName, isActive });
-  return onWait ? new AnnouncingHub(hub, callbacks, executionName, onWait) : hub;
+  const hub = callbacks.hubFor(urls?.length ? { executionName: owner.executionName, isActive: () => owner.isActive(), nextUrl: () => urls[next++] } : owner);
+  return onWait ? new AnnouncingHub(hub, callbacks, owner.executionName, onWait) : hub;
+}
+
+/**
+ * An execution record as the owner of its callbacks: active while its resource is ACTIVE. An object of a class,
+ * not a closure: every suspended execution holds one (docs/architecture.md#start-up-and-memory-beside-their-floors).
+ */
+export class ExecutionOwner implements CallbackOwner {
+  constructor(private readonly ex: { readonly name: string; readonly resource: { readonly state: string } }) {}
+  get executionName(): string {
+    return this.ex.name;
+  }
+  isActive(): boolean {
+    return this.ex.resource.state === 'ACTIVE';
+  }
+}
+
+/** One execution's hub of a registry (see {@link CallbackRegistry.hubFor}). */
+class OwnedHub implements CallbackHub {
+  constructor(
+    private readonly registry: CallbackRegistry,
+    private readonly owner: CallbackOwner,
+  ) {}
+
+  create(method: string): Value {
+    return this.registry.createFor(this.owner, method);
+  }
+  await(callback: Value, timeoutMs: number, signal: CancelSignal): Promise<Value> {
+    return this.registry.awaitOn(callback, timeoutMs, signal);
+  }
 }
 
 /** See {@link announcingHub}: `hub`, each wait told to `onWait` first. */
@@ -404,7 +432,7 @@ class AnnouncingHub implements CallbackHub {
   create(method: string): Value {
     return this.hub.create(method);
   }
-  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value> {
+  await(callback: Value, timeoutMs: number, signal: CancelSignal): Promise<Value> {
     const url = isMap(callback) ? callback.get('url') : undefined;
     if (typeof url === 'string') {
       const executionName = this.executionName;

@@ -37,6 +37,7 @@ import type { Clock } from '../../stdlib/types.ts';
 import { ApiError } from '../errors.ts';
 import { inScope, splitName } from '../names.ts';
 import type { Execution } from '../model.ts';
+import { Cancellation, type CancelSignal } from '../../platform/cancellation.ts';
 
 /** The connector's module prefix. */
 const EXECUTIONS_CONNECTOR = 'googleapis.workflowexecutions.v1.projects.locations.workflows.executions';
@@ -175,11 +176,10 @@ function timeoutSecOf(args: WMap): number {
  * own run is stopped (the caller is cancelled or ends), the child is cancelled too, as Google's connector
  * does for the child it waits on: nothing is left running that nobody waits for.
  */
-async function waitFor(host: ChildHost, name: string, timeoutSec: number, signal: AbortSignal): Promise<Execution> {
-  const timer = new AbortController();
+async function waitFor(host: ChildHost, name: string, timeoutSec: number, signal: CancelSignal): Promise<Execution> {
+  const timer = new Cancellation();
   let rejectCancelled: (reason: unknown) => void = () => {};
-  // One listener on the run's signal, removed however the wait ends (a run's controller with no listener left
-  // is reused, service/executions/abort-controller-pool.ts).
+  // One listener on the run's signal, removed however the wait ends.
   const onAbort = (): void => {
     timer.abort();
     cancelChild(host, name);

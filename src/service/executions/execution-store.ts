@@ -14,6 +14,7 @@ import type { DebuggedExecution } from '../service-core-options.ts';
 import type { Recording } from '../recording/recording.ts';
 import { splitName } from '../names.ts';
 import { ApiError } from '../errors.ts';
+import type { Cancellation } from '../../platform/cancellation.ts';
 
 /** An execution and everything it owns. */
 export interface ExecutionRecord {
@@ -24,7 +25,7 @@ export interface ExecutionRecord {
   /** `startTime` in milliseconds (the clock's reading, whole milliseconds as the timestamp shows). */
   readonly startMs: number;
   /** Stops the engine's run: set when it starts, dropped once the run has ended. */
-  abort: AbortController | undefined;
+  abort: Cancellation | undefined;
   /** The step history it records (https://cloud.google.com/workflows/docs/reference/rest/v1/projects.locations.workflows.executions.stepEntries). */
   readonly historyLevel: HistoryLevel;
   /** The step history being recorded, until the run has ended (then {@link history} holds what was recorded). */

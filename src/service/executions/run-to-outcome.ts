@@ -12,6 +12,7 @@ import { runExecution, type RoutineEntry } from '../../engine/run.ts';
 import type { ExecutionDeps } from '../../engine/types.ts';
 import type { LogEntry } from '../../stdlib/types.ts';
 import { encodeError } from './error-payload.ts';
+import type { CancelSignal } from '../../platform/cancellation.ts';
 
 /** How an execution ended, as its resource shows it (docs/api-resources.md#execution). */
 export type ExecutionOutcome =
@@ -50,24 +51,34 @@ export type ExecutionOutcome =
  * @param entry the routine to start in instead of `main`, with its named parameters (a test case's
  *   `routine`: docs/testing.md#calling-one-subworkflow); it must be a routine of `definition`.
  */
-export async function runToOutcome(
+export function runToOutcome(
   definition: Definition,
   argument: Value | undefined,
   deps: ExecutionDeps,
-  signal: AbortSignal,
+  signal: CancelSignal,
   entry?: RoutineEntry,
 ): Promise<ExecutionOutcome> {
-  let value: Value;
+  // Not an async function: one reaction on the run's promise is all a suspended execution holds here, where
+  // an await would keep a generator and its registers too (docs/architecture.md#start-up-and-memory-beside-their-floors).
+  let run: Promise<Value>;
   try {
-    value = await runExecution(definition, argument, deps, signal, entry);
+    run = runExecution(definition, argument, deps, signal, entry);
   } catch (e) {
-    return failed(WorkflowError.from(e));
+    return Promise.resolve(failed(WorkflowError.from(e)));
   }
+  return run.then(
+    (value) => succeeded(value, entry?.routine ?? definition.main.name),
+    (e: unknown) => failed(WorkflowError.from(e)),
+  );
+}
+
+/** The outcome of a run that returned `value`: FAILED with a TypeError when it cannot be JSON. */
+function succeeded(value: Value, stepName: string): ExecutionOutcome {
   try {
     return { state: 'SUCCEEDED', result: toJson(value), value };
   } catch (e) {
     const err = WorkflowError.of('TypeError', `the result cannot be encoded as JSON: ${(e as Error).message}`);
-    err.stepName = entry?.routine ?? definition.main.name;
+    err.stepName = stepName;
     return failed(err);
   }
 }

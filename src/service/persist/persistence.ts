@@ -112,7 +112,7 @@ export class Persistence implements PersistenceAttach, StateSink {
         }
         return made;
       },
-      await: hub.await,
+      await: (callback, timeoutMs, signal) => hub.await(callback, timeoutMs, signal),
     };
   }
 

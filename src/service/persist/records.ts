@@ -20,6 +20,7 @@ import { settledHistory, type StepHistoryReader } from '../history/settled-histo
 import type { HistoryEntry, StepEntryState } from '../history/step-ring.ts';
 import { Recording } from '../recording/recording.ts';
 import { writeError } from '../../platform/std-streams.ts';
+import type { Cancellation } from '../../platform/cancellation.ts';
 
 /** A workflow as saved: its current resource, its kept revisions (oldest first) and its revision counter. */
 export interface SavedWorkflow {
@@ -254,7 +255,7 @@ class LazyExecution implements ExecutionRecord {
   readonly workflowId: string;
   readonly executionId: string;
   readonly name: string;
-  abort: AbortController | undefined = undefined;
+  abort: Cancellation | undefined = undefined;
   onEnd: (() => void)[] | undefined = undefined;
   #line: string | undefined;
   #full: ExecutionRecord | undefined;

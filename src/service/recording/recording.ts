@@ -12,6 +12,7 @@
  */
 import { isMap, type Value } from '../../lang/value.ts';
 import type { CallbackHub, Clock } from '../../stdlib/types.ts';
+import type { CancelSignal } from '../../platform/cancellation.ts';
 
 /** Items of each kind kept per execution (times, random values, env reads, callbacks). */
 export const MAX_RECORDED = 10_000;
@@ -103,14 +104,14 @@ class RecordingClock implements Clock {
     this.rec.keep(this.rec.times, t);
     return t;
   }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  sleep(ms: number, signal?: CancelSignal): Promise<void> {
     return this.clock.sleep(ms, signal);
   }
 }
 
 /** A {@link RecordingClock} over a clock with `deadline`. */
 class RecordingDeadlineClock extends RecordingClock {
-  deadline(ms: number, signal?: AbortSignal): Promise<void> {
+  deadline(ms: number, signal?: CancelSignal): Promise<void> {
     return this.clock.deadline!(ms, signal);
   }
 }
@@ -190,7 +191,7 @@ class RecordingCallbacks implements CallbackHub {
     this.rec.keep(this.rec.callbacksCreated, made);
     return made;
   }
-  await(callback: Value, timeoutMs: number, signal: AbortSignal): Promise<Value> {
+  await(callback: Value, timeoutMs: number, signal: CancelSignal): Promise<Value> {
     return this.hub.await(callback, timeoutMs, signal).then((got) => {
       const req = isMap(got) ? got.get('http_request') : undefined;
       if (isMap(req)) this.rec.keep(this.rec.callbacks, deliveredRequest(req));

@@ -1,6 +1,6 @@
 // The child-workflow connector (googleapis.workflowexecutions.v1...executions.run/create) in-process: what the
-// black-box tests cannot see, the listeners it leaves on the calling run's abort signal (a run's controller with
-// no listener left is reused, src/service/executions/abort-controller-pool.ts) and how a cancel of the caller ends the wait.
+// black-box tests cannot see, the listeners it leaves on the calling run's abort signal (none once the wait is
+// over, whatever ended it: the run holds its signal until it ends) and how a cancel of the caller ends the wait.
 import { getEventListeners } from 'node:events';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
