@@ -156,6 +156,11 @@ export function callSubworkflow(frame: Frame, wf: WorkflowDef, args: readonly Va
 // ---------------------------------------------------------------------------------------------------------
 // The call step
 
+/** A call step's outcome once its call has settled and there is no result to assign: it goes on (one function for all). */
+function normalEnd(): undefined {
+  return undefined;
+}
+
 /**
  * Runs a `call` step: evaluates its named `args`, calls its target (a stdlib function, bound by name; a
  * subworkflow; a connector, which only an interceptor can answer) and assigns `result` when given.
@@ -166,7 +171,7 @@ export function execCall(step: Extract<Step, { kind: 'call' }>, scope: Scope): O
   // The one field a call step checks for call logging (hooks.ts CallStepObserver).
   const call = scope.frame.exec.callSteps === undefined ? invoke : invokeObserved;
   const r = isPromise<WMap>(args) ? args.then((a) => call(step, scope, a)) : call(step, scope, args);
-  if (step.result === undefined) return isPromise(r) ? r.then(() => undefined) : undefined;
+  if (step.result === undefined) return isPromise(r) ? r.then(normalEnd) : undefined;
   const name = step.result;
   if (isPromise<Value>(r)) {
     return r.then((v) => {

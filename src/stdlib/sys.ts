@@ -42,8 +42,14 @@ function secondsToMs(fn: string, arg: string, v: Value | undefined): number {
   return sec * 1000;
 }
 
+/** Sleeps `ms` on the execution's clock; resolves with null, the value sys.sleep returns. */
 function sleepMs(ms: number, ctx: CallContext): Promise<Value> {
-  return ctx.clock.sleep(ms, ctx.signal).then(() => null);
+  return ctx.clock.sleep(ms, ctx.signal).then(toNull);
+}
+
+/** null: one function for every sleep (a suspended execution holds its sleep's reaction). */
+function toNull(): null {
+  return null;
 }
 
 /** What identifies one execution, for its built-in environment variables. */
