@@ -27,7 +27,8 @@ export interface CancelSignal {
 
 /**
  * A controller and its signal in one object (`signal` is the object itself): `abort(reason)` sets `aborted` and
- * `reason`, then calls the listeners once each, in the order they were added, as `AbortController.abort` does.
+ * `reason`, then calls the listeners once each, in the order they were added (one removed by another before its
+ * turn is not called), as `AbortController.abort` does. Listeners are called with no argument.
  * A listener that throws does not stop the others; its error is thrown again on its own, as EventTarget reports it.
  */
 export class Cancellation implements CancelSignal {
@@ -47,10 +48,14 @@ export class Cancellation implements CancelSignal {
     this.aborted = true;
     this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     const listeners = this.#listeners;
-    this.#listeners = undefined;
     if (listeners === undefined) return;
-    if (Array.isArray(listeners)) for (const l of listeners) call(l);
-    else call(listeners);
+    if (!Array.isArray(listeners)) {
+      this.#listeners = undefined;
+      return call(listeners);
+    }
+    // As EventTarget dispatches: a listener that another one removes before its turn is not called.
+    for (const l of [...listeners]) if (listeners.includes(l)) call(l);
+    this.#listeners = undefined;
   }
 
   addEventListener(_type: 'abort', listener: CancelListener): void {

@@ -65,6 +65,22 @@ s('random scripts of adds, removes and aborts agree with AbortController (seeded
   }
 });
 
+s('a listener removed by another during the abort is not called, as with AbortController', () => {
+  for (const make of [() => new AbortController(), () => new Cancellation()]) {
+    const ctrl = make();
+    const seen: string[] = [];
+    const third = (): number => seen.push('third');
+    ctrl.signal.addEventListener('abort', () => {
+      seen.push('first');
+      ctrl.signal.removeEventListener('abort', third);
+    });
+    ctrl.signal.addEventListener('abort', () => seen.push('second'));
+    ctrl.signal.addEventListener('abort', third);
+    ctrl.abort('x');
+    assert.equal(seen, ['first', 'second'], make.toString());
+  }
+});
+
 s('its signal is itself, and a listener added after the abort is never called', () => {
   const c = new Cancellation();
   assert.is(c.signal, c);
