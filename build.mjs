@@ -32,14 +32,15 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // stylesheet minified first (esbuild's CSS minifier). Read once per build: under --watch, restart after editing them.
 const file = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
 /**
- * Brotli at its highest quality (on zlib's thread pool, so the groups compress on every core at once), in Z85 (src/platform/z85.ts, loaded here through esbuild: one implementation
- * for both ends): what the bundle carries of each packed library and module group.
+ * Brotli at its highest quality (on zlib's thread pool, so the groups compress on every core at once), in base 117
+ * (src/platform/base117.ts, loaded here through esbuild: one implementation for both ends): what the bundle carries
+ * of each packed library and module group.
  */
-const { z85Encode } = await import(
-  `data:text/javascript;base64,${Buffer.from((await esbuild.transform(file('./src/platform/z85.ts'), { loader: 'ts', format: 'esm' })).code).toString('base64')}`
+const { base117Encode } = await import(
+  `data:text/javascript;base64,${Buffer.from((await esbuild.transform(file('./src/platform/base117.ts'), { loader: 'ts', format: 'esm' })).code).toString('base64')}`
 );
 const brotli = promisify(brotliCompress);
-const packed = async (text) => z85Encode(await brotli(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+const packed = async (text) => base117Encode(await brotli(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
 /** A hash of a script's text (16 hex digits): the build's name in its code cache entries (src/platform/code-cache.ts). */
 const scriptHash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 /** Each packed group's scriptHash, as __PACKED_HASHES__ (src/platform/libraries.ts). */
@@ -282,7 +283,7 @@ const unreadOptionProtos = {
 };
 
 // Libraries start-up does not need, used by code that start-up does load (src/platform/libraries.ts): each group
-// of packages is bundled on its own, packed (brotli in Z85), in __PACKED_LIBRARIES__; in the bundle every import of
+// of packages is bundled on its own, packed (brotli in base 117), in __PACKED_LIBRARIES__; in the bundle every import of
 // them from src/ or gen/ gets a stand-in module whose bindings src/platform/libraries.ts fills in when the group is
 // loaded. The names a stand-in exports are read from the import statements of src/ and gen/ (a name imported
 // nowhere is not packed). V8 scans the string in well under a millisecond where it would parse the code at every
@@ -406,6 +407,8 @@ const PACKED_MODULES = {
     entries: ['src/service/persist/open.ts', 'src/service/persist/export.ts'],
     owns: /^src\/service\/persist\/(?!hooks\.ts$)/,
   },
+  // The help texts of the server and `run`, printed only on --help (the other commands' are in their groups).
+  help: { entries: ['src/cli/help.ts'], owns: /^src\/cli\/help\.ts$/ },
 };
 // `uses`: the groups whose modules a group imports (its entries only), loaded before it (src/platform/libraries.ts).
 const packedModuleUses = Object.fromEntries(Object.entries(PACKED_MODULES).filter(([, g]) => g.uses).map(([name, g]) => [name, g.uses]));

@@ -8,11 +8,11 @@
  * or export that cannot be read (one-line message on stderr); 1 when the server cannot start (e.g. the port
  * is in use).
  */
-import { parseConfig, USAGE } from './cli/config.ts';
+import { parseConfig } from './cli/config.ts';
 import { isWildcard } from './api/http-server.ts';
 import { startServer } from './server.ts';
 import { VERSION } from './service/version.ts';
-import { RUN_HINT, runCommand } from './cli/run.ts';
+import { runCommand } from './cli/run.ts';
 import { runtimeWarnings } from './cli/runtime.ts';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,25 +23,12 @@ export * from './index.ts';
 // Last: in the bundle, the modules that the packed module groups share with it (src/platform/packed-hosts.ts).
 import './platform/packed-hosts.ts';
 
-/** The help's lines on the commands for CI and editors (their modules load only when they run). */
-const TOOLS_HINT = `
-Checks for CI and editors:
-  workflows-emulator lint [PATH...] [--format text|json|sarif] [--max-warnings N]   (see lint --help; docs/lint.md)
-  workflows-emulator lsp    the language server, over stdio (docs/editor.md)
-`;
-
-/** The lines the server's `--help` ends with, pointing at the graph command (src/cli/graph.ts). */
-const GRAPH_HINT = `
-Graphs (docs/graph.md):
-  workflows-emulator graph <file.yaml|file.json> [--format svg|mermaid|dot] [--output <file>]   (see graph --help)
-`;
-
 /** Runs the server command: parse options, start, print the listening line, stop on SIGINT/SIGTERM. */
 async function serve(args: readonly string[]): Promise<void> {
   const parsed = parseConfig(args, process.env);
   switch (parsed.kind) {
     case 'help':
-      printLine(`workflows-emulator ${VERSION}: a local emulator of Google Cloud Workflows\n\n${USAGE}${RUN_HINT}${TOOLS_HINT}${GRAPH_HINT}`.replace(/\n$/, ''));
+      printLine((await loadModule('help', 'src/cli/help.ts', () => import('./cli/help.ts'))).serverHelp(VERSION));
       return;
     case 'version':
       printLine(VERSION);

@@ -32,7 +32,6 @@ import { MockFileError, parseMocks, type MockSet } from '../mocks/mock-file.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCompat, type Compat } from '../lang/compat.ts';
-import { DEFAULT_PROJECT_NUMBER } from '../stdlib/sys.ts';
 
 /** The server's settings, all resolved. */
 export interface ServerConfig {
@@ -100,48 +99,6 @@ export type ConfigResult =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
-
-/** The usage text `--help` prints. */
-export const USAGE = `Usage: workflows-emulator [options]
-
-Starts the emulator: the REST API and web UI on PORT, the gRPC API on GRPC_PORT, and (with a workflows
-directory) every .yaml and .json file in it deployed as a workflow and kept in sync while running.
-
-Options (each overrides its environment variable):
-  --port <n>            REST API and web UI port (PORT, default 8787; 0: a free port)
-  --grpc-port <n>       gRPC port (GRPC_PORT, default 8788; 0: a free port)
-  --host <addr>         bind address (HOST, default 0.0.0.0)
-  --project <id>        project in API paths (PROJECT, default my-project)
-  --location <id>       location in API paths (LOCATION, default us-central1)
-  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER of executions (PROJECT_NUMBER, default ${DEFAULT_PROJECT_NUMBER})
-  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
-                        (COMPAT; docs/compat.md lists each point)
-  --workflows-dir <dir> directory of workflow files to deploy and watch (WORKFLOWS_DIR)
-  --allow-origin <url>  a web origin whose pages may change state through the API, e.g.
-                        http://localhost:3000 (repeatable; ALLOW_ORIGIN, comma-separated). Without it,
-                        browsers on other origins are refused (403); curl and SDKs are never affected.
-  --allowed-host <name> a host name browsers may reach the emulator by, besides localhost, IP addresses and
-                        this machine's name (repeatable; ALLOWED_HOSTS, comma-separated; .name: subdomains)
-  --history <level>     step history of each execution: basic, detailed (with variables) or none
-                        (HISTORY, default basic; a workflow's or execution's executionHistoryLevel wins)
-  --verbose             print a line when any execution ends, not only when one fails (VERBOSE=1)
-  --mocks <file>        mock file (YAML or JSON) for http.* and connector calls (MOCKS)
-  --clock <mode>        real (default) or virtual: sleeps, backoffs and delays take no time (CLOCK)
-  --data-dir <dir>      keep workflows, executions, calls, logs and callbacks in this directory across
-                        restarts (DATA_DIR; docs/persistence.md); default: in memory only
-  --resume              with --data-dir or --import: run executions that were ACTIVE when the emulator
-                        stopped again, instead of ending them FAILED (RESUME=1)
-  --max-executions <n>  finished executions kept, oldest dropped first (MAX_EXECUTIONS, default 100000)
-  --import <dir>        load an export (workflows, executions) at start-up (IMPORT)
-  --export-on-exit <dir> write an export of the state on SIGINT/SIGTERM (EXPORT_ON_EXIT)
-  --inspect[=<port>]    accept debuggers (Debug Adapter Protocol over TCP, default port 8789) that attach
-                        to executions by workflow or by execution (INSPECT; docs/debugging.md)
-  --help                print this help
-  --version             print the version
-
-Clients find the emulator through WORKFLOWS_EMULATOR_HOST (e.g. http://localhost:8787); the emulator itself
-does not read it.
-`;
 
 const FLAGS = {
   '--port': 'PORT',

@@ -41,7 +41,7 @@ import { JsonSyntaxError, parseJson, toJson } from '../lang/json.ts';
 import { createServiceCore, MAX_ARGUMENT_BYTES } from '../service/core.ts';
 import type { Execution, ServiceCore } from '../service/model.ts';
 import { recordToFile } from './record.ts';
-import { loadLibrary } from '../platform/libraries.ts';
+import { loadLibrary, loadModule } from '../platform/libraries.ts';
 import { ignoreStreamErrors, standardError, standardOutput } from '../platform/std-streams.ts';
 
 /** Exit codes of the one-shot command (docs/cli.md#one-shot-runs). */
@@ -57,48 +57,6 @@ const RUN_EXIT = {
   /** Interrupted by SIGTERM (128 + 15); the execution was cancelled. */
   sigterm: 143,
 } as const;
-
-/** The usage text of `workflows-emulator run --help`. */
-const RUN_USAGE = `Usage: workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json] [options]
-
-Runs one execution of the workflow in the file, without the management API, and exits.
-  stdout  the result as JSON (nothing else)
-  stderr  sys.log lines (JSON), callback URLs being waited on, and on failure the error payload's JSON
-          as the last line
-  exit    0 SUCCEEDED, 1 FAILED, 2 invalid definition (file:line:col) or bad arguments,
-          130/143 interrupted (SIGINT/SIGTERM; the execution is cancelled)
-
-Options:
-  --data <json>         the execution argument as JSON text (default: none, i.e. null)
-  --data @<file>        the argument read from a JSON file; --data @- reads standard input
-  --port <n>            port of the callback endpoint, opened only when the workflow creates a callback
-                        (PORT; default: a free port)
-  --host <addr>         bind address of the callback endpoint (HOST, default 0.0.0.0)
-  --project <id>        CLOUD_PROJECT_ID (PROJECT, default my-project)
-  --location <id>       CLOUD_LOCATION (LOCATION, default us-central1)
-  --project-number <n>  GOOGLE_CLOUD_PROJECT_NUMBER (PROJECT_NUMBER, default 123456789012)
-  --env NAME=VALUE      a user environment variable sys.get_env reads (repeatable; a workflow's userEnvVars)
-  --env-file <file>     user environment variables, one NAME=VALUE per line (# comments); --env wins
-  --mocks <file>        mock file for http.* and connector calls (MOCKS); an invalid one exits 2
-  --clock <mode>        real (default) or virtual: sleeps, backoffs and mock delays take no time (CLOCK)
-  --history <level>     record the step history (basic, or detailed with variables) and print its step
-                        entries on stderr after the run, one JSON line each: {"stepEntry": {...}}
-  --call-log <level>    call logging: LOG_ALL_CALLS, LOG_ERRORS_ONLY or LOG_NONE (default); the
-                        call log lines go to stderr beside the sys.log lines
-  --workflows-dir <dir> where child workflows (the Workflow Executions connector) are found: a file
-                        whose name gives the workflow ID (default: the workflow file's directory)
-  --compat <mode>       spec (default) or google: Google's behaviour where it and the specification differ
-                        (COMPAT; docs/compat.md)
-  --record <file>       write the run as a test case to FILE (a *.test.yaml; an existing file gets the
-                        case appended), for \`workflows-emulator test\` (docs/recording.md)
-  --help                print this help
-`;
-
-/** The lines the server's `--help` ends with, pointing at this command. */
-export const RUN_HINT = `
-One-shot runs (no management API; result on stdout, exit 0 SUCCEEDED, 1 FAILED, 2 invalid):
-  workflows-emulator run <file.yaml|file.json> [--data '<json>' | --data @args.json]   (see run --help)
-`;
 
 /** Where the command writes and what it reads; the process's by default, replaceable in tests. */
 export interface RunIO {
@@ -160,7 +118,7 @@ export async function runCommand(args: readonly string[], io: RunIO = processIO(
   try {
     parsed = parseRunArgs(args, io.env);
     if (parsed === 'help') {
-      await io.stdout(RUN_USAGE);
+      await io.stdout((await loadModule('help', 'src/cli/help.ts', () => import('./help.ts'))).RUN_USAGE);
       return RUN_EXIT.succeeded;
     }
     source = readSource(parsed.file);

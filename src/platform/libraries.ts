@@ -3,7 +3,7 @@
  * gRPC API's (Connect, protobuf-es), the `yaml` package's Document API (test files written by recording and
  * `test --update`), the Debug Adapter Protocol's (@vscode/debugadapter) and istanbul's coverage reports. Code in
  * the bundle is parsed by V8 at every start of every command, run or not (docs/architecture.md#start-up), so
- * build.mjs bundles each group of packages on its own, brotli-compressed in Z85 (`__PACKED_LIBRARIES__`: each
+ * build.mjs bundles each group of packages on its own, brotli-compressed in base 117 (`__PACKED_LIBRARIES__`: each
  * group's text returned by a function of dist/emulator.js's outer module, so that V8 makes a string of it only
  * when the group is loaded, and the main code does not carry it),
  * and replaces every import of them in src/ and gen/ with a stand-in module whose bindings this module fills in
@@ -15,7 +15,7 @@
  */
 import { nodeRequire, nodeZlib } from './builtins.ts';
 import { runCachedScript } from './code-cache.ts';
-import { z85Decode } from './z85.ts';
+import { base117Decode } from './base117.ts';
 
 /** In the bundle: each packed group's text (build.mjs mainFile), returned by a function called when it is loaded. */
 declare const __PACKED_LIBRARIES__: Readonly<Record<string, () => string>> | undefined;
@@ -75,7 +75,7 @@ export function loadLibrary(group: LibraryGroup): Promise<void> {
  * evaluates to. The script is build output (build.mjs), never user input.
  */
 function compileGroup(group: string, packed: string): unknown {
-  const code = nodeZlib().brotliDecompressSync(z85Decode(packed)).toString('utf8');
+  const code = nodeZlib().brotliDecompressSync(base117Decode(packed)).toString('utf8');
   const hash = typeof __PACKED_HASHES__ === 'object' ? __PACKED_HASHES__[group] : undefined;
   return runCachedScript(code, { filename: `workflows-emulator:packed/${group}.js`, key: `${hash ?? 'unhashed'}-${group}` });
 }
@@ -119,9 +119,9 @@ function publish(group: string, lib: Exports): void {
 /**
  * Groups of our own modules that start-up does not need (build.mjs, PACKED_MODULES): the gRPC API with its
  * libraries, the web UI, the test command, the debug adapter, the lint with the connector catalog, the language
- * server and the data directory with import and export.
+ * server, the data directory with import and export, and the help texts of the server and `run`.
  */
-export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist';
+export type ModuleGroup = 'grpc' | 'ui' | 'test' | 'debug' | 'lint' | 'lsp' | 'persist' | 'help';
 
 const groups = new Map<string, Promise<Readonly<Record<string, unknown>>>>();
 let hostModules: Readonly<Record<string, unknown>> | undefined;

@@ -17,14 +17,14 @@ import { brotliDecompressSync } from 'node:zlib';
 import { transformSync } from 'esbuild';
 import type TS from 'typescript-api';
 import { ts } from '../support/typescript-api.ts';
-import { Z85_ALPHABET, z85Decode } from '../../src/platform/z85.ts';
+import { BASE117_ALPHABET, base117Decode } from '../../src/platform/base117.ts';
 
 const DIST = new URL('../../dist/', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; bin: Record<string, string> };
 /** The guard on the file's size, in bytes: nothing may grow it unnoticed (docs/architecture.md#the-one-file). */
 const MAX_BUNDLE_BYTES = 800 * 1024;
-/** A packed text (src/platform/z85.ts): a padding digit, then Z85 characters. */
-const PACKED = new RegExp(`^[0-3][${Z85_ALPHABET.replace(/[-\\\]^[]/g, '\\$&')}]+$`);
+/** A packed text (src/platform/base117.ts): a padding digit, then base-117 characters. */
+const PACKED = new RegExp(`^[0-5][${BASE117_ALPHABET.replace(/[-\\\]^[]/g, '\\$&')}]+$`);
 
 /** Every module specifier the file loads: `import`, `export ... from`, `import()`, and calls of `require`-named functions. */
 function specifiers(path: string, text = readFileSync(path, 'utf8')): { static: string[]; dynamic: string[]; nonLiteral: number; packed: string[] } {
@@ -78,7 +78,7 @@ s('dist/emulator.js loads nothing but node: built-ins (every import, export-from
   // function, made a string only when its group is loaded), little else.
   const packedBytes = shell.packed.reduce((sum, text) => sum + text.length, 0);
   assert.ok(main.startsWith('(async function(require,') && main.length > (module.length - packedBytes) * 10, 'the comment is the main code, the module around it short');
-  assert.match(module, /const __wfPacked = \{\n"[\w-]+": \(\) => __wfCommentText\(function\(\)\{\/\*![0-3]/, 'the packed texts are comments of functions of the module');
+  assert.match(module, /const __wfPacked = \{\n"[\w-]+": \(\) => __wfCommentText\(function\(\)\{\/\*![0-5]/, 'the packed texts are comments of functions of the module');
   const found = specifiers(DIST + 'emulator.js (main code)', main);
   assert.equal(found.packed, [], 'the main code carries no packed text itself');
   const all = [...shell.static, ...shell.dynamic, ...found.static, ...found.dynamic];
@@ -86,7 +86,7 @@ s('dist/emulator.js loads nothing but node: built-ins (every import, export-from
   assert.equal([...new Set(bad)], [], 'non-built-in imports in dist/emulator.js');
   assert.is(shell.nonLiteral + found.nonLiteral, 0, 'no import() of a computed specifier');
   // The packed libraries and module groups (src/platform/libraries.ts) are scripts too; they load only built-ins.
-  const modules = shell.packed.map((text) => brotliDecompressSync(z85Decode(text)).toString('utf8'));
+  const modules = shell.packed.map((text) => brotliDecompressSync(base117Decode(text)).toString('utf8'));
   assert.ok(modules.length >= 2, `packed libraries in the bundle: ${modules.length}`);
   assert.ok(modules.some((code) => code.includes('createConnection')), 'the language server library is in the bundle, compressed');
   for (const [i, code] of modules.entries()) {
