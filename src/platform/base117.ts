@@ -2,8 +2,8 @@
  * Base 117: binary as text, six bytes in seven characters, each one ASCII character a JavaScript block comment
  * may hold as it is. The bundle carries its packed libraries and module groups this way (build.mjs `packed`),
  * each as the comment of a function (build.mjs mainFile; docs/architecture.md#packed-libraries-and-module-groups):
- * 0.857 bytes a character, against Z85's 0.8 and base64's 0.75. 117^7 (3.0e14) is the smallest power of 117 over
- * 2^48, so a group of seven digits is one double, exact below 2^53.
+ * 0.857 bytes a character, against Z85's 0.8 and base64's 0.75. Any base from 116 up holds six bytes in seven
+ * digits (116^7 is just over 2^48), and 117^7 (3.0e14) is under 2^53, so a group of seven digits is one exact double.
  *
  * The alphabet is ASCII without what would break the comment or the file: no `*` (so no text of it ends a block
  * comment), no line break (CR, LF: Bun re-indents each line of a comment it prints back), no NUL (git would take
