@@ -7,18 +7,18 @@
  *
  * The alphabet is ASCII without what would break the comment or the file: no `*` (so no text of it ends a block
  * comment), no line break (CR, LF: Bun re-indents each line of a comment it prints back), no NUL (git would take
- * the file for binary), no backslash, and none of the control characters a terminal acts on when the file is
- * printed (BEL, BS, SO, SI, SUB, ESC). A packed text starts with one digit, the count of zero bytes (0-5) added
+ * the file for binary), and none of the control characters a terminal acts on when the file is printed (ENQ,
+ * which some terminals answer by typing their answerback text; BEL, BS, SO, SI, SUB, ESC). A packed text starts with one digit, the count of zero bytes (0-5) added
  * to make the length a multiple of six, which decoding drops again.
  */
 
 /** Control characters in the alphabet, after the printable ones: none a terminal or a tool acts on. */
-const CONTROLS = [1, 2, 3, 4, 5, 6, 9, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 127];
+const CONTROLS = [1, 2, 3, 4, 6, 9, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 127];
 
-/** The 117 characters, the digit value of each its index: printable ASCII but `*` and `\`, then CONTROLS. */
+/** The 117 characters, the digit value of each its index: printable ASCII but `*`, then CONTROLS. */
 export const BASE117_ALPHABET: string = (() => {
   let chars = '';
-  for (let c = 0x20; c < 0x7f; c++) if (c !== 0x2a && c !== 0x5c) chars += String.fromCharCode(c);
+  for (let c = 0x20; c < 0x7f; c++) if (c !== 0x2a) chars += String.fromCharCode(c);
   return chars + String.fromCharCode(...CONTROLS);
 })();
 

@@ -15,10 +15,10 @@ const pattern = (n: number, seed = 1): Uint8Array => {
   return bytes;
 };
 
-s('the alphabet is 117 distinct ASCII characters, none of them *, a line break, NUL, a backslash or a terminal control', () => {
+s('the alphabet is 117 distinct ASCII characters, none of them *, a line break, NUL or a control a terminal acts on', () => {
   assert.is(BASE117_ALPHABET.length, 117);
   assert.is(new Set(BASE117_ALPHABET).size, 117);
-  const forbidden = [0, 7, 8, 10, 13, 14, 15, 26, 27, 0x2a, 0x5c];
+  const forbidden = [0, 5, 7, 8, 10, 13, 14, 15, 26, 27, 0x2a];
   for (const ch of BASE117_ALPHABET) {
     const c = ch.charCodeAt(0);
     assert.ok(c < 128, `ASCII: ${c}`);
@@ -54,7 +54,7 @@ s('round-trips bytes of every length modulo six, with the padding digit 0-5', ()
 
 s('no packed text closes a block comment or breaks a line, whatever the bytes', () => {
   const text = base117Encode(Uint8Array.from({ length: 65_536 }, (_, i) => (i * 131 + (i >> 3)) % 256));
-  assert.not.ok(/[*\n\r\0\\]/.test(text));
+  assert.not.ok(/[*\n\r\0]/.test(text));
 });
 
 s('rejects a text that is not packed: a bad padding digit, a bad length, a character outside the alphabet, a group too large', () => {
