@@ -7,6 +7,9 @@
 // Each beside its floor in the same run: a bare node:http server (bench/support/http-load.ts) reading the
 // same request body and answering the same bytes, fresh for each first request. Also the emulator's CPU time
 // per deploy (process.cpuUsage over IPC), which the machine's load does not swing as it does the wall clock.
+// With BENCH_BASELINE=<file> (another build of dist/emulator.js), also this build against that one: a server
+// of each started side by side, their steady deploys alternated in rounds of six (20 rounds after 15 deploys
+// each), so that both see the same load; each one's median CPU and wall-clock time per deploy.
 // Usage: npm run build && node --expose-gc --import tsx bench/deploy.bench.ts
 import { Agent, request } from 'node:http';
 import { report } from './report.ts';
@@ -110,5 +113,40 @@ async function steady(): Promise<void> {
   report('  bare node:http, same request and answer (median of 30)', median(bare), 'ms');
 }
 
+/**
+ * Steady deploys of this build and of `baseline` alternated (see the head of this file); reports each one's
+ * median CPU time (the server's, as {@link deploy} reads it) and wall-clock time per deploy.
+ */
+async function againstBaseline(baseline: string): Promise<void> {
+  const builds = [
+    { label: 'this build', server: await startBenchServer(), n: 0, cpu: [] as number[], ms: [] as number[] },
+    { label: `baseline ${baseline}`, server: await startBenchServer(baseline), n: 0, cpu: [] as number[], ms: [] as number[] },
+  ];
+  try {
+    const deploys = async (b: (typeof builds)[number], count: number, keep: boolean): Promise<void> => {
+      for (let i = 0; i < count; i++) {
+        const id = `ab${b.n++}`;
+        const d = await deploy(b.server, id);
+        if (keep) {
+          b.cpu.push(d.cpuMs);
+          b.ms.push(d.ms);
+        }
+        const del = await timed(b.server.port, 'DELETE', `${API}/workflows/${id}`);
+        if (del.status !== 200) throw new Error(`delete: ${del.status} ${del.text}`);
+      }
+    };
+    for (const b of builds) await deploys(b, 15, false);
+    for (let round = 0; round < 20; round++) for (const b of round % 2 ? [...builds].reverse() : builds) await deploys(b, 6, true);
+  } finally {
+    agent.destroy();
+    for (const b of builds) await b.server.close();
+  }
+  for (const b of builds) {
+    report(`deploy the 126 KB definition, steady, ${b.label}, alternated (median of 120): server CPU time`, median(b.cpu), 'ms');
+    report(`deploy the 126 KB definition, steady, ${b.label}, alternated (median of 120): wall clock`, median(b.ms), 'ms');
+  }
+}
+
 await first();
 await steady();
+if (process.env.BENCH_BASELINE) await againstBaseline(process.env.BENCH_BASELINE);

@@ -3,7 +3,12 @@
 // It sends {url, port, grpcPort} once listening and answers IPC messages:
 //   'cpu'   -> {cpu: process.cpuUsage()} (microseconds of user and system CPU time of the server process)
 //   'close' -> closes the emulator and exits.
-import { startEmulator } from '../../dist/emulator.js';
+// BENCH_EMULATOR=<file> in its environment serves another build of the bundle instead (bench/deploy.bench.ts
+// compares two that way).
+import { pathToFileURL } from 'node:url';
+
+const file = process.env.BENCH_EMULATOR;
+const { startEmulator } = await import(file ? pathToFileURL(file).href : '../../dist/emulator.js');
 
 const emulator = await startEmulator();
 process.on('message', (message) => {

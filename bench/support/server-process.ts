@@ -16,10 +16,11 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** Forks the server; resolves once it listens. */
-export async function startBenchServer(): Promise<BenchServer> {
+/** Forks the server (of `file`, another build of dist/emulator.js, when given); resolves once it listens. */
+export async function startBenchServer(file?: string): Promise<BenchServer> {
   const execArgv = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = fork(new URL('./server-process.mjs', import.meta.url), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const env = file === undefined ? process.env : { ...process.env, BENCH_EMULATOR: file };
+  const child = fork(new URL('./server-process.mjs', import.meta.url), [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(): Promise<T> =>
     new Promise((resolve, reject) => {
       const onExit = (code: number | null): void => reject(new Error(`bench server exited with ${code}`));
