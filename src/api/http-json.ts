@@ -70,7 +70,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): un
 }
 
 /** Answers with `text`, JSON already serialized (or its UTF-8 bytes), as {@link sendJson} does. Returns undefined (answered). */
-function sendJsonText(res: ServerResponse, status: number, text: string | Uint8Array): undefined {
+export function sendJsonText(res: ServerResponse, status: number, text: string | Uint8Array): undefined {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': typeof text === 'string' ? Buffer.byteLength(text) : text.length, [NOSNIFF]: 'nosniff' });
   res.end(text);
   return undefined;

@@ -12,6 +12,8 @@ import { ApiError } from '../service/errors.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { PLAIN_ANSWERS } from './rest-plain.ts';
 import { matchRoute, resourceIds, type RouteMatch } from './rest-routes.ts';
+import { executionAnswers } from './execution-answers.ts';
+import { sendJsonText } from './http-json.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /**
@@ -22,6 +24,11 @@ import { loadModule } from '../platform/libraries.ts';
  */
 export function serveApi(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> | undefined {
   const method = req.method ?? 'GET';
+  if (method === 'GET') {
+    // A client polling an execution: the answer rest-plain.ts gave to this URL, while it still holds.
+    const kept = executionAnswers.answer(service, req.url ?? '');
+    if (kept !== undefined) return sendJsonText(res, 200, kept);
+  }
   // `.../workflows/` is `.../workflows`, as plain REST always took it.
   const match = matchRoute(method, path.endsWith('/') ? path.slice(0, -1) : path);
   if (typeof match !== 'object') {

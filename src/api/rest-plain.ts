@@ -9,7 +9,8 @@
  * same operation store as every other transport's (grpc-operations.ts), so polling it answers.
  *
  * The hot path (GET of an execution) allocates little: each resource's JSON text is cached by identity in
- * sendJson (the core replaces a resource object whenever it changes, so a cached text is never stale).
+ * sendJson (the core replaces a resource object whenever it changes, so a cached text is never stale), and the
+ * answer to a URL asked again is kept (execution-answers.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../service/errors.ts';
@@ -24,7 +25,8 @@ import {
 } from '../service/lists/list-page.ts';
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName } from '../service/names.ts';
-import { decodeSegment, drain, readJsonBody, sendJson, sendJsonPage } from './http-json.ts';
+import { decodeSegment, drain, jsonText, readJsonBody, sendJson, sendJsonPage, sendJsonText } from './http-json.ts';
+import { executionAnswers } from './execution-answers.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /**
@@ -149,10 +151,13 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
     return withPage(page, (p) => sendPage(res, 'executions', basic ? { ...p, items: p.items.map(basicExecution) } : p));
   },
   CreateExecution: createExecution,
-  GetExecution: (service, _req, res, ids, query) => {
+  GetExecution: (service, req, res, ids, query) => {
     const [workflowId, executionId] = decoded(ids);
     const execution = service.getExecution(workflowId!, executionId!);
-    return sendJson(res, 200, executionViewIsBasic(query) ? basicExecution(execution) : execution);
+    const text = jsonText(executionViewIsBasic(query) ? basicExecution(execution) : execution);
+    // The same URL asked again is answered by rest-api.ts from here while the resource is the same.
+    executionAnswers.keep(service, req.url ?? '', workflowId!, executionId!, execution, text);
+    return sendJsonText(res, 200, text);
   },
   CancelExecution: (service, req, res, ids) => {
     const [workflowId, executionId] = decoded(ids);
