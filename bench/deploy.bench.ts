@@ -82,8 +82,8 @@ async function steady(): Promise<void> {
   const emu = await startBenchServer();
   const times: number[] = [];
   const cpu: number[] = [];
-  // Deploys 40 to 69, after the line's: V8 is still optimizing the reader's and the compiler's functions
-  // during deploys 10 to 30 or so (docs/architecture.md#deploying-over-rest).
+  // The 41st to the 70th deploys, after the line's: V8 is still optimizing the reader's and the compiler's functions
+  // during the 11th to the 30th or so (docs/architecture.md#deploying-over-rest).
   const later: number[] = [];
   let answer = '';
   try {
@@ -115,7 +115,7 @@ async function steady(): Promise<void> {
   report('deploy the 126 KB definition, steady (median of 30)', median(times), 'ms', { value: 12, higherIsBetter: false });
   report('  its server CPU time (median of 30)', median(cpu), 'ms');
   report('  bare node:http, same request and answer (median of 30)', median(bare), 'ms');
-  report('  the same deploy, deploys 40 to 69 of the process (median of 30)', median(later), 'ms');
+  report('  the same deploy, the 41st to the 70th of the process (median of 30)', median(later), 'ms');
 }
 
 /**
