@@ -4,7 +4,8 @@
 // once or wait), reading them (full, `?view=BASIC`, `?view=FULL`, a trailing slash), cancelling them and
 // resetting the service, on two service cores with the same project and location (so the same URLs), with
 // their handlers in this process: every read, asked twice, answers as the same read through a URL never asked
-// before (the execution ID percent-encoded differently, which the route decodes to the same ID) does.
+// before (the execution ID percent-encoded differently, which the route decodes to the same ID) does; and an
+// ended execution's answer is kept, and let go once the execution is gone or asked by another core.
 // https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions/get
 //
 // FUZZ_RUNS / FUZZ_SEED / FUZZ_PATH replay as in test/fuzz (test/fuzz/config.ts).
@@ -14,7 +15,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { createRestHandler } from '../../src/api/rest.ts';
-import { KEPT_ANSWERS } from '../../src/api/execution-answers.ts';
+import { executionAnswers, KEPT_ANSWERS } from '../../src/api/execution-answers.ts';
 import { createServiceCore } from '../../src/service/core.ts';
 import type { EmulatorControl, ServiceCore } from '../../src/service/model.ts';
 import { params, FUZZ_SEED } from '../fuzz/config.ts';
@@ -130,6 +131,33 @@ s('every read, asked twice, answers as the same read through a URL never asked b
     }),
     params(40),
   );
+});
+
+s('the answer to a GET of an ended execution is kept, and let go once the execution is gone', async () => {
+  const port = await startPort();
+  try {
+    const r = await call(`${port.base}/v1/projects/p/locations/l/workflows/quick/executions`, 'POST', '{}');
+    const name = (JSON.parse(r.text) as { name: string }).name;
+    await until(async () => stateOf(port, name) === 'SUCCEEDED' || undefined, 'the execution to end');
+    for (const suffix of ['', '?view=BASIC']) {
+      const path = `/v1/${name}${suffix}`;
+      assert.is(executionAnswers.answer(port.core, path), undefined, `${suffix}: nothing kept before the first read`);
+      const first = await call(`${port.base}${path}`);
+      assert.is(first.status, 200);
+      assert.is(executionAnswers.answer(port.core, path), first.text, `${suffix}: the answer is kept`);
+      assert.equal(await call(`${port.base}${path}`), first);
+    }
+    const other = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost', log: () => {} });
+    assert.is(executionAnswers.answer(other, `/v1/${name}`), undefined, 'another service core is not answered');
+    other.close();
+    const again = await call(`${port.base}/v1/${name}`);
+    assert.is(executionAnswers.answer(port.core, `/v1/${name}`), again.text, 'kept again');
+    port.core.reset();
+    assert.is(executionAnswers.answer(port.core, `/v1/${name}`), undefined, 'a gone execution is not answered');
+    assert.is((await call(`${port.base}/v1/${name}`)).status, 404);
+  } finally {
+    await closePort(port);
+  }
 });
 
 s('more URLs than are kept: each still answers as the general path', async () => {
