@@ -92,6 +92,14 @@ function stateOf(port: Port, name: string): string | undefined {
   }
 }
 
+/** Starts an execution of `quick` on `port` and waits for it to succeed; its name. */
+async function endedExecution(port: Port): Promise<string> {
+  const r = await call(`${port.base}/v1/projects/p/locations/l/workflows/quick/executions`, 'POST', '{}');
+  const name = (JSON.parse(r.text) as { name: string }).name;
+  await until(async () => stateOf(port, name) === 'SUCCEEDED' || undefined, 'the execution to end');
+  return name;
+}
+
 s('every read, asked twice, answers as the same read through a URL never asked before', async () => {
   await assertSame(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
@@ -136,9 +144,7 @@ s('every read, asked twice, answers as the same read through a URL never asked b
 s('the answer to a GET of an ended execution is kept, and let go once the execution is gone', async () => {
   const port = await startPort();
   try {
-    const r = await call(`${port.base}/v1/projects/p/locations/l/workflows/quick/executions`, 'POST', '{}');
-    const name = (JSON.parse(r.text) as { name: string }).name;
-    await until(async () => stateOf(port, name) === 'SUCCEEDED' || undefined, 'the execution to end');
+    const name = await endedExecution(port);
     for (const suffix of ['', '?view=BASIC']) {
       const path = `/v1/${name}${suffix}`;
       assert.is(executionAnswers.answer(port.core, path), undefined, `${suffix}: nothing kept before the first read`);
@@ -163,9 +169,7 @@ s('the answer to a GET of an ended execution is kept, and let go once the execut
 s('more URLs than are kept: each still answers as the general path', async () => {
   const port = await startPort();
   try {
-    const r = await call(`${port.base}/v1/projects/p/locations/l/workflows/quick/executions`, 'POST', '{}');
-    const name = (JSON.parse(r.text) as { name: string }).name;
-    await until(async () => stateOf(port, name) === 'SUCCEEDED' || undefined, 'the execution to end');
+    const name = await endedExecution(port);
     const general = await call(`${port.base}/v1/${name}`);
     assert.is(general.status, 200);
     const count = KEPT_ANSWERS + 40;
