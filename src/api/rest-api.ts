@@ -12,21 +12,29 @@ import { ApiError } from '../service/errors.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { PLAIN_ANSWERS } from './rest-plain.ts';
 import { matchRoute, resourceIds, type RouteMatch } from './rest-routes.ts';
-import { executionAnswers } from './execution-answers.ts';
+import type { ExecutionAnswers } from './execution-answers.ts';
 import { sendJsonText } from './http-json.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /**
  * Answers one management API request: `path` is the URL path (under `/v1/projects/{project}/locations/{location}/`,
- * which the caller checked), `query` the raw query string without `?`. Returns a promise when the answer comes
+ * which the caller checked), `query` the raw query string without `?`, `answers` the handler's kept answers
+ * (execution-answers.ts). Returns a promise when the answer comes
  * later (it rejects with what the caller renders as an error answer).
  * @throws ApiError NOT_FOUND for a path no method serves, or a method the path is not served for.
  */
-export function serveApi(service: ServiceCore, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> | undefined {
+export function serveApi(
+  service: ServiceCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: string,
+  answers: ExecutionAnswers,
+): Promise<void> | undefined {
   const method = req.method ?? 'GET';
   if (method === 'GET') {
     // A client polling an execution: the answer rest-plain.ts gave to this URL, while it still holds.
-    const kept = executionAnswers.answer(service, req.url ?? '');
+    const kept = answers.answer(service, req.url ?? '');
     if (kept !== undefined) return sendJsonText(res, 200, kept);
   }
   // `.../workflows/` is `.../workflows`, as plain REST always took it.
@@ -40,7 +48,7 @@ export function serveApi(service: ServiceCore, req: IncomingMessage, res: Server
     );
   }
   const plain = PLAIN_ANSWERS[match.route.name];
-  if (plain && !(match.route.rpc && query.includes('$alt='))) return plain(service, req, res, resourceIds(match), query);
+  if (plain && !(match.route.rpc && query.includes('$alt='))) return plain(service, req, res, resourceIds(match), query, answers);
   return serveGoogleRest(service, req, res, match, query);
 }
 

@@ -26,15 +26,24 @@ import {
 import type { Execution, ServiceCore, StepEntryListRequest } from '../service/model.ts';
 import { parentName } from '../service/names.ts';
 import { decodeSegment, drain, jsonText, readJsonBody, sendJson, sendJsonPage, sendJsonText } from './http-json.ts';
-import { executionAnswers } from './execution-answers.ts';
+import type { ExecutionAnswers } from './execution-answers.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /**
  * One method's plain REST answer, given the IDs after the location in the resource name of the route's path
- * (as sent, not percent-decoded: rest-routes.ts `resourceIds`) and the raw query string (without `?`). Returns a promise when the request has a body to read, undefined when it answered at once.
+ * (as sent, not percent-decoded: rest-routes.ts `resourceIds`), the raw query string (without `?`) and the
+ * handler's kept answers (GetExecution keeps its answers there). Returns a promise when the request has a body
+ * to read, undefined when it answered at once.
  * @throws ApiError for a request it refuses.
  */
-export type PlainAnswer = (service: ServiceCore, req: IncomingMessage, res: ServerResponse, ids: readonly string[], query: string) => Promise<void> | undefined;
+export type PlainAnswer = (
+  service: ServiceCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ids: readonly string[],
+  query: string,
+  answers: ExecutionAnswers,
+) => Promise<void> | undefined;
 
 /** The IDs of the resource a route's path names, percent-decoded (`['w', 'e']` for an execution). */
 function decoded(ids: readonly string[]): string[] {
@@ -151,12 +160,12 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
     return withPage(page, (p) => sendPage(res, 'executions', basic ? { ...p, items: p.items.map(basicExecution) } : p));
   },
   CreateExecution: createExecution,
-  GetExecution: (service, req, res, ids, query) => {
+  GetExecution: (service, req, res, ids, query, answers) => {
     const [workflowId, executionId] = decoded(ids);
     const execution = service.getExecution(workflowId!, executionId!);
     const text = jsonText(executionViewIsBasic(query) ? basicExecution(execution) : execution);
     // The same URL asked again is answered by rest-api.ts from here while the resource is the same.
-    executionAnswers.keep(service, req.url ?? '', workflowId!, executionId!, execution, text);
+    answers.keep(req.url ?? '', workflowId!, executionId!, execution, text);
     return sendJsonText(res, 200, text);
   },
   CancelExecution: (service, req, res, ids) => {

@@ -15,6 +15,7 @@ import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts
 import { deliverCallback } from './callback-handler.ts';
 import { NOSNIFF, sendError } from './http-json.ts';
 import { serveApi } from './rest-api.ts';
+import { ExecutionAnswers } from './execution-answers.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /** A node:http request handler. It never throws and never rejects. */
@@ -29,6 +30,8 @@ export interface RestOptions extends BrowserGuardOptions {
   readonly ui?: UiHandler;
   /** Serves `/emulator/*` (src/api/control.ts); undefined when it does not handle the path. */
   readonly control?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | undefined;
+  /** Where the handler keeps its answers to GET of an execution (a new ExecutionAnswers by default). */
+  readonly executionAnswers?: ExecutionAnswers;
 }
 
 /**
@@ -39,7 +42,7 @@ export interface RestOptions extends BrowserGuardOptions {
  * get 403 PERMISSION_DENIED), and every response carries `X-Content-Type-Options: nosniff`.
  */
 export function createRestHandler(service: ServiceCore, options: RestOptions = {}): RestHandler {
-  const { ui, control, ...guardOptions } = options;
+  const { ui, control, executionAnswers = new ExecutionAnswers(), ...guardOptions } = options;
   const guard = createBrowserGuard(guardOptions);
   const connect = connectServer(service);
   const prefix = `/v1/projects/${service.project}/locations/${service.location}/`;
@@ -62,7 +65,7 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
       if (refused) throw refused;
 
       if (isApi) {
-        const result = serveApi(service, req, res, path, query);
+        const result = serveApi(service, req, res, path, query, executionAnswers);
         if (result) result.catch((e: unknown) => sendError(res, e));
         return;
       }

@@ -3,9 +3,10 @@
 // GetExecution: route match, IDs, lookup, JSON text). Generated sequences of starting executions (that end at
 // once or wait), reading them (full, `?view=BASIC`, `?view=FULL`, a trailing slash), cancelling them and
 // resetting the service, on two service cores with the same project and location (so the same URLs), with
-// their handlers in this process: every read, asked twice, answers as the same read through a URL never asked
-// before (the execution ID percent-encoded differently, which the route decodes to the same ID) does; and an
-// ended execution's answer is kept, and let go once the execution is gone or asked by another core.
+// their handlers in this process: every URL read so far, read twice after each step, answers as the same read
+// through a URL never asked before (the execution ID percent-encoded differently, which the route decodes to the
+// same ID) does; and a
+// second read is answered from what the handler kept, until the execution changes or is gone.
 // https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions/get
 //
 // FUZZ_RUNS / FUZZ_SEED / FUZZ_PATH replay as in test/fuzz (test/fuzz/config.ts).
@@ -15,7 +16,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { createRestHandler } from '../../src/api/rest.ts';
-import { executionAnswers, KEPT_ANSWERS } from '../../src/api/execution-answers.ts';
+import { ExecutionAnswers, KEPT_ANSWERS } from '../../src/api/execution-answers.ts';
 import { createServiceCore } from '../../src/service/core.ts';
 import type { EmulatorControl, ServiceCore } from '../../src/service/model.ts';
 import { params, FUZZ_SEED } from '../fuzz/config.ts';
@@ -31,15 +32,22 @@ const WORKFLOWS = {
 
 interface Port {
   readonly core: ServiceCore & EmulatorControl & { close(): void };
+  readonly answers: ExecutionAnswers;
   readonly base: string;
   readonly server: Server;
 }
 
-async function startPort(): Promise<Port> {
-  const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost', log: () => {} });
-  const server = createServer(createRestHandler(core));
+/**
+ * A service core and its REST handler on a free port, with `quick` and `wait` deployed. With step history off
+ * (`history: 'none'`) an ACTIVE execution's resource is the frozen resource itself, so its answer is kept too,
+ * and a cancel replaces it under a kept answer.
+ */
+async function startPort(history: 'none' | 'basic' = 'basic'): Promise<Port> {
+  const core = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost', log: () => {}, defaultHistory: history });
+  const answers = new ExecutionAnswers();
+  const server = createServer(createRestHandler(core, { executionAnswers: answers }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port: Port = { core, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  const port: Port = { core, answers, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
   await deployAll(port);
   return port;
 }
@@ -78,7 +86,7 @@ type Op =
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('start' as const), port: fc.nat(1), wait: fc.boolean() }) },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('get' as const), port: fc.nat(1), pick: fc.nat(), suffix: fc.constantFrom('', '?view=BASIC', '?view=FULL', '/', '?view=NOPE') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset' as const), port: fc.nat(1) }) },
 );
 
@@ -100,11 +108,12 @@ async function endedExecution(port: Port): Promise<string> {
   return name;
 }
 
-s('every read, asked twice, answers as the same read through a URL never asked before', async () => {
+s('every URL read, read again after each change, answers as the same read through a URL never asked before', async () => {
   await assertSame(
-    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
-      const ports = [await startPort(), await startPort()];
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+      const ports = [await startPort('none'), await startPort()];
       const started: { port: Port; name: string }[] = [];
+      const read = new Map<string, { base: string; name: string; suffix: string }>();
       let fresh = 1;
       try {
         for (const o of ops) {
@@ -118,11 +127,7 @@ s('every read, asked twice, answers as the same read through a URL never asked b
             await until(async () => (o.wait ? stateOf(port, name) === 'ACTIVE' : stateOf(port, name) !== 'ACTIVE') || undefined, 'the execution to settle');
           } else if (o.kind === 'get' && started.length > 0) {
             const { name } = started[o.pick % started.length]!;
-            const base = ports[o.port]!.base;
-            const url = `${base}/v1/${name}${o.suffix}`;
-            const general = await call(`${base}/v1/${encodedVariant(name, fresh++)}${o.suffix}`);
-            assert.equal(await call(url), general, `first read of ${url}`);
-            assert.equal(await call(url), general, `second read of ${url}`);
+            read.set(`${ports[o.port]!.base}\n${name}\n${o.suffix}`, { base: ports[o.port]!.base, name, suffix: o.suffix });
           } else if (o.kind === 'cancel' && started.length > 0) {
             const { port, name } = started[o.pick % started.length]!;
             await call(`${port.base}/v1/${name}:cancel`, 'POST', '{}');
@@ -132,37 +137,57 @@ s('every read, asked twice, answers as the same read through a URL never asked b
             port.core.reset();
             await deployAll(port);
           }
+          // Every URL read so far, after every step: as the general path answers now.
+          for (const { base, name, suffix } of read.values()) {
+            const url = `${base}/v1/${name}${suffix}`;
+            const general = await call(`${base}/v1/${encodedVariant(name, fresh++)}${suffix}`);
+            assert.equal(await call(url), general, `a read of ${url}`);
+            assert.equal(await call(url), general, `the read again of ${url}`);
+          }
         }
       } finally {
         for (const port of ports) await closePort(port);
       }
     }),
-    params(40),
+    // An execution read while ACTIVE without step history (its answer kept), then cancelled.
+    params<[Op[]]>(40, [[[{ kind: 'start', port: 0, wait: true }, { kind: 'get', port: 0, pick: 0, suffix: '' }, { kind: 'cancel', pick: 0 }]]]),
   );
 });
 
-s('the answer to a GET of an ended execution is kept, and let go once the execution is gone', async () => {
-  const port = await startPort();
+s('a kept answer is what a second read gets, until the execution changes or is gone', async () => {
+  const ports = [await startPort('none'), await startPort()];
+  const [port, other] = ports as [Port, Port];
   try {
     const name = await endedExecution(port);
     for (const suffix of ['', '?view=BASIC']) {
       const path = `/v1/${name}${suffix}`;
-      assert.is(executionAnswers.answer(port.core, path), undefined, `${suffix}: nothing kept before the first read`);
+      assert.is(port.answers.answer(port.core, path), undefined, `${suffix}: nothing kept before the first read`);
       const first = await call(`${port.base}${path}`);
       assert.is(first.status, 200);
-      assert.is(executionAnswers.answer(port.core, path), first.text, `${suffix}: the answer is kept`);
+      assert.is(port.answers.answer(port.core, path), first.text, `${suffix}: the answer is kept`);
       assert.equal(await call(`${port.base}${path}`), first);
+      assert.is(other.answers.answer(other.core, path), undefined, `${suffix}: kept by its own handler only`);
     }
-    const other = createServiceCore({ project: 'p', location: 'l', callbackBaseUrl: 'http://localhost', log: () => {} });
-    assert.is(executionAnswers.answer(other, `/v1/${name}`), undefined, 'another service core is not answered');
-    other.close();
-    const again = await call(`${port.base}/v1/${name}`);
-    assert.is(executionAnswers.answer(port.core, `/v1/${name}`), again.text, 'kept again');
+    // A second read is answered from what is kept: a text put there for the same resource is what it gets.
+    const [, , , , , workflowId, , executionId] = name.split('/');
+    const resource = port.core.getExecution(workflowId!, executionId!);
+    port.answers.keep(`/v1/${name}`, workflowId!, executionId!, resource, '{"kept": true}');
+    assert.is((await call(`${port.base}/v1/${name}`)).text, '{"kept": true}');
+    // Kept while ACTIVE (step history off: the resource itself, frozen), then cancelled: the new resource's answer.
+    const r = await call(`${port.base}/v1/projects/p/locations/l/workflows/wait/executions`, 'POST', '{}');
+    const waiting = (JSON.parse(r.text) as { name: string }).name;
+    await until(async () => stateOf(port, waiting) === 'ACTIVE' || undefined, 'the execution to start');
+    const active = await call(`${port.base}/v1/${waiting}`);
+    assert.is(port.answers.answer(port.core, `/v1/${waiting}`), active.text, 'an ACTIVE execution without step history is kept');
+    await call(`${port.base}/v1/${waiting}:cancel`, 'POST', '{}');
+    await until(async () => stateOf(port, waiting) === 'CANCELLED' || undefined, 'the execution to end');
+    assert.is((JSON.parse((await call(`${port.base}/v1/${waiting}`)).text) as { state: string }).state, 'CANCELLED');
+    // Gone: 404, and nothing kept answers.
     port.core.reset();
-    assert.is(executionAnswers.answer(port.core, `/v1/${name}`), undefined, 'a gone execution is not answered');
+    assert.is(port.answers.answer(port.core, `/v1/${name}`), undefined, 'a gone execution is not answered');
     assert.is((await call(`${port.base}/v1/${name}`)).status, 404);
   } finally {
-    await closePort(port);
+    for (const p of ports) await closePort(p);
   }
 });
 
