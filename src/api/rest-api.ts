@@ -13,7 +13,6 @@ import type { ServiceCore } from '../service/model.ts';
 import { PLAIN_ANSWERS } from './rest-plain.ts';
 import { matchRoute, resourceIds, type RouteMatch } from './rest-routes.ts';
 import type { ExecutionAnswers } from './execution-answers.ts';
-import { sendJsonText } from './http-json.ts';
 import { loadModule } from '../platform/libraries.ts';
 
 /**
@@ -32,11 +31,6 @@ export function serveApi(
   answers: ExecutionAnswers,
 ): Promise<void> | undefined {
   const method = req.method ?? 'GET';
-  if (method === 'GET') {
-    // A client polling an execution: the answer rest-plain.ts gave to this URL, while it still holds.
-    const kept = answers.answer(service, req.url ?? '');
-    if (kept !== undefined) return sendJsonText(res, 200, kept);
-  }
   // `.../workflows/` is `.../workflows`, as plain REST always took it.
   const match = matchRoute(method, path.endsWith('/') ? path.slice(0, -1) : path);
   if (typeof match !== 'object') {

@@ -13,7 +13,7 @@ import { ApiError } from '../service/errors.ts';
 import type { ServiceCore } from '../service/model.ts';
 import { createBrowserGuard, type BrowserGuardOptions } from './browser-guard.ts';
 import { deliverCallback } from './callback-handler.ts';
-import { NOSNIFF, sendError } from './http-json.ts';
+import { NOSNIFF, sendError, sendJsonText } from './http-json.ts';
 import { serveApi } from './rest-api.ts';
 import { ExecutionAnswers } from './execution-answers.ts';
 import { loadModule } from '../platform/libraries.ts';
@@ -50,6 +50,17 @@ export function createRestHandler(service: ServiceCore, options: RestOptions = {
 
   return (req, res) => {
     try {
+      // A client polling an execution: the answer given to this URL, while it still holds (kept URLs are the
+      // API's, never a callback's). The browser guard decides first, as for every request.
+      if (req.method === 'GET') {
+        const kept = executionAnswers.answer(service, req.url ?? '');
+        if (kept !== undefined) {
+          const refused = guard(req, res, prefix);
+          if (refused) throw refused;
+          sendJsonText(res, 200, kept);
+          return;
+        }
+      }
       // The Connect protocol's RPCs wait for the disk themselves (src/api/grpc-services.ts).
       const changes = (req.method !== 'GET' && req.method !== 'HEAD' && !req.url?.startsWith('/google.')) || req.url?.startsWith('/callbacks/');
       if (durable && changes) answerWhenDurable(service, res);

@@ -10,7 +10,7 @@
 // https://cloud.google.com/workflows/docs/reference/executions/rest/v1/projects.locations.workflows.executions/get
 //
 // FUZZ_RUNS / FUZZ_SEED / FUZZ_PATH replay as in test/fuzz (test/fuzz/config.ts).
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -188,6 +188,42 @@ s('a kept answer is what a second read gets, until the execution changes or is g
     assert.is((await call(`${port.base}/v1/${name}`)).status, 404);
   } finally {
     for (const p of ports) await closePort(p);
+  }
+});
+
+/** GET of `path` with the headers a browser page would send (node:http, so that `Host` can be any name). */
+function browserGet(base: string, path: string, host: string): Promise<{ status: number; text: string }> {
+  const u = new URL(base);
+  const headers = { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin', 'user-agent': 'Mozilla/5.0' };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// docs/cli.md#safe-by-default: a page of another name re-pointed at the port (DNS rebinding) reads nothing.
+s('a kept answer goes through the browser guard: a rebound host name is refused, the names of this server are answered', async () => {
+  const port = await startPort();
+  try {
+    const name = await endedExecution(port);
+    const path = `/v1/${name}`;
+    const first = await call(`${port.base}${path}`);
+    assert.is(port.answers.answer(port.core, path), first.text, 'the answer is kept');
+    const own = `127.0.0.1:${new URL(port.base).port}`;
+    for (const host of ['attacker.example', `attacker.example:${new URL(port.base).port}`]) {
+      const refused = await browserGet(port.base, path, host);
+      assert.is(refused.status, 403, host);
+      assert.ok(refused.text.includes('PERMISSION_DENIED') && !refused.text.includes(name), `${host}: refused without the execution`);
+    }
+    assert.equal(await browserGet(port.base, path, own), first, 'the page of this server reads it');
+    assert.equal(await browserGet(port.base, path, 'localhost'), first);
+  } finally {
+    await closePort(port);
   }
 });
 
