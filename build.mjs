@@ -167,12 +167,6 @@ const yamlReader = {
       edit('storeMappingPair', '!_hasOwnProperty.call(overridableKeys, keyNode) &&', '!(overridableKeys !== null && _hasOwnProperty.call(overridableKeys, keyNode)) &&');
       edit('storeMappingPair', '    delete overridableKeys[keyNode]\n', '    if (overridableKeys !== null) delete overridableKeys[keyNode]\n');
       edit('storeMappingPair', '    setProperty(_result, keyNode, valueNode)\n', '');
-      // captureSegment tests every plain and block scalar's text for non-printable characters with a regular
-      // expression (about 10,000 tests a read of the 126 KB bench definition, 3% of a steady deploy). A text
-      // in which no substring can match: the reader tests the whole input once and skips them when it has none.
-      // (Segments start and end at ASCII characters, so none splits a surrogate pair.)
-      edit('loadDocuments', '  const state = new State(input, options)\n', '  const state = new State(input, options)\n  state.printable = !PATTERN_NON_PRINTABLE.test(input)\n');
-      edit('captureSegment', '    } else if (PATTERN_NON_PRINTABLE.test(_result)) {\n', '    } else if (!state.printable && PATTERN_NON_PRINTABLE.test(_result)) {\n');
       return { contents: `//! js-yaml/lib/loader.js\n${text}`, loader: 'js' };
     });
     build.onLoad({ filter: /.*/, namespace: 'js-yaml-reader' }, () => ({
