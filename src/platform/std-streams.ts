@@ -12,9 +12,13 @@
  * program (the JS API), the streams are that program's, and their errors are left to it.
  */
 
+import { writeSync } from 'node:fs';
+
 let ignoring = false;
 /** The streams given their listener so far. */
 const listened = new Set<'stdout' | 'stderr'>();
+/** Whether `process.stdout` was made here: from then on, lines go through it, in order. */
+let stdoutMade = false;
 
 const ignore = (): void => {};
 
@@ -25,6 +29,7 @@ export function ignoreStreamErrors(): void {
 
 /** `process[name]`, with a listener that ignores its errors after {@link ignoreStreamErrors}. */
 function standardStream(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
+  if (name === 'stdout') stdoutMade = true;
   const stream = process[name];
   if (ignoring && !listened.has(name)) {
     listened.add(name);
@@ -49,13 +54,31 @@ export function writeError(text: string): void {
 }
 
 /**
- * Prints one line (given without its line break) on standard output with `console.log`, which Deno and Bun write
+ * Prints one line (given without its line break) on standard output. Until `process.stdout` is made, the line
+ * is written to file descriptor 1 at once (`fs.writeSync`): Node's `console.log` makes `process.stdout` first,
+ * about 1.5 ms of a server's start (docs/architecture.md#start-up). Once the stream exists (its writes may be
+ * queued, on some systems), on Windows (whose console takes text through the stream, not bytes) and when the
+ * write fails other than by a closed reader, the line goes through `console.log`, which Deno and Bun write
  * without making `process.stdout`. A closed output is ignored, as {@link standardOutput}'s errors are.
  */
 export function printLine(line: string): void {
   try {
+    if (!stdoutMade && process.platform !== 'win32' && writeAtOnce(`${line}\n`)) return;
     console.log(line);
   } catch {
     // Deno throws a broken pipe from console.log: the printing ends, not the emulator.
   }
+}
+
+/** Writes `text` to file descriptor 1; false when nothing of it could be written (then the caller prints it). */
+function writeAtOnce(text: string): boolean {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (e) {
+    // A closed reader ends the printing; any other failure before the first byte leaves it to console.log.
+    return (e as { code?: string }).code === 'EPIPE' || done > 0;
+  }
+  return true;
 }
