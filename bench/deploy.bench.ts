@@ -47,6 +47,14 @@ async function deploy(emu: { port: number; cpuMicros(): Promise<number> }, id: s
   return { ms: r.ms, cpuMs, text: r.text };
 }
 
+/** {@link deploy}, then deletes the workflow (so the heap holds the same workflows throughout). */
+async function deployAndDelete(emu: { port: number; cpuMicros(): Promise<number> }, id: string): Promise<{ ms: number; cpuMs: number; text: string }> {
+  const d = await deploy(emu, id);
+  const del = await timed(emu.port, 'DELETE', `${API}/workflows/${id}`);
+  if (del.status !== 200) throw new Error(`delete: ${del.status} ${del.text}`);
+  return d;
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function first(): Promise<void> {
@@ -88,14 +96,12 @@ async function steady(): Promise<void> {
   let answer = '';
   try {
     for (let i = 0; i < 70; i++) {
-      const d = await deploy(emu, `steady${i}`);
+      const d = await deployAndDelete(emu, `steady${i}`);
       if (i >= 10 && i < 40) {
         times.push(d.ms);
         cpu.push(d.cpuMs);
       } else if (i >= 40) later.push(d.ms);
       answer = d.text;
-      const del = await timed(emu.port, 'DELETE', `${API}/workflows/steady${i}`);
-      if (del.status !== 200) throw new Error(`delete: ${del.status} ${del.text}`);
     }
   } finally {
     agent.destroy();
@@ -130,14 +136,11 @@ async function againstBaseline(baseline: string): Promise<void> {
   try {
     const deploys = async (b: (typeof builds)[number], count: number, keep: boolean): Promise<void> => {
       for (let i = 0; i < count; i++) {
-        const id = `ab${b.n++}`;
-        const d = await deploy(b.server, id);
+        const d = await deployAndDelete(b.server, `ab${b.n++}`);
         if (keep) {
           b.cpu.push(d.cpuMs);
           b.ms.push(d.ms);
         }
-        const del = await timed(b.server.port, 'DELETE', `${API}/workflows/${id}`);
-        if (del.status !== 200) throw new Error(`delete: ${del.status} ${del.text}`);
       }
     };
     for (const b of builds) await deploys(b, 15, false);

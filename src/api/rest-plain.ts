@@ -164,7 +164,7 @@ export const PLAIN_ANSWERS: Readonly<Record<string, PlainAnswer>> = {
     const [workflowId, executionId] = decoded(ids);
     const execution = service.getExecution(workflowId!, executionId!);
     const text = jsonText(executionViewIsBasic(query) ? basicExecution(execution) : execution);
-    // The same URL asked again is answered by rest-api.ts from here while the resource is the same.
+    // The same URL asked again is answered by rest.ts from here while the resource is the same.
     answers.keep(req.url ?? '', workflowId!, executionId!, execution, text);
     return sendJsonText(res, 200, text);
   },
