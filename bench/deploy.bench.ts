@@ -8,10 +8,15 @@
 // Each beside its floor in the same run: a bare node:http server (bench/support/http-load.ts) reading the
 // same request body and answering the same bytes, fresh for each first request. Also the emulator's CPU time
 // per deploy (process.cpuUsage over IPC), which the machine's load does not swing as it does the wall clock.
+// And the YAML reader's own floor: js-yaml as published reading the same definition in a fresh node process
+// that does nothing else (bench/support/yaml-read-floor.mjs), its first read and its steady one; a deploy
+// reads the definition with js-yaml (docs/architecture.md#reading-definitions-the-yaml-reader), so neither of
+// the deploy's lines can go below these.
 // With BENCH_BASELINE=<file> (another build of dist/emulator.js), also this build against that one: a server
 // of each started side by side, their steady deploys alternated in rounds of six (20 rounds after 15 deploys
 // each), so that both see the same load; each one's median CPU and wall-clock time per deploy.
 // Usage: npm run build && node --expose-gc --import tsx bench/deploy.bench.ts
+import { spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { report } from './report.ts';
 import { generate } from './support/bench-definition.ts';
@@ -57,11 +62,29 @@ async function deployAndDelete(emu: { port: number; cpuMicros(): Promise<number>
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** What bench/support/yaml-read-floor.mjs measured in one fresh process (milliseconds). */
+interface ReadFloor {
+  readonly firstMs: number;
+  readonly firstCpuMs: number;
+  readonly steadyMs: number;
+}
+
+/** Runs bench/support/yaml-read-floor.mjs on the bench definition in a fresh node process. */
+function readFloor(): ReadFloor {
+  const script = new URL('./support/yaml-read-floor.mjs', import.meta.url).pathname;
+  const r = spawnSync(process.execPath, [script], { input: generate(), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`yaml-read-floor.mjs: ${r.status} ${r.stderr}`);
+  return JSON.parse(r.stdout) as ReadFloor;
+}
+
+const readFloors: ReadFloor[] = [];
+
 async function first(): Promise<void> {
   const times: number[] = [];
   const cpu: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < 7; i++) {
+    readFloors.push(readFloor());
     const emu = await startBenchServer();
     let answer: string;
     try {
@@ -84,6 +107,8 @@ async function first(): Promise<void> {
   report('deploy the 126 KB definition, first request of a fresh process (median of 7)', median(times), 'ms', { value: 25, higherIsBetter: false });
   report('  its server CPU time (median of 7)', median(cpu), 'ms');
   report('  bare node:http, same request and answer, first request of a fresh process (median of 7)', median(bare), 'ms');
+  report('  js-yaml as published, its first read of the definition in a fresh node process (median of 7)', median(readFloors.map((f) => f.firstMs)), 'ms');
+  report('    its CPU time (median of 7)', median(readFloors.map((f) => f.firstCpuMs)), 'ms');
 }
 
 async function steady(): Promise<void> {
@@ -121,6 +146,7 @@ async function steady(): Promise<void> {
   report('deploy the 126 KB definition, steady (median of 30)', median(times), 'ms', { value: 12, higherIsBetter: false });
   report('  its server CPU time (median of 30)', median(cpu), 'ms');
   report('  bare node:http, same request and answer (median of 30)', median(bare), 'ms');
+  report('  js-yaml as published, the same read steady (the 11th to the 40th of a process; median of 7 processes)', median(readFloors.map((f) => f.steadyMs)), 'ms');
   report('  the same deploy, the 41st to the 70th of the process (median of 30)', median(later), 'ms');
 }
 
