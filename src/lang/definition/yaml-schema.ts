@@ -146,5 +146,27 @@ const boolType = new Type('tag:yaml.org,2002:bool', {
   predicate: (data: unknown) => typeof data === 'boolean',
 });
 
+/**
+ * Whether a plain scalar can only be a string of the core schema: it is not empty and its first character
+ * cannot start a null (`~`, `n`, `N`), a bool (`t`, `T`, `f`, `F`), an int or a float (`+`, `-`, `.`, a digit).
+ * @internal
+ */
+export function isSurelyString(s: string): boolean {
+  if (s.length === 0) return false;
+  const c = s.charCodeAt(0);
+  if (c >= 0x61 /* a */) return c !== 0x6e /* n */ && c !== 0x74 /* t */ && c !== 0x66 /* f */ && c !== 0x7e /* ~ */;
+  if (c >= 0x41 /* A */) return c !== 0x4e /* N */ && c !== 0x54 /* T */ && c !== 0x46 /* F */;
+  return !(isDigit(c) || c === 0x2b /* + */ || c === 0x2d /* - */ || c === 0x2e /* . */);
+}
+
+// Tried first: most plain scalars of a workflow (keys, step and variable names, `${...}` expressions) are
+// strings, which js-yaml would otherwise try against each of the four types below in turn, a call each
+// (docs/architecture.md#deploying-over-rest). It says yes only where all four would say no.
+const plainStringType = new Type('tag:yaml.org,2002:str', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string' && isSurelyString(data),
+  construct: (data: string) => data,
+});
+
 /** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
-export const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+export const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [plainStringType, nullType, boolType, intType, floatType] });
