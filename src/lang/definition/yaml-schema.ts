@@ -160,7 +160,7 @@ export function isSurelyString(s: string): boolean {
 }
 
 // Tried first: most plain scalars of a workflow (keys, step and variable names, `${...}` expressions) are
-// strings, which js-yaml would otherwise try against each of the four types below in turn, a call each
+// strings, which js-yaml would otherwise try against each of the four types above in turn, a call each
 // (docs/architecture.md#deploying-over-rest). It says yes only where all four would say no.
 const plainStringType = new Type('tag:yaml.org,2002:str', {
   kind: 'scalar',
