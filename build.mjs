@@ -555,7 +555,9 @@ const packedModules = Object.fromEntries(await Promise.all(Object.keys(PACKED_MO
 // main code's own text, and again as a value: about 0.9 MB of every process's heap).
 const packedTexts = { ...packedLibraries, ...packedModules };
 options.define.__PACKED_LIBRARIES__ = '__wfPacked';
-options.define.__PACKED_HASHES__ = JSON.stringify(packedHashes);
+// Sorted by group name, not in the order the groups' builds finished: the same sources make the same file (and the
+// same code cache key).
+options.define.__PACKED_HASHES__ = JSON.stringify(Object.fromEntries(Object.entries(packedHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
