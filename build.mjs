@@ -557,7 +557,8 @@ const packedTexts = { ...packedLibraries, ...packedModules };
 options.define.__PACKED_LIBRARIES__ = '__wfPacked';
 // Sorted by group name, not in the order the groups' builds finished: the same sources make the same file (and the
 // same code cache key).
-options.define.__PACKED_HASHES__ = JSON.stringify(Object.fromEntries(Object.entries(packedHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+const byGroupName = Object.entries(packedHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+options.define.__PACKED_HASHES__ = JSON.stringify(Object.fromEntries(byGroupName));
 
 /** dist/index.d.ts from src/index.ts alone (its public types are self-contained; isolated declarations). */
 async function writeTypes() {
