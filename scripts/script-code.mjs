@@ -57,7 +57,12 @@ export function scriptReady(code, preludeAt = 0) {
   return prelude.length ? `${out.slice(0, preludeAt)}${prelude.join('')}\n${out.slice(preludeAt)}` : out;
 }
 
-/** The `require` statement of an import of a built-in (`import d, { a as b } from "node:x"`: `const d=require("node:x"),{a:b}=d;`). */
+/**
+ * The `require` statement of an import of a built-in (`import d, { a as b } from "node:x"`: `const d=require("node:x"),{a:b}=d;`).
+ * An import of `createRequire` alone from node:module gives the script's own `require` instead
+ * (`const c=()=>require;`): everything the bundle requires is a built-in, which that `require` loads, and so a
+ * start loads no node:module (src/platform/builtins.ts; build.mjs, the banner).
+ */
 function requireOf(ts, statement) {
   const from = statement.moduleSpecifier.text;
   if (!from.startsWith('node:')) throw new Error(`scripts/script-code.mjs: the bundle imports ${from}, not a Node built-in`);
@@ -65,6 +70,8 @@ function requireOf(ts, statement) {
   const clause = statement.importClause;
   if (!clause) return `${call};`;
   const names = clause.namedBindings;
+  const only = names && ts.isNamedImports(names) && !clause.name && names.elements.length === 1 ? names.elements[0] : undefined;
+  if (from === 'node:module' && only && (only.propertyName ?? only.name).text === 'createRequire') return `const ${only.name.text}=()=>require;`;
   const pattern =
     names && ts.isNamedImports(names)
       ? `{${names.elements.map((e) => (e.propertyName ? `${e.propertyName.text}:${e.name.text}` : e.name.text)).join(',')}}`

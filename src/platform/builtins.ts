@@ -7,7 +7,9 @@
  * server needs node:http only when it listens. See docs/architecture.md#start-up.
  *
  * Each function returns the module, loading it (through `require`, which is synchronous) on its first call.
- * Works the same under Node, Deno and Bun (each has createRequire and these built-ins).
+ * Works the same under Node, Deno and Bun (each has createRequire and these built-ins). In the bundle,
+ * `createRequire(import.meta.url)` is the file's own `require` (build.mjs, the banner: the runtime's
+ * `process.getBuiltinModule` where it has one), so that no start loads node:module.
  */
 import { createRequire } from 'node:module';
 
