@@ -529,7 +529,7 @@ const options = {
   legalComments: 'inline',
   // The `require` of Node built-ins that the bundle's code and its packed groups call (every module they load is
   // one: test/dist/bundle.test.ts): the runtime's own process.getBuiltinModule (Node 20.16 and later, Deno, Bun),
-  // which loads nothing more, else createRequire's (about 5 million instructions more at every start on Node, for
+  // which loads nothing more, else createRequire's (about 3.4 million instructions more at every start on Node, for
   // node:module, the ES facade of its import and createRequire: docs/architecture.md#start-up).
   banner: {
     js: [
