@@ -186,8 +186,11 @@ const yamlReader = {
         // exception, the schema classes), which hold no state: the schema load.ts passes in is read by duck typing.
         `import { loadLibrarySync } from ${JSON.stringify(root + 'src/platform/libraries.ts')};`,
         `export function load(input, options) { return loadLibrarySync('yaml-reader').load(input, options); }`,
-        `export { default as Type } from ${from('type.js')};`,
-        `export { default as FAILSAFE_SCHEMA } from ${from('schema/failsafe.js')};`,
+        // Type and FAILSAFE_SCHEMA as src/lang/definition/yaml-schema.ts uses them (`new Type(...)`,
+        // `FAILSAFE_SCHEMA.extend(...)`), evaluating js-yaml's files behind them on that first use: yaml-schema.ts
+        // makes its schema on the first read, and a start evaluates none of them.
+        `export function Type(tag, options) { return new (require(${from('type.js')}))(tag, options); }`,
+        `export const FAILSAFE_SCHEMA = { extend: (definition) => require(${from('schema/failsafe.js')}).extend(definition) };`,
       ].join('\n'),
       loader: 'js',
       resolveDir: root,

@@ -22,7 +22,7 @@ import { load as loadYaml } from 'js-yaml';
 import { JsonSyntaxError, parseJson } from '../json.ts';
 import type { SourcePos } from './ast.ts';
 import { DefinitionError } from './errors.ts';
-import { CORE_SCHEMA } from './yaml-schema.ts';
+import { coreSchema } from './yaml-schema.ts';
 import { isJsSpace, TreeBuilder } from './yaml-tree.ts';
 
 /** Largest accepted source, in UTF-8 bytes (docs/api-resources.md#limits: workflow source 128 KB). */
@@ -143,7 +143,7 @@ export function loadSource(source: string, format?: 'yaml' | 'json', maxBytes = 
   const builder = new TreeBuilder(source, fmt, posAt);
   try {
     loadYaml(source, {
-      schema: CORE_SCHEMA,
+      schema: coreSchema(),
       json: true, // duplicate keys are reported by the builder, with the key's position (YAML) or overridden (JSON)
       maxDepth: MAX_DEPTH,
       listener: (event, state) => (event === 'open' ? builder.open(state) : builder.close(state)),

@@ -9,7 +9,7 @@
  * source (step names, variable names, values) is tried against int and float, and a scan that stops at the
  * first character that cannot start a number costs far less (docs/architecture.md#compile-time: compile time).
  */
-import { Type, FAILSAFE_SCHEMA } from 'js-yaml';
+import { Type, FAILSAFE_SCHEMA, type Schema } from 'js-yaml';
 import { INT_MAX, INT_MIN } from '../value.ts';
 
 /** Whether a UTF-16 code unit is an ASCII digit. */
@@ -86,7 +86,7 @@ export function isCoreFloat(s: string): boolean {
   return i === n;
 }
 
-const intType = new Type('tag:yaml.org,2002:int', {
+const intType = (): Type => new Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
   resolve: (data: unknown) => typeof data === 'string' && isCoreInt(data),
   construct: (data: string): bigint | number => {
@@ -101,7 +101,7 @@ const intType = new Type('tag:yaml.org,2002:int', {
   predicate: (data: unknown) => typeof data === 'bigint',
 });
 
-const floatType = new Type('tag:yaml.org,2002:float', {
+const floatType = (): Type => new Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
   resolve: (data: unknown) => typeof data === 'string' && isCoreFloat(data),
   construct: (data: string): number => {
@@ -132,14 +132,14 @@ function coreBool(s: string): boolean | undefined {
   return undefined;
 }
 
-const nullType = new Type('tag:yaml.org,2002:null', {
+const nullType = (): Type => new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
   resolve: (data: unknown) => data === null || (typeof data === 'string' && isCoreNull(data)),
   construct: () => null,
   predicate: (data: unknown) => data === null,
 });
 
-const boolType = new Type('tag:yaml.org,2002:bool', {
+const boolType = (): Type => new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
   resolve: (data: unknown) => typeof data === 'string' && coreBool(data) !== undefined,
   construct: (data: string) => coreBool(data),
@@ -162,11 +162,19 @@ export function isSurelyString(s: string): boolean {
 // Tried first: most plain scalars of a workflow (keys, step and variable names, `${...}` expressions) are
 // strings, which js-yaml would otherwise try against each of the four types above in turn, a call each
 // (docs/architecture.md#deploying-over-rest). It says yes only where all four would say no.
-const plainStringType = new Type('tag:yaml.org,2002:str', {
+const plainStringType = (): Type => new Type('tag:yaml.org,2002:str', {
   kind: 'scalar',
   resolve: (data: unknown) => typeof data === 'string' && isSurelyString(data),
   construct: (data: string) => data,
 });
 
-/** The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. */
-export const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [plainStringType, nullType, boolType, intType, floatType] });
+let coreSchemaMade: Schema | undefined;
+
+/**
+ * The YAML 1.2 core schema with exact ints: null, bool, int (bigint), float; `!!str`, `!!seq`, `!!map`. Made on
+ * the first call: js-yaml's types and schema are start-up work that only the first read needs
+ * (docs/architecture.md#start-up).
+ */
+export function coreSchema(): Schema {
+  return (coreSchemaMade ??= FAILSAFE_SCHEMA.extend({ implicit: [plainStringType(), nullType(), boolType(), intType(), floatType()] }));
+}

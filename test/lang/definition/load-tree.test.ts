@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { loadSource, type SNode } from '../../../src/lang/definition/load.ts';
-import { CORE_SCHEMA } from '../../../src/lang/definition/yaml-schema.ts';
+import { coreSchema } from '../../../src/lang/definition/yaml-schema.ts';
 import { CORPUS, skipWithoutCorpus } from '../../support/corpus.ts';
 import { params, FUZZ_SEED } from '../../fuzz/config.ts';
 import { assertSame } from '../../support/differential.ts';
@@ -59,7 +59,7 @@ function plain(node: SNode, source: string, seen = new Map<SNode, unknown>()): u
 /** js-yaml's own value of `source`, objects made plain (js-yaml's have Object.prototype), or its error. */
 function reference(source: string): { value: unknown } | { error: string } {
   try {
-    return { value: normal(load(source, { schema: CORE_SCHEMA, json: true })) };
+    return { value: normal(load(source, { schema: coreSchema(), json: true })) };
   } catch (e) {
     return { error: (e as Error).message };
   }
