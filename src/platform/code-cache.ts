@@ -89,13 +89,30 @@ function denoAllows(name: 'env' | 'read' | 'write', path?: string): boolean {
   }
 }
 
-/** The runtime and its version (`node-v20.20.2`, `deno-2.9.6`, `bun-1.4.5`): Deno and Bun report a Node version too. */
+/**
+ * The runtime and its version (`node-v20.20.2`, `deno-2.9.6`, `bun-1.4.5`: Deno and Bun report a Node version too),
+ * and the options Node was started with, if any, as a hash ({@link optionsTag}).
+ */
 function runtimeTag(): string {
   const { deno, bun } = process.versions as { deno?: string; bun?: string };
-  return deno !== undefined ? `deno-${deno}` : bun !== undefined ? `bun-${bun}` : `node-${process.version}`;
+  return deno !== undefined ? `deno-${deno}` : bun !== undefined ? `bun-${bun}` : `node-${process.version}${optionsTag()}`;
 }
 
-/** An entry's file name as runCachedScript writes it: `<key>-<runtime>-<version>-<arch>.v8` (nothing else is pruned). */
+/**
+ * `.o<hash>` of the options the process was started with (`process.execArgv` and `NODE_OPTIONS`), or '' for none.
+ * V8 rejects an entry written under other V8 flags (`--max-old-space-size`, `--expose-gc`, ...): processes started
+ * with and without them would each reject the other's entry and write their own at every start, so each set of
+ * options has entries of its own. FNV-1a, 32 bits: a name, not a secret.
+ */
+function optionsTag(): string {
+  const options = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ').trim();
+  if (options === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < options.length; i++) hash = Math.imul(hash ^ options.charCodeAt(i), 0x01000193);
+  return `.o${(hash >>> 0).toString(16)}`;
+}
+
+/** An entry's file name as runCachedScript writes it: `<key>-<runtime>-<version>[.o<options>]-<arch>.v8` (nothing else is pruned). */
 const ENTRY_NAME = /^[\w.-]+-(node|deno|bun)-[\w.]+-\w+\.v8$/;
 
 /** The most the cache folder's entries may take, in bytes, after a process has written to it. */

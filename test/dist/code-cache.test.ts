@@ -57,6 +57,31 @@ s('the first run writes private entries for the main code and js-yaml\'s reader;
   assert.equal(entries(cache), written, 'the entries were read, not written again');
 });
 
+// V8 rejects an entry written under other V8 flags; without entries of their own, processes started with and
+// without such an option would each reject and rewrite the other's entry at every start.
+s('runs started with a V8 option keep entries of their own: neither rejects and rewrites the other\'s', (ctx) => {
+  const cache = join(ctx.dir, 'cache');
+  const withOption = (): { status: number | null; stdout: string; stderr: string } =>
+    spawnSync(process.execPath, ['--max-old-space-size=512', EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache, NODE_OPTIONS: '' },
+    });
+  const plain = (): ReturnType<typeof withOption> =>
+    spawnSync(process.execPath, [EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache, NODE_OPTIONS: '' },
+    });
+  for (const r of [plain(), withOption()]) assert.is(r.stdout, '"Hello, Ada!"\n', r.stderr);
+  const written = entries(cache);
+  const mains = [...written.keys()].filter((n) => /-main-run-node-/.test(n));
+  assert.is(mains.length, 2, mains.join(', '));
+  assert.ok(mains.some((n) => /-node-v[\d.]+\.o[0-9a-f]+-\w+\.v8$/.test(n)), mains.join(', '));
+  for (const r of [plain(), withOption(), plain()]) assert.is(r.stdout, '"Hello, Ada!"\n', r.stderr);
+  assert.equal(entries(cache), written, 'each kind of run read its own entries and wrote nothing');
+});
+
 s('a damaged entry is rejected by V8: the run still gives its result and the entry is written anew', (ctx) => {
   const cache = join(ctx.dir, 'cache');
   assert.is(run(ctx, cache).status, 0);
