@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/index.ts';
 import { rejection } from '../support/rejection.ts';
+import { freePort } from '../support/emulator.ts';
 
 const ADD = 'main:\n  params: [args]\n  steps:\n    - add:\n        return: ${args.x + 1}\n';
 
@@ -20,18 +21,6 @@ s.before.each((ctx) => {
 s.after.each((ctx) => {
   rmSync(ctx.dir, { recursive: true, force: true });
 });
-
-/** A port free now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once something can listen on `port` (and has stopped again); rejects with the listen error. */
 function canListen(port: number): Promise<void> {

@@ -61,18 +61,14 @@ s('the first run writes private entries for the main code and js-yaml\'s reader;
 // without such an option would each reject and rewrite the other's entry at every start.
 s('runs started with a V8 option keep entries of their own: neither rejects and rewrites the other\'s', (ctx) => {
   const cache = join(ctx.dir, 'cache');
-  const withOption = (): { status: number | null; stdout: string; stderr: string } =>
-    spawnSync(process.execPath, ['--max-old-space-size=512', EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
+  const runWith = (nodeOptions: string[]): { status: number | null; stdout: string; stderr: string } =>
+    spawnSync(process.execPath, [...nodeOptions, EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
       encoding: 'utf8',
       timeout: 30_000,
       env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache, NODE_OPTIONS: '' },
     });
-  const plain = (): ReturnType<typeof withOption> =>
-    spawnSync(process.execPath, [EMULATOR, 'run', join(ctx.dir, 'hello.yaml'), '--data', '{"name":"Ada"}'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { ...process.env, WORKFLOWS_EMULATOR_CODE_CACHE: cache, NODE_OPTIONS: '' },
-    });
+  const plain = (): ReturnType<typeof runWith> => runWith([]);
+  const withOption = (): ReturnType<typeof runWith> => runWith(['--max-old-space-size=512']);
   for (const r of [plain(), withOption()]) assert.is(r.stdout, '"Hello, Ada!"\n', r.stderr);
   const written = entries(cache);
   const mains = [...written.keys()].filter((n) => /-main-run-node-/.test(n));

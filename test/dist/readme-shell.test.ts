@@ -9,9 +9,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '../support/emulator.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** The pages whose shell blocks run here, in order: README's quick start first, then the reference pages. */
@@ -50,17 +50,6 @@ function shellBlocks(): Block[] {
     for (let m = re.exec(text); m; m = re.exec(text)) out.push({ text: m[1]!, at: `${page}:${text.slice(0, m.index).split('\n').length}` });
   }
   return out;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Copies examples/ with every `localhost:8790` (the services' default) pointed at `servicesPort`. */

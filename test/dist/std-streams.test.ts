@@ -6,10 +6,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMULATOR_JS, startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
+import { EMULATOR_JS, freePort, startEmulator, until, type EmulatorProcess } from '../support/emulator.ts';
 
 const s = suite<{ emu?: EmulatorProcess }>('dist: standard output and error of the server');
 
@@ -67,16 +66,6 @@ s('with its stdout and stderr closed by their reader, the server runs executions
   assert.is(emu.child.exitCode, null, 'the emulator is still running');
   assert.is((await emu.request('GET', '/workflows/logger')).status, 200);
 });
-
-/** A TCP port free on 127.0.0.1 a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns the bundle's server on `port` with `stdout` as its standard output. */
 function spawnServer(stdout: 'pipe' | number, port: number): ReturnType<typeof spawn> {

@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -205,6 +206,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return closing;
     },
   };
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago (for a child that must be told its port up front). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** Polls `fn` until it returns a value other than undefined, or throws after `timeoutMs` (no timed assertions). */
